@@ -1,0 +1,3 @@
+from tfconsole.command.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,287 @@
+"""Addresses of modules, resources and instances: immutable, hashable, and str() of an
+address parses back to an equal address (see parse_* below).
+
+Must not import anything from tfconsole except diags.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Union
+
+InstanceKey = Union[None, int, str]  # None: no key; int: count index; str: for_each key
+
+
+def key_str(key: InstanceKey) -> str:
+    if key is None:
+        return ""
+    if isinstance(key, int):
+        return f"[{key}]"
+    return "[" + json.dumps(key, ensure_ascii=False) + "]"
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleInstance:
+    """module.a[0].module.b: steps of (name, key)."""
+
+    steps: tuple[tuple[str, InstanceKey], ...] = ()
+
+    @property
+    def is_root(self) -> bool:
+        return not self.steps
+
+    def child(self, name: str, key: InstanceKey = None) -> "ModuleInstance":
+        return ModuleInstance(self.steps + ((name, key),))
+
+    def parent(self) -> "ModuleInstance":
+        return ModuleInstance(self.steps[:-1])
+
+    def module(self) -> "Module":
+        return Module(tuple(n for n, _ in self.steps))
+
+    def __str__(self) -> str:
+        return ".".join(f"module.{n}{key_str(k)}" for n, k in self.steps)
+
+    def prefix(self) -> str:
+        s = str(self)
+        return s + "." if s else ""
+
+    def is_ancestor_or_self(self, other: "ModuleInstance") -> bool:
+        return other.steps[: len(self.steps)] == self.steps
+
+
+ROOT = ModuleInstance()
+
+
+@dataclass(frozen=True, slots=True)
+class Module:
+    """A module in configuration (no instance keys): module.a.module.b"""
+
+    path: tuple[str, ...] = ()
+
+    @property
+    def is_root(self) -> bool:
+        return not self.path
+
+    def child(self, name: str) -> "Module":
+        return Module(self.path + (name,))
+
+    def __str__(self) -> str:
+        return ".".join(f"module.{n}" for n in self.path)
+
+    def prefix(self) -> str:
+        s = str(self)
+        return s + "." if s else ""
+
+
+ROOT_MODULE = Module()
+
+
+@dataclass(frozen=True, slots=True)
+class Resource:
+    mode: str  # "managed" | "data"
+    type: str
+    name: str
+
+    def __str__(self) -> str:
+        base = f"{self.type}.{self.name}"
+        return base if self.mode == "managed" else f"data.{base}"
+
+    def instance(self, key: InstanceKey) -> "ResourceInstance":
+        return ResourceInstance(self, key)
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceInstance:
+    resource: Resource
+    key: InstanceKey = None
+
+    def __str__(self) -> str:
+        return f"{self.resource}{key_str(self.key)}"
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigResource:
+    module: Module
+    resource: Resource
+
+    def __str__(self) -> str:
+        return self.module.prefix() + str(self.resource)
+
+
+@dataclass(frozen=True, slots=True)
+class AbsResource:
+    module: ModuleInstance
+    resource: Resource
+
+    def __str__(self) -> str:
+        return self.module.prefix() + str(self.resource)
+
+    def instance(self, key: InstanceKey) -> "AbsResourceInstance":
+        return AbsResourceInstance(self.module, self.resource, key)
+
+    def config(self) -> ConfigResource:
+        return ConfigResource(self.module.module(), self.resource)
+
+
+@dataclass(frozen=True, slots=True)
+class AbsResourceInstance:
+    module: ModuleInstance
+    resource: Resource
+    key: InstanceKey = None
+
+    def __str__(self) -> str:
+        return self.module.prefix() + str(self.resource) + key_str(self.key)
+
+    def abs_resource(self) -> AbsResource:
+        return AbsResource(self.module, self.resource)
+
+    def config(self) -> ConfigResource:
+        return ConfigResource(self.module.module(), self.resource)
+
+
+@dataclass(frozen=True, slots=True)
+class AbsOutput:
+    module: ModuleInstance
+    name: str
+
+    def __str__(self) -> str:
+        return self.module.prefix() + f"output.{self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderConfig:
+    """provider["registry.terraform.io/hashicorp/random"].alias in module.x"""
+
+    module: Module
+    source: str  # fully-qualified source address
+    alias: str | None = None
+
+    def __str__(self) -> str:
+        base = f'provider["{self.source}"]'
+        if self.alias:
+            base += f".{self.alias}"
+        return self.module.prefix() + base
+
+
+Targetable = Union[ModuleInstance, AbsResource, AbsResourceInstance]
+
+
+class AddressError(ValueError):
+    pass
+
+
+_TOKEN = re.compile(r'\s*(?:(\.)|\[\s*(?:(\d+)|"((?:[^"\\]|\\.)*)"|(\*))\s*\]|([A-Za-z_][A-Za-z0-9_-]*))')
+
+
+def _tokens(text: str) -> list[tuple[str, object]]:
+    pos = 0
+    out: list[tuple[str, object]] = []
+    text = text.strip()
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if not m or m.end() == pos:
+            raise AddressError(f"Invalid address {text!r}: unexpected {text[pos:pos + 10]!r}")
+        dot, num, qs, star, name = m.groups()
+        if dot:
+            out.append((".", None))
+        elif num is not None:
+            out.append(("key", int(num)))
+        elif qs is not None:
+            out.append(("key", json.loads('"' + qs + '"')))
+        elif star:
+            raise AddressError(f"Invalid address {text!r}: splat not allowed")
+        else:
+            out.append(("name", name))
+        pos = m.end()
+    return out
+
+
+def parse_target(text: str) -> Targetable:
+    """Parse a -target/-replace/state address: module path, resource or resource instance."""
+    toks = _tokens(text)
+    i = 0
+    steps: list[tuple[str, InstanceKey]] = []
+
+    def expect_name() -> str:
+        nonlocal i
+        if i >= len(toks) or toks[i][0] != "name":
+            raise AddressError(f"Invalid address {text!r}: expected a name")
+        i += 1
+        return str(toks[i - 1][1])
+
+    def expect_dot() -> None:
+        nonlocal i
+        if i >= len(toks) or toks[i][0] != ".":
+            raise AddressError(f"Invalid address {text!r}: expected '.'")
+        i += 1
+
+    def opt_key() -> InstanceKey:
+        nonlocal i
+        if i < len(toks) and toks[i][0] == "key":
+            i += 1
+            return toks[i - 1][1]  # type: ignore[return-value]
+        return None
+
+    if not toks:
+        raise AddressError("Invalid address: empty")
+    while i < len(toks) and toks[i] == ("name", "module"):
+        i += 1
+        expect_dot()
+        name = expect_name()
+        steps.append((name, opt_key()))
+        if i < len(toks):
+            expect_dot()
+    module = ModuleInstance(tuple(steps))
+    if i >= len(toks):
+        if not steps:
+            raise AddressError(f"Invalid address {text!r}")
+        return module
+    mode = "managed"
+    first = expect_name()
+    if first == "data":
+        mode = "data"
+        expect_dot()
+        first = expect_name()
+    expect_dot()
+    name = expect_name()
+    res = Resource(mode, first, name)
+    if i < len(toks) and toks[i][0] == "key":
+        key = opt_key()
+        if i != len(toks):
+            raise AddressError(f"Invalid address {text!r}: unexpected trailing characters")
+        return AbsResourceInstance(module, res, key)
+    if i != len(toks):
+        raise AddressError(f"Invalid address {text!r}: unexpected trailing characters")
+    return AbsResource(module, res)
+
+
+def parse_instance(text: str) -> AbsResourceInstance:
+    t = parse_target(text)
+    if isinstance(t, AbsResource):
+        return t.instance(None)
+    if isinstance(t, AbsResourceInstance):
+        return t
+    raise AddressError(f"Invalid resource instance address {text!r}")
+
+
+def target_contains(target: Targetable, addr: AbsResourceInstance) -> bool:
+    """Whether -target=target selects the resource instance addr."""
+    if isinstance(target, ModuleInstance):
+        # module.a selects every instance of module.a when given without a key
+        if len(addr.module.steps) < len(target.steps):
+            return False
+        for (tn, tk), (an, ak) in zip(target.steps, addr.module.steps):
+            if tn != an or (tk is not None and tk != ak):
+                return False
+        return True
+    if isinstance(target, AbsResource):
+        return target.resource == addr.resource and _module_matches(target.module, addr.module)
+    return target == addr
+
+
+def _module_matches(t: ModuleInstance, a: ModuleInstance) -> bool:
+    if len(t.steps) != len(a.steps):
+        return False
+    return all(tn == an and (tk is None or tk == ak) for (tn, tk), (an, ak) in zip(t.steps, a.steps))

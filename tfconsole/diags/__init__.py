@@ -1,0 +1,124 @@
+"""Diagnostics: what went wrong, where, and about which address.
+
+Engine functions return values plus Diagnostics; raising is reserved for bugs.
+This module must not import anything else from tfconsole.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Iterable, Iterator
+
+
+class Severity(Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, slots=True)
+class Pos:
+    line: int
+    column: int
+    byte: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRange:
+    filename: str
+    start: Pos
+    end: Pos
+
+    def __str__(self) -> str:
+        return f"{self.filename}:{self.start.line}"
+
+    def to_json(self) -> dict:
+        return {
+            "filename": self.filename,
+            "start": {"line": self.start.line, "column": self.start.column, "byte": self.start.byte},
+            "end": {"line": self.end.line, "column": self.end.column, "byte": self.end.byte},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    severity: Severity
+    summary: str
+    detail: str = ""
+    subject: SourceRange | None = None
+    address: str | None = None
+    # the source line(s) to quote under "on FILE line N", filled in by the loader
+    snippet: str | None = None
+    context: str | None = None
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+    def to_json(self) -> dict:
+        out: dict = {"severity": self.severity.value, "summary": self.summary, "detail": self.detail}
+        if self.address:
+            out["address"] = self.address
+        if self.subject:
+            out["range"] = self.subject.to_json()
+        return out
+
+
+def error(summary: str, detail: str = "", subject: SourceRange | None = None,
+          address: str | None = None) -> Diagnostic:
+    return Diagnostic(Severity.ERROR, summary, detail, subject, address)
+
+
+def warning(summary: str, detail: str = "", subject: SourceRange | None = None,
+            address: str | None = None) -> Diagnostic:
+    return Diagnostic(Severity.WARNING, summary, detail, subject, address)
+
+
+@dataclass
+class Diagnostics:
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def append(self, d: Diagnostic | "Diagnostics" | Iterable[Diagnostic] | None) -> "Diagnostics":
+        if d is None:
+            return self
+        if isinstance(d, Diagnostic):
+            self.items.append(d)
+        else:
+            self.items.extend(d)
+        return self
+
+    extend = append
+
+    def error(self, summary: str, detail: str = "", subject: SourceRange | None = None,
+              address: str | None = None) -> "Diagnostics":
+        return self.append(error(summary, detail, subject, address))
+
+    def warning(self, summary: str, detail: str = "", subject: SourceRange | None = None,
+                address: str | None = None) -> "Diagnostics":
+        return self.append(warning(summary, detail, subject, address))
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.is_error for d in self.items)
+
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.is_error]
+
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.items if not d.is_error]
+
+    def __iter__(self) -> Iterator[Diagnostic]:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+
+class DiagnosticsError(Exception):
+    """Carries diagnostics across a boundary that cannot return them (threads, callbacks)."""
+
+    def __init__(self, diags: Diagnostics | Iterable[Diagnostic]):
+        self.diags = diags if isinstance(diags, Diagnostics) else Diagnostics(list(diags))
+        super().__init__("; ".join(d.summary for d in self.diags))

@@ -1,0 +1,203 @@
+"""The type system of Terraform's language (cty's types), as immutable objects.
+
+Types are frozen dataclasses so they hash and compare structurally. This module
+knows nothing of values; `values.py` maps Python values onto these types.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class Type:
+    """Base of every type. Subclasses are frozen dataclasses."""
+
+    def is_primitive(self) -> bool:
+        return isinstance(self, PrimitiveType)
+
+    def is_collection(self) -> bool:
+        return isinstance(self, (ListType, SetType, MapType))
+
+    def friendly(self) -> str:
+        raise NotImplementedError
+
+    def to_json(self) -> Any:
+        raise NotImplementedError
+
+    def has_dynamic(self) -> bool:
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class PrimitiveType(Type):
+    name: str
+
+    def friendly(self) -> str:
+        return self.name
+
+    def to_json(self) -> Any:
+        return self.name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class DynamicType(Type):
+    def friendly(self) -> str:
+        return "dynamic"
+
+    def to_json(self) -> Any:
+        return "dynamic"
+
+    def has_dynamic(self) -> bool:
+        return True
+
+    def __repr__(self) -> str:
+        return "dynamic"
+
+
+@dataclass(frozen=True, slots=True)
+class ListType(Type):
+    elem: Type
+
+    def friendly(self) -> str:
+        return f"list of {self.elem.friendly()}"
+
+    def to_json(self) -> Any:
+        return ["list", self.elem.to_json()]
+
+    def has_dynamic(self) -> bool:
+        return self.elem.has_dynamic()
+
+
+@dataclass(frozen=True, slots=True)
+class SetType(Type):
+    elem: Type
+
+    def friendly(self) -> str:
+        return f"set of {self.elem.friendly()}"
+
+    def to_json(self) -> Any:
+        return ["set", self.elem.to_json()]
+
+    def has_dynamic(self) -> bool:
+        return self.elem.has_dynamic()
+
+
+@dataclass(frozen=True, slots=True)
+class MapType(Type):
+    elem: Type
+
+    def friendly(self) -> str:
+        return f"map of {self.elem.friendly()}"
+
+    def to_json(self) -> Any:
+        return ["map", self.elem.to_json()]
+
+    def has_dynamic(self) -> bool:
+        return self.elem.has_dynamic()
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectType(Type):
+    """attrs is a tuple of (name, type) sorted by name; optional names the optional ones
+    (only meaningful in type constraints); defaults holds optional(...) defaults."""
+
+    attrs: tuple[tuple[str, Type], ...]
+    optional: frozenset[str] = frozenset()
+    defaults: tuple[tuple[str, Any], ...] = field(default=(), compare=False, hash=False)
+
+    @staticmethod
+    def of(attrs: dict[str, Type], optional: frozenset[str] = frozenset(),
+           defaults: dict[str, Any] | None = None) -> "ObjectType":
+        return ObjectType(tuple(sorted(attrs.items())), frozenset(optional),
+                          tuple(sorted((defaults or {}).items())))
+
+    @property
+    def attr_types(self) -> dict[str, Type]:
+        return dict(self.attrs)
+
+    def friendly(self) -> str:
+        return "object"
+
+    def to_json(self) -> Any:
+        obj: list[Any] = ["object", {k: t.to_json() for k, t in self.attrs}]
+        if self.optional:
+            obj.append(sorted(self.optional))
+        return obj
+
+    def has_dynamic(self) -> bool:
+        return any(t.has_dynamic() for _, t in self.attrs)
+
+
+@dataclass(frozen=True, slots=True)
+class TupleType(Type):
+    elems: tuple[Type, ...]
+
+    def friendly(self) -> str:
+        return "tuple"
+
+    def to_json(self) -> Any:
+        return ["tuple", [t.to_json() for t in self.elems]]
+
+    def has_dynamic(self) -> bool:
+        return any(t.has_dynamic() for t in self.elems)
+
+
+STRING = PrimitiveType("string")
+NUMBER = PrimitiveType("number")
+BOOL = PrimitiveType("bool")
+DYNAMIC = DynamicType()
+EMPTY_OBJECT = ObjectType(())
+EMPTY_TUPLE = TupleType(())
+
+
+def type_from_json(j: Any) -> Type:
+    """Parse cty's JSON type notation (as used in state files and plan files)."""
+    if isinstance(j, str):
+        if j == "string":
+            return STRING
+        if j == "number":
+            return NUMBER
+        if j == "bool":
+            return BOOL
+        if j == "dynamic":
+            return DYNAMIC
+        raise ValueError(f"unknown type {j!r}")
+    if isinstance(j, list) and j:
+        kind = j[0]
+        if kind == "list":
+            return ListType(type_from_json(j[1]))
+        if kind == "set":
+            return SetType(type_from_json(j[1]))
+        if kind == "map":
+            return MapType(type_from_json(j[1]))
+        if kind == "object":
+            opt = frozenset(j[2]) if len(j) > 2 else frozenset()
+            return ObjectType.of({k: type_from_json(v) for k, v in j[1].items()}, opt)
+        if kind == "tuple":
+            return TupleType(tuple(type_from_json(v) for v in j[1]))
+    raise ValueError(f"invalid type {j!r}")
+
+
+def type_string(t: Type) -> str:
+    """HCL type-expression syntax, as the `type()` function and errors print it."""
+    if isinstance(t, PrimitiveType):
+        return t.name
+    if isinstance(t, DynamicType):
+        return "dynamic"
+    if isinstance(t, ListType):
+        return f"list({type_string(t.elem)})"
+    if isinstance(t, SetType):
+        return f"set({type_string(t.elem)})"
+    if isinstance(t, MapType):
+        return f"map({type_string(t.elem)})"
+    if isinstance(t, TupleType):
+        return "tuple([" + ", ".join(type_string(e) for e in t.elems) + "])"
+    if isinstance(t, ObjectType):
+        if not t.attrs:
+            return "object({})"
+        inner = ",\n".join(f"    {k}: {type_string(v)}" for k, v in t.attrs)
+        return "object({\n" + inner + ",\n})"
+    return repr(t)

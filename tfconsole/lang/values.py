@@ -1,0 +1,716 @@
+"""Values of Terraform's language on plain Python objects.
+
+Representation (chosen so the common case costs nothing):
+
+    string -> str          number -> int | float      bool -> bool
+    null   -> None (dynamic) or Null(type) for a typed null
+    tuple  -> list         object -> dict
+    list   -> TList        set    -> TSet              map  -> TMap
+    unknown ("known after apply") -> Unknown(type)
+    sensitive mark -> Sensitive(inner), at any depth
+
+Collections carry their element type; tuples and objects derive theirs from their
+members. Every helper here is total: a conversion failure raises ConversionError,
+which the evaluator turns into a diagnostic.
+"""
+from __future__ import annotations
+
+import json
+import math
+from decimal import Decimal
+from typing import Any, Iterable
+
+from .types import (
+    BOOL, DYNAMIC, NUMBER, STRING, DynamicType, ListType, MapType, ObjectType, PrimitiveType,
+    SetType, TupleType, Type,
+)
+
+
+class ConversionError(Exception):
+    """A value cannot take the requested type; the message is Terraform's wording."""
+
+    def __init__(self, message: str, path: tuple = ()):
+        super().__init__(message)
+        self.message = message
+        self.path = path
+
+
+class Unknown:
+    """A value not known until apply. Hashable by type so Unknown(STRING) == Unknown(STRING)."""
+
+    __slots__ = ("type",)
+
+    def __init__(self, type_: Type = DYNAMIC):
+        self.type = type_
+
+    def __repr__(self) -> str:
+        return f"Unknown({self.type!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Unknown) and other.type == self.type
+
+    def __hash__(self) -> int:
+        return hash(("unknown", self.type))
+
+
+UNKNOWN = Unknown(DYNAMIC)
+
+
+class Null:
+    """A null of a known type (plain None is a null of dynamic type)."""
+
+    __slots__ = ("type",)
+
+    def __init__(self, type_: Type):
+        self.type = type_
+
+    def __repr__(self) -> str:
+        return f"Null({self.type!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return other is None or isinstance(other, Null)
+
+    def __hash__(self) -> int:
+        return hash(None)
+
+
+class Sensitive:
+    """The sensitive mark around a value. Never nested directly in another Sensitive."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any):
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"Sensitive({self.value!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sensitive) and equal(self.value, other.value)
+
+    def __hash__(self) -> int:
+        return hash(("sensitive", freeze(self.value)))
+
+
+class TList(list):
+    """A list with a single element type."""
+
+    __slots__ = ("etype",)
+
+    def __init__(self, items: Iterable[Any] = (), etype: Type = DYNAMIC):
+        super().__init__(items)
+        self.etype = etype
+
+    def __repr__(self) -> str:
+        return f"TList({list.__repr__(self)}, {self.etype!r})"
+
+
+class TSet(list):
+    """A set, stored as a duplicate-free list in cty's iteration order."""
+
+    __slots__ = ("etype",)
+
+    def __init__(self, items: Iterable[Any] = (), etype: Type = DYNAMIC, *, ordered: bool = False):
+        if ordered:
+            super().__init__(items)
+        else:
+            super().__init__(set_order(items))
+        self.etype = etype
+
+    def __repr__(self) -> str:
+        return f"TSet({list.__repr__(self)}, {self.etype!r})"
+
+
+class TMap(dict):
+    """A map with a single element type; keys kept sorted as cty iterates them."""
+
+    __slots__ = ("etype",)
+
+    def __init__(self, items: Any = (), etype: Type = DYNAMIC):
+        super().__init__(sorted(dict(items).items()))
+        self.etype = etype
+
+    def __repr__(self) -> str:
+        return f"TMap({dict.__repr__(self)}, {self.etype!r})"
+
+
+# ---------------------------------------------------------------------------
+# inspection
+
+
+def is_null(v: Any) -> bool:
+    return v is None or type(v) is Null
+
+
+def is_unknown(v: Any) -> bool:
+    """Shallow: the value itself is unknown (a known list may still hold unknowns)."""
+    if type(v) is Sensitive:
+        v = v.value
+    return type(v) is Unknown
+
+
+def is_wholly_known(v: Any) -> bool:
+    t = type(v)
+    if t is Unknown:
+        return False
+    if t is Sensitive:
+        return is_wholly_known(v.value)
+    if t is dict or t is TMap:
+        return all(is_wholly_known(x) for x in v.values())
+    if t is list or t is TList or t is TSet:
+        return all(is_wholly_known(x) for x in v)
+    return True
+
+
+def is_marked(v: Any) -> bool:
+    return type(v) is Sensitive
+
+
+def contains_marks(v: Any) -> bool:
+    t = type(v)
+    if t is Sensitive:
+        return True
+    if t is dict or t is TMap:
+        return any(contains_marks(x) for x in v.values())
+    if t is list or t is TList or t is TSet:
+        return any(contains_marks(x) for x in v)
+    return False
+
+
+def unmark(v: Any) -> tuple[Any, bool]:
+    """Shallow unmark: (inner value, whether it was marked)."""
+    if type(v) is Sensitive:
+        return v.value, True
+    return v, False
+
+
+def unmark_deep(v: Any) -> tuple[Any, bool]:
+    """Remove every mark at any depth: (clean value, whether any mark was found)."""
+    t = type(v)
+    if t is Sensitive:
+        inner, _ = unmark_deep(v.value)
+        return inner, True
+    if t is dict:
+        if not any(contains_marks(x) for x in v.values()):
+            return v, False
+        return {k: unmark_deep(x)[0] for k, x in v.items()}, True
+    if t is TMap:
+        if not any(contains_marks(x) for x in v.values()):
+            return v, False
+        return TMap({k: unmark_deep(x)[0] for k, x in v.items()}, v.etype), True
+    if t is list or t is TList or t is TSet:
+        if not any(contains_marks(x) for x in v):
+            return v, False
+        items = [unmark_deep(x)[0] for x in v]
+        if t is list:
+            return items, True
+        if t is TList:
+            return TList(items, v.etype), True
+        return TSet(items, v.etype), True
+    return v, False
+
+
+def mark(v: Any, marked: bool = True) -> Any:
+    if not marked or type(v) is Sensitive:
+        return v
+    return Sensitive(v)
+
+
+def sensitive_paths(v: Any, path: tuple = ()) -> list[tuple]:
+    """Paths (tuples of str keys and int indexes) of every marked value, for state files."""
+    t = type(v)
+    if t is Sensitive:
+        return [path]
+    out: list[tuple] = []
+    if t is dict or t is TMap:
+        for k, x in v.items():
+            out.extend(sensitive_paths(x, path + (k,)))
+    elif t is list or t is TList or t is TSet:
+        for i, x in enumerate(v):
+            out.extend(sensitive_paths(x, path + (i,)))
+    return out
+
+
+def apply_sensitive_paths(v: Any, paths: Iterable[tuple]) -> Any:
+    for p in paths:
+        v = _mark_at(v, tuple(p))
+    return v
+
+
+def _mark_at(v: Any, path: tuple) -> Any:
+    if not path:
+        return mark(v)
+    t = type(v)
+    key = path[0]
+    if t is dict and key in v:
+        out = dict(v)
+        out[key] = _mark_at(v[key], path[1:])
+        return out
+    if t is TMap and key in v:
+        out2 = TMap(v, v.etype)
+        out2[key] = _mark_at(v[key], path[1:])
+        return out2
+    if t in (list, TList, TSet) and isinstance(key, int) and 0 <= key < len(v):
+        items = list(v)
+        items[key] = _mark_at(items[key], path[1:])
+        if t is list:
+            return items
+        if t is TList:
+            return TList(items, v.etype)
+        return TSet(items, v.etype, ordered=True)
+    return v
+
+
+# ---------------------------------------------------------------------------
+# types of values
+
+
+def type_of(v: Any) -> Type:
+    t = type(v)
+    if t is str:
+        return STRING
+    if t is bool:
+        return BOOL
+    if t is int or t is float:
+        return NUMBER
+    if v is None:
+        return DYNAMIC
+    if t is Unknown or t is Null:
+        return v.type
+    if t is Sensitive:
+        return type_of(v.value)
+    if t is dict:
+        return ObjectType(tuple(sorted((k, type_of(x)) for k, x in v.items())))
+    if t is list:
+        return TupleType(tuple(type_of(x) for x in v))
+    if t is TList:
+        return ListType(v.etype)
+    if t is TSet:
+        return SetType(v.etype)
+    if t is TMap:
+        return MapType(v.etype)
+    if isinstance(v, Decimal):
+        return NUMBER
+    raise TypeError(f"not a language value: {v!r}")
+
+
+# ---------------------------------------------------------------------------
+# numbers and strings
+
+
+def normalize_number(n: Any) -> int | float:
+    if isinstance(n, bool):
+        raise ConversionError("a number is required")
+    if isinstance(n, float):
+        if math.isfinite(n) and n == int(n) and abs(n) < 2**63:
+            return int(n)
+        return n
+    if isinstance(n, Decimal):
+        if n == n.to_integral_value():
+            return int(n)
+        return float(n)
+    return n
+
+
+def format_number(n: int | float) -> str:
+    """Terraform's decimal text for a number: no exponent, shortest round-trip digits."""
+    if isinstance(n, int):
+        return str(n)
+    if math.isinf(n):
+        return "+Inf" if n > 0 else "-Inf"
+    if n == int(n) and abs(n) < 2**63:
+        return str(int(n))
+    text = format(Decimal(repr(n)), "f")
+    return text
+
+
+def parse_number(s: str) -> int | float:
+    text = s.strip() if False else s
+    try:
+        if text.lstrip("+-").isdigit():
+            return int(text)
+        d = Decimal(text)
+        if not d.is_finite():
+            raise ValueError
+        return normalize_number(d)
+    except Exception as exc:  # noqa: BLE001 - any parse failure is the same user error
+        raise ConversionError(f'cannot convert "{s}" to number; given string must be a decimal '
+                              'representation of a number') from exc
+
+
+# ---------------------------------------------------------------------------
+# set ordering and equality
+
+
+def _order_key(v: Any) -> tuple:
+    v, _ = unmark(v)
+    t = type(v)
+    if t is str:
+        return (1, v)
+    if t is bool:
+        return (0, v)
+    if t is int or t is float:
+        return (2, v)
+    if is_null(v) or t is Unknown:
+        return (4, "")
+    return (3, json.dumps(to_json_plain(v), sort_keys=True))
+
+
+def set_order(items: Iterable[Any]) -> list[Any]:
+    seen: dict[Any, Any] = {}
+    for x in items:
+        seen.setdefault(freeze(x), x)
+    return sorted(seen.values(), key=_order_key)
+
+
+def freeze(v: Any) -> Any:
+    """A hashable stand-in for a value, equal exactly when the values are equal."""
+    t = type(v)
+    if t is dict or t is TMap:
+        return (t is TMap, tuple(sorted((k, freeze(x)) for k, x in v.items())))
+    if t is list or t is TList or t is TSet:
+        return (t.__name__, tuple(freeze(x) for x in v))
+    if t is Sensitive:
+        return ("s", freeze(v.value))
+    if t is float and v == int(v) and math.isfinite(v):
+        return int(v)
+    if t is Null:
+        return None
+    return v
+
+
+def equal(a: Any, b: Any) -> bool:
+    """Terraform's `==`: same type and same value (marks ignored)."""
+    a, _ = unmark(a)
+    b, _ = unmark(b)
+    if is_null(a) or is_null(b):
+        return is_null(a) and is_null(b)
+    ta, tb = type(a), type(b)
+    if ta is bool or tb is bool:
+        return ta is tb and a == b
+    if ta in (int, float) and tb in (int, float):
+        return a == b
+    if ta is str or tb is str:
+        return ta is tb and a == b
+    if ta is not tb:
+        return False
+    if ta in (dict, TMap):
+        return a.keys() == b.keys() and all(equal(a[k], b[k]) for k in a)
+    if ta in (list, TList, TSet):
+        return len(a) == len(b) and all(equal(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+# ---------------------------------------------------------------------------
+# JSON (cty's JSON encoding of values; type-directed for dynamic attributes)
+
+
+def to_json_plain(v: Any) -> Any:
+    """Plain JSON data of a wholly known value (marks dropped, sets as arrays)."""
+    t = type(v)
+    if t is str or t is bool or t is int:
+        return v
+    if t is float:
+        return normalize_number(v)
+    if v is None or t is Null:
+        return None
+    if t is Sensitive:
+        return to_json_plain(v.value)
+    if t is dict or t is TMap:
+        return {k: to_json_plain(x) for k, x in v.items()}
+    if t in (list, TList, TSet):
+        return [to_json_plain(x) for x in v]
+    if t is Unknown:
+        return None
+    if isinstance(v, Decimal):
+        return normalize_number(v)
+    raise TypeError(f"not a language value: {v!r}")
+
+
+def from_json_typed(j: Any, ty: Type) -> Any:
+    """Decode JSON data into a value of type ty (cty's ctyjson.Unmarshal)."""
+    if j is None:
+        return None if isinstance(ty, DynamicType) else Null(ty)
+    if isinstance(ty, DynamicType):
+        if isinstance(j, dict) and set(j) == {"value", "type"}:
+            from .types import type_from_json
+
+            return from_json_typed(j["value"], type_from_json(j["type"]))
+        return from_json_implied(j)
+    if ty == STRING:
+        if isinstance(j, bool):
+            return "true" if j else "false"
+        if isinstance(j, (int, float)):
+            return format_number(j)
+        return j
+    if ty == NUMBER:
+        if isinstance(j, str):
+            return parse_number(j)
+        return normalize_number(j)
+    if ty == BOOL:
+        if isinstance(j, str):
+            return j == "true"
+        return bool(j)
+    if isinstance(ty, ListType):
+        return TList([from_json_typed(x, ty.elem) for x in j], ty.elem)
+    if isinstance(ty, SetType):
+        return TSet([from_json_typed(x, ty.elem) for x in j], ty.elem)
+    if isinstance(ty, MapType):
+        return TMap({k: from_json_typed(x, ty.elem) for k, x in j.items()}, ty.elem)
+    if isinstance(ty, TupleType):
+        return [from_json_typed(x, et) for x, et in zip(j, ty.elems)]
+    if isinstance(ty, ObjectType):
+        return {k: from_json_typed(j.get(k), at) for k, at in ty.attrs}
+    raise TypeError(f"cannot decode into {ty!r}")
+
+
+def from_json_implied(j: Any) -> Any:
+    """Decode JSON with types implied as jsondecode does: arrays are tuples, objects objects."""
+    if isinstance(j, dict):
+        return {k: from_json_implied(x) for k, x in j.items()}
+    if isinstance(j, list):
+        return [from_json_implied(x) for x in j]
+    if isinstance(j, float):
+        return normalize_number(j)
+    return j
+
+
+def to_json_typed(v: Any, ty: Type) -> Any:
+    """Encode a value as cty JSON for type ty: dynamic positions get {"value", "type"}."""
+    v, _ = unmark(v)
+    if isinstance(ty, DynamicType):
+        if is_null(v):
+            return None
+        vt = type_of(v)
+        return {"value": to_json_typed(v, vt), "type": vt.to_json()}
+    if is_null(v):
+        return None
+    if isinstance(ty, (ListType, SetType)):
+        return [to_json_typed(x, ty.elem) for x in v]
+    if isinstance(ty, MapType):
+        return {k: to_json_typed(x, ty.elem) for k, x in v.items()}
+    if isinstance(ty, TupleType):
+        return [to_json_typed(x, et) for x, et in zip(v, ty.elems)]
+    if isinstance(ty, ObjectType):
+        return {k: to_json_typed(v.get(k) if isinstance(v, dict) else None, at) for k, at in ty.attrs}
+    return to_json_plain(v)
+
+
+# ---------------------------------------------------------------------------
+# conversion and unification
+
+
+def _is_nullish_or_unknown(v: Any) -> bool:
+    return v is None or type(v) in (Null, Unknown)
+
+
+def convert(v: Any, ty: Type) -> Any:
+    """Convert v to type ty as cty's convert package does, keeping marks and unknowns."""
+    if type(v) is Sensitive:
+        return Sensitive(convert(v.value, ty))
+    if isinstance(ty, DynamicType):
+        return v
+    if v is None or type(v) is Null:
+        return Null(ty)
+    if type(v) is Unknown:
+        if not isinstance(v.type, DynamicType) and not _convertible(v.type, ty):
+            raise ConversionError(f"{ty.friendly()} required")
+        return Unknown(ty)
+    if isinstance(ty, PrimitiveType):
+        return _convert_primitive(v, ty)
+    t = type(v)
+    if isinstance(ty, ListType):
+        if t in (list, TList, TSet):
+            return TList(_convert_elems(v, ty.elem), _elem_type_after(v, ty.elem))
+        raise ConversionError(f"list of {ty.elem.friendly()} required")
+    if isinstance(ty, SetType):
+        if t in (list, TList, TSet):
+            return TSet(_convert_elems(v, ty.elem), _elem_type_after(v, ty.elem))
+        raise ConversionError(f"set of {ty.elem.friendly()} required")
+    if isinstance(ty, MapType):
+        if t in (dict, TMap):
+            items = {}
+            for k, x in v.items():
+                try:
+                    items[k] = convert(x, ty.elem)
+                except ConversionError as exc:
+                    raise ConversionError(exc.message, (k,) + exc.path) from None
+            etype = ty.elem if not isinstance(ty.elem, DynamicType) else unify_types(
+                [type_of(x) for x in items.values()])
+            if isinstance(ty.elem, DynamicType) and not isinstance(etype, DynamicType):
+                items = {k: convert(x, etype) for k, x in items.items()}
+            return TMap(items, etype)
+        raise ConversionError(f"map of {ty.elem.friendly()} required")
+    if isinstance(ty, TupleType):
+        if t in (list, TList, TSet):
+            if len(v) != len(ty.elems):
+                raise ConversionError(f"tuple required with {len(ty.elems)} elements")
+            return [convert(x, et) for x, et in zip(v, ty.elems)]
+        raise ConversionError("tuple required")
+    if isinstance(ty, ObjectType):
+        if t not in (dict, TMap):
+            raise ConversionError("object required")
+        out = {}
+        defaults = dict(ty.defaults)
+        for name, at in ty.attrs:
+            if name in v and not (is_null(v[name]) and name in defaults):
+                try:
+                    out[name] = convert(v[name], at)
+                except ConversionError as exc:
+                    raise ConversionError(exc.message, (name,) + exc.path) from None
+            elif name in ty.optional:
+                if name in defaults:
+                    out[name] = convert(defaults[name], at)
+                else:
+                    out[name] = Null(at)
+            else:
+                raise ConversionError(f'attribute "{name}" is required')
+        return out
+    raise ConversionError(f"{ty.friendly()} required")
+
+
+def _convertible(src: Type, dst: Type) -> bool:
+    if isinstance(dst, DynamicType) or isinstance(src, DynamicType) or src == dst:
+        return True
+    if isinstance(src, PrimitiveType) and isinstance(dst, PrimitiveType):
+        return dst == STRING or src == STRING
+    return True
+
+
+def _elem_type_after(v: Any, elem: Type) -> Type:
+    if not isinstance(elem, DynamicType):
+        return elem
+    return unify_types([type_of(x) for x in v])
+
+
+def _convert_elems(v: Any, elem: Type) -> list[Any]:
+    out = []
+    for i, x in enumerate(v):
+        try:
+            out.append(convert(x, elem))
+        except ConversionError as exc:
+            raise ConversionError(exc.message, (i,) + exc.path) from None
+    if isinstance(elem, DynamicType) and out:
+        target = unify_types([type_of(x) for x in out])
+        if isinstance(target, DynamicType) and len({type_of(x) for x in out if not _is_nullish_or_unknown(x)}) > 1:
+            raise ConversionError("all elements must have the same type")
+        if not isinstance(target, DynamicType):
+            out = [convert(x, target) for x in out]
+    return out
+
+
+def _convert_primitive(v: Any, ty: PrimitiveType) -> Any:
+    t = type(v)
+    if ty is STRING or ty == STRING:
+        if t is str:
+            return v
+        if t is bool:
+            return "true" if v else "false"
+        if t is int or t is float:
+            return format_number(v)
+        raise ConversionError("string required")
+    if ty == NUMBER:
+        if t is int or t is float:
+            return v
+        if t is str:
+            return parse_number(v)
+        raise ConversionError("number required")
+    if ty == BOOL:
+        if t is bool:
+            return v
+        if t is str:
+            if v == "true":
+                return True
+            if v == "false":
+                return False
+            raise ConversionError(f'cannot convert "{v}" to bool; only the strings "true" or "false" '
+                                  'are allowed')
+        raise ConversionError("bool required")
+    raise ConversionError(f"{ty.friendly()} required")
+
+
+def unify_types(types: list[Type]) -> Type:
+    """The single type every one of `types` converts to, or DYNAMIC if there is none."""
+    concrete = [t for t in types if not isinstance(t, DynamicType)]
+    if not concrete:
+        return DYNAMIC
+    first = concrete[0]
+    if all(t == first for t in concrete):
+        return first
+    if all(isinstance(t, PrimitiveType) for t in concrete):
+        return STRING
+    if all(isinstance(t, (ObjectType, MapType)) for t in concrete):
+        objs = [t for t in concrete if isinstance(t, ObjectType)]
+        if objs and all(isinstance(t, ObjectType) for t in concrete) and \
+                all(set(dict(o.attrs)) == set(dict(objs[0].attrs)) for o in objs):
+            return ObjectType(tuple((k, unify_types([dict(o.attrs)[k] for o in objs]))
+                                    for k, _ in objs[0].attrs))
+        elems: list[Type] = []
+        for t in concrete:
+            elems.extend(a for _, a in t.attrs) if isinstance(t, ObjectType) else elems.append(t.elem)
+        e = unify_types(elems) if elems else DYNAMIC
+        if elems and isinstance(e, DynamicType) and any(not isinstance(x, DynamicType) for x in elems):
+            return DYNAMIC
+        return MapType(e)
+    if all(isinstance(t, (TupleType, ListType)) for t in concrete):
+        tups = [t for t in concrete if isinstance(t, TupleType)]
+        if tups and all(isinstance(t, TupleType) for t in concrete) and \
+                all(len(t.elems) == len(tups[0].elems) for t in tups):
+            return TupleType(tuple(unify_types([t.elems[i] for t in tups]) for i in range(len(tups[0].elems))))
+        elems = []
+        for t in concrete:
+            elems.extend(t.elems) if isinstance(t, TupleType) else elems.append(t.elem)
+        return ListType(unify_types(elems) if elems else DYNAMIC)
+    if all(isinstance(t, (SetType, ListType, TupleType)) for t in concrete):
+        elems = []
+        for t in concrete:
+            elems.extend(t.elems) if isinstance(t, TupleType) else elems.append(t.elem)
+        return SetType(unify_types(elems) if elems else DYNAMIC)
+    return DYNAMIC
+
+
+def unify_values(values: list[Any]) -> tuple[list[Any], Type]:
+    ty = unify_types([type_of(v) for v in values])
+    if isinstance(ty, DynamicType):
+        return values, ty
+    return [convert(v, ty) for v in values], ty
+
+
+def make_list(items: list[Any]) -> TList:
+    """A list value from items, unifying element types (tolist semantics)."""
+    conv, ty = unify_values(items)
+    return TList(conv, ty)
+
+
+def make_set(items: list[Any]) -> TSet:
+    conv, ty = unify_values(items)
+    return TSet(conv, ty)
+
+
+def make_map(items: dict[str, Any]) -> TMap:
+    vals = list(items.values())
+    conv, ty = unify_values(vals)
+    return TMap(dict(zip(items.keys(), conv)), ty)
+
+
+def length_of(v: Any) -> int:
+    v, _ = unmark(v)
+    if type(v) is str:
+        import unicodedata
+
+        return len(unicodedata.normalize("NFC", v))
+    return len(v)
+
+
+def to_python(v: Any) -> Any:
+    """Plain Python data (marks dropped, unknowns as Unknown)."""
+    t = type(v)
+    if t is Sensitive:
+        return to_python(v.value)
+    if t is Null:
+        return None
+    if t is dict or t is TMap:
+        return {k: to_python(x) for k, x in v.items()}
+    if t in (list, TList, TSet):
+        return [to_python(x) for x in v]
+    return v

@@ -1,0 +1,147 @@
+"""The in-memory state: resources, their instance objects, and root outputs.
+
+Attributes are held as the JSON data of Terraform's v4 state file (already encoded per the
+provider schema); the engine decodes them with the schema when it needs language values.
+That keeps reading and writing 20,000-instance states cheap.
+"""
+from __future__ import annotations
+
+import copy
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from tfconsole.addrs import AbsResource, AbsResourceInstance, InstanceKey, ModuleInstance
+
+
+@dataclass
+class ObjectState:
+    """One object of a resource instance (the current one, or a deposed one)."""
+
+    attributes: dict[str, Any]
+    status: str = "ready"  # "ready" | "tainted"
+    schema_version: int = 0
+    sensitive_attributes: list[Any] = field(default_factory=list)  # v4 file form, kept verbatim
+    private: str | None = None
+    dependencies: list[str] = field(default_factory=list)
+    create_before_destroy: bool = False
+
+    def copy(self) -> "ObjectState":
+        return copy.deepcopy(self)
+
+
+@dataclass
+class InstanceState:
+    current: ObjectState | None = None
+    deposed: dict[str, ObjectState] = field(default_factory=dict)
+
+    def is_empty(self) -> bool:
+        return self.current is None and not self.deposed
+
+
+@dataclass
+class ResourceState:
+    addr: AbsResource
+    provider: str  # provider configuration address, e.g. provider["registry.terraform.io/hashicorp/null"]
+    each: str = ""  # "" (no repetition), "list" (count) or "map" (for_each)
+    instances: dict[InstanceKey, InstanceState] = field(default_factory=dict)
+
+
+@dataclass
+class OutputState:
+    value: Any  # JSON data
+    type: Any  # cty JSON type
+    sensitive: bool = False
+
+
+@dataclass
+class State:
+    serial: int = 0
+    lineage: str = field(default_factory=lambda: str(uuid.uuid4()))
+    terraform_version: str = "1.15.0"
+    resources: dict[AbsResource, ResourceState] = field(default_factory=dict)
+    outputs: dict[str, OutputState] = field(default_factory=dict)
+    check_results: Any = None
+
+    # ---- queries
+    def resource(self, addr: AbsResource) -> ResourceState | None:
+        return self.resources.get(addr)
+
+    def instance(self, addr: AbsResourceInstance) -> InstanceState | None:
+        rs = self.resources.get(addr.abs_resource())
+        if rs is None:
+            return None
+        return rs.instances.get(addr.key)
+
+    def current(self, addr: AbsResourceInstance) -> ObjectState | None:
+        inst = self.instance(addr)
+        return inst.current if inst else None
+
+    def all_instances(self) -> Iterator[tuple[AbsResourceInstance, InstanceState]]:
+        for rs in self.resources.values():
+            for key, inst in rs.instances.items():
+                yield rs.addr.instance(key), inst
+
+    def module_instances(self) -> set[ModuleInstance]:
+        return {a.module for a in self.resources}
+
+    def is_empty(self) -> bool:
+        return not any(not i.is_empty() for rs in self.resources.values() for i in rs.instances.values())
+
+    # ---- mutations (callers hold the SyncState lock during a walk)
+    def set_current(self, addr: AbsResourceInstance, obj: ObjectState | None, provider: str,
+                    each: str | None = None) -> None:
+        ra = addr.abs_resource()
+        rs = self.resources.get(ra)
+        if obj is None:
+            if rs is None:
+                return
+            inst = rs.instances.get(addr.key)
+            if inst is not None:
+                inst.current = None
+                if inst.is_empty():
+                    del rs.instances[addr.key]
+            if not rs.instances:
+                del self.resources[ra]
+            return
+        if rs is None:
+            rs = self.resources[ra] = ResourceState(ra, provider, each or _each_for(addr.key))
+        else:
+            rs.provider = provider
+            if each is not None:
+                rs.each = each
+        rs.instances.setdefault(addr.key, InstanceState()).current = obj
+
+    def set_deposed(self, addr: AbsResourceInstance, dkey: str, obj: ObjectState | None,
+                    provider: str) -> None:
+        ra = addr.abs_resource()
+        rs = self.resources.get(ra)
+        if obj is None:
+            if rs is None or addr.key not in rs.instances:
+                return
+            inst = rs.instances[addr.key]
+            inst.deposed.pop(dkey, None)
+            if inst.is_empty():
+                del rs.instances[addr.key]
+            if not rs.instances:
+                del self.resources[ra]
+            return
+        if rs is None:
+            rs = self.resources[ra] = ResourceState(ra, provider, _each_for(addr.key))
+        rs.instances.setdefault(addr.key, InstanceState()).deposed[dkey] = obj
+
+    def remove_resource(self, addr: AbsResource) -> None:
+        self.resources.pop(addr, None)
+
+    def deep_copy(self) -> "State":
+        return copy.deepcopy(self)
+
+
+def _each_for(key: InstanceKey) -> str:
+    if key is None:
+        return ""
+    return "list" if isinstance(key, int) else "map"
+
+
+def new_deposed_key() -> str:
+    return uuid.uuid4().hex[:8]
