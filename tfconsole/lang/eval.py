@@ -1,0 +1,819 @@
+"""Evaluation of compiled expressions against a Scope.
+
+The Scope sees the world only through a Data object (the walk layer implements it, see
+walk/evaluator.py). Evaluation errors travel as EvalError inside this module and leave it as
+Diagnostics from `evaluate()`; nothing else escapes.
+"""
+from __future__ import annotations
+
+import math
+import os
+from typing import Any, Protocol
+
+from tfconsole.addrs import Resource
+from tfconsole.diags import Diagnostic, Diagnostics, Severity, SourceRange
+
+from . import ast as A
+from .types import BOOL, DYNAMIC, NUMBER, STRING, DynamicType, ObjectType, TupleType
+from .values import (
+    ConversionError, Null, Sensitive, TList, TMap, TSet, Unknown, convert, equal, format_number,
+    is_null, is_wholly_known, mark, type_of, unify_types, unmark, unmark_deep,
+)
+
+
+class EvalError(Exception):
+    def __init__(self, summary: str, detail: str = "", rng: SourceRange | None = None,
+                 expr: Any = None):
+        super().__init__(summary)
+        self.summary = summary
+        self.detail = detail
+        self.range = rng
+        self.expr = expr
+
+    def diagnostic(self) -> Diagnostic:
+        return Diagnostic(Severity.ERROR, self.summary, self.detail, self.range)
+
+
+class Data(Protocol):
+    """What expressions can see. Each method raises EvalError for a bad reference."""
+
+    def get_variable(self, name: str, rng: SourceRange | None) -> Any: ...
+    def get_local(self, name: str, rng: SourceRange | None) -> Any: ...
+    def get_module(self, name: str, rng: SourceRange | None) -> Any: ...
+    def get_resource(self, res: Resource, rng: SourceRange | None) -> Any: ...
+    def get_resource_instance(self, res: Resource, key: Any, rng: SourceRange | None) -> Any: ...
+    def get_path(self, name: str, rng: SourceRange | None) -> Any: ...
+    def get_terraform(self, name: str, rng: SourceRange | None) -> Any: ...
+
+
+NOT_FOUND = object()
+
+
+class Scope:
+    __slots__ = ("data", "count_index", "each", "self_value", "vars", "base_dir", "_fctx",
+                 "in_check")
+
+    def __init__(self, data: Data | None = None, *, count_index: Any = None, each: tuple | None = None,
+                 self_value: Any = NOT_FOUND, base_dir: str = ".", vars: dict | None = None):
+        self.data = data
+        self.count_index = count_index
+        self.each = each  # (key, value)
+        self.self_value = self_value
+        self.vars = vars or {}
+        self.base_dir = base_dir
+        self._fctx = None
+
+    def child(self, extra: dict) -> "Scope":
+        s = Scope(self.data, count_index=self.count_index, each=self.each, self_value=self.self_value,
+                  base_dir=self.base_dir, vars={**self.vars, **extra})
+        s._fctx = self._fctx
+        return s
+
+    def func_context(self) -> Any:
+        if self._fctx is None:
+            from .funcs import FuncContext
+
+            self._fctx = FuncContext(base_dir=self.base_dir, render_template=render_template)
+        return self._fctx
+
+
+# ---------------------------------------------------------------------------
+# public entry points
+
+
+def evaluate(expr: A.Expr, scope: Scope) -> tuple[Any, Diagnostics]:
+    diags = Diagnostics()
+    try:
+        return ev(expr, scope), diags
+    except EvalError as exc:
+        diags.append(exc.diagnostic())
+        return Unknown(DYNAMIC), diags
+    except RecursionError:
+        diags.error("Expression too complex", "The expression nests too deeply to evaluate.",
+                    expr.range)
+        return Unknown(DYNAMIC), diags
+
+
+def render_template(text: str, variables: dict, filename: str) -> Any:
+    """templatefile(): the template sees only the given variables and functions."""
+    try:
+        expr = A.parse_template(text, filename)
+    except A.ParseError as exc:
+        raise EvalError("Invalid template", exc.message, exc.range) from None
+    scope = Scope(_NoData(), vars=dict(variables), base_dir=os.path.dirname(filename) or ".")
+    for ref in A.references(expr):
+        if ref.root not in variables:
+            raise EvalError("Invalid function argument",
+                            f'Invalid value for "vars" parameter: vars map does not contain key '
+                            f'"{ref.root}", referenced at {ref.range}.', ref.range)
+    val = ev(expr, scope)
+    return convert(val, STRING) if not isinstance(val, (str, Unknown, Sensitive)) else val
+
+
+class _NoData:
+    def __getattr__(self, name: str) -> Any:
+        def fail(*args: Any) -> Any:
+            raise EvalError("Invalid reference", "Templates can refer only to their own variables.",
+                            args[-1] if args else None)
+
+        return fail
+
+
+# ---------------------------------------------------------------------------
+# dispatch
+
+
+def ev(e: A.Expr, s: Scope) -> Any:
+    return _DISPATCH[type(e)](e, s)
+
+
+def _literal(e: A.Literal, s: Scope) -> Any:
+    return e.value
+
+
+def _parens(e: A.Parens, s: Scope) -> Any:
+    return ev(e.inner, s)
+
+
+def _anon(e: A.AnonSymbol, s: Scope) -> Any:
+    return s.vars["\x00splat"]
+
+
+def _tuple(e: A.TupleCons, s: Scope) -> Any:
+    return [ev(i, s) for i in e.items]
+
+
+def _object(e: A.ObjectCons, s: Scope) -> Any:
+    out: dict[str, Any] = {}
+    marked = False
+    for k, v in e.items:
+        assert isinstance(k, A.ObjectKey)
+        if k.name is not None:
+            key: Any = k.name
+        else:
+            key = ev(k.expr, s)  # type: ignore[arg-type]
+            key, km = unmark(key)
+            marked = marked or km
+            if isinstance(key, Unknown):
+                return Unknown(DYNAMIC)
+            if is_null(key):
+                raise EvalError("Invalid object key", "Key expression in object constructor must not be null.",
+                                k.range)
+            try:
+                key = convert(key, STRING)
+            except ConversionError:
+                raise EvalError("Incorrect key type", "Can't use this value as a key: string required.",
+                                k.range) from None
+        out[key] = ev(v, s)
+    return mark(out, marked)
+
+
+def _template(e: A.Template, s: Scope) -> Any:
+    pieces: list[str] = []
+    marked = False
+    unknown = False
+    for p in e.parts:
+        v = ev(p, s)
+        if type(v) is Sensitive:
+            marked = True
+            v = v.value
+        if type(v) is Unknown:
+            unknown = True
+            continue
+        if type(v) is str:
+            pieces.append(v)
+            continue
+        if is_null(v):
+            raise EvalError("Invalid template interpolation value",
+                            "The expression result is null. Cannot include a null value in a string "
+                            "template.", p.range)
+        try:
+            inner, m2 = unmark_deep(v)
+            marked = marked or m2
+            if not is_wholly_known(inner):
+                unknown = True
+                continue
+            pieces.append(convert(inner, STRING))
+        except ConversionError:
+            raise EvalError("Invalid template interpolation value",
+                            f"Cannot include the given value in a string template: string required, "
+                            f"but have {type_of(v).friendly()}.", p.range) from None
+    if unknown:
+        return mark(Unknown(STRING), marked)
+    return mark("".join(pieces), marked)
+
+
+def _template_wrap(e: A.TemplateWrap, s: Scope) -> Any:
+    return ev(e.inner, s)
+
+
+def _template_if(e: A.TemplateIf, s: Scope) -> Any:
+    c = ev(e.cond, s)
+    c, marked = unmark(c)
+    if type(c) is Unknown:
+        return mark(Unknown(STRING), marked)
+    c = _to_bool(c, e.cond, "condition")
+    if c:
+        return mark(ev(e.then, s), marked)
+    if e.else_ is not None:
+        return mark(ev(e.else_, s), marked)
+    return mark("", marked)
+
+
+def _template_for(e: A.TemplateFor, s: Scope) -> Any:
+    coll = ev(e.coll, s)
+    coll, marked = unmark(coll)
+    if type(coll) is Unknown:
+        return mark(Unknown(STRING), marked)
+    out: list[str] = []
+    for k, v in _iterate(coll, e.coll):
+        inner = s.child({e.val_var: v, **({e.key_var: k} if e.key_var else {})})
+        r = ev(e.body, inner)
+        r, m = unmark(r)
+        marked = marked or m
+        if type(r) is Unknown:
+            return mark(Unknown(STRING), marked)
+        out.append(r)
+    return mark("".join(out), marked)
+
+
+def _iterate(coll: Any, where: A.Expr) -> list[tuple[Any, Any]]:
+    t = type(coll)
+    if t is dict or t is TMap:
+        return list(coll.items()) if t is TMap else sorted(coll.items())
+    if t is list or t is TList:
+        return list(enumerate(coll))
+    if t is TSet:
+        return [(v, v) for v in coll]
+    if is_null(coll):
+        raise EvalError("Iteration over null value", "A null value cannot be used as the collection in a "
+                        "'for' expression.", where.range)
+    raise EvalError("Iteration over non-iterable value",
+                    f"A value of type {type_of(coll).friendly()} cannot be used as the collection in a "
+                    "'for' expression.", where.range)
+
+
+# --- traversals
+
+
+def _traversal(e: A.ScopeTraversal, s: Scope) -> Any:
+    root = e.root
+    steps = e.steps
+    if root in s.vars:
+        return _apply_steps(s.vars[root], steps, 0, e)
+    data = s.data
+    rng = e.range
+    if root == "var" or root == "local" or root == "module" or root == "path" or root == "terraform":
+        if not steps or not isinstance(steps[0], A.AttrStep):
+            raise EvalError("Invalid reference", _REF_DETAIL.get(root, f"The \"{root}\" object does not "
+                            "support this operation."), rng)
+        name = steps[0].name
+        if root == "var":
+            v = data.get_variable(name, rng)
+        elif root == "local":
+            v = data.get_local(name, rng)
+        elif root == "module":
+            v = data.get_module(name, rng)
+        elif root == "path":
+            v = data.get_path(name, rng)
+        else:
+            v = data.get_terraform(name, rng)
+        return _apply_steps(v, steps, 1, e)
+    if root == "count":
+        if not steps or steps[0] != A.AttrStep("index"):
+            raise EvalError("Invalid \"count\" attribute",
+                            "The \"count\" object does not have an attribute named "
+                            f"{_first_attr(steps)}. The only supported attribute is count.index, which is "
+                            "the index of each instance of a resource block that has the \"count\" "
+                            "argument set.", rng)
+        if s.count_index is None:
+            raise EvalError("Reference to \"count\" in non-counted context",
+                            "The \"count\" object can only be used in \"module\", \"resource\", and "
+                            "\"data\" blocks, and only when the \"count\" argument is set.", rng)
+        return _apply_steps(s.count_index, steps, 1, e)
+    if root == "each":
+        if not steps or steps[0] not in (A.AttrStep("key"), A.AttrStep("value")):
+            raise EvalError("Invalid \"each\" attribute",
+                            f"The \"each\" object does not have an attribute named {_first_attr(steps)}. "
+                            "The supported attributes are each.key and each.value, the current key and "
+                            "value pair of the \"for_each\" attribute set.", rng)
+        if s.each is None:
+            raise EvalError("Reference to \"each\" in context without for_each",
+                            "The \"each\" object can be used only in \"module\" or \"resource\" blocks, "
+                            "and only when the \"for_each\" argument is set.", rng)
+        v = s.each[0] if steps[0].name == "key" else s.each[1]
+        return _apply_steps(v, steps, 1, e)
+    if root == "self":
+        if s.self_value is NOT_FOUND:
+            raise EvalError("Invalid \"self\" reference",
+                            "The \"self\" object is not available in this context. This object can be used "
+                            "only in resource provisioner, connection, and postcondition blocks.", rng)
+        return _apply_steps(s.self_value, steps, 0, e)
+    mode = "managed"
+    if root == "data":
+        mode = "data"
+        if len(steps) < 2 or not isinstance(steps[0], A.AttrStep) or not isinstance(steps[1], A.AttrStep):
+            raise EvalError("Invalid reference", "The \"data\" object must be followed by two attribute "
+                            "names: the data source type and the resource name.", rng)
+        rtype, rname = steps[0].name, steps[1].name
+        rest = 2
+    else:
+        if not steps or not isinstance(steps[0], A.AttrStep):
+            if data is None or isinstance(data, _NoData):
+                raise EvalError("Unknown variable", f"There is no variable named \"{root}\".", rng)
+            raise EvalError("Invalid reference", "A reference to a resource type must be followed by at "
+                            "least one attribute access, specifying the resource name.", rng)
+        rtype, rname = root, steps[0].name
+        rest = 1
+    res = Resource(mode, rtype, rname)
+    if rest < len(steps) and isinstance(steps[rest], A.IndexStep):
+        v = data.get_resource_instance(res, steps[rest].key, rng)
+        if v is not NOT_FOUND:
+            return _apply_steps(v, steps, rest + 1, e)
+    return _apply_steps(data.get_resource(res, rng), steps, rest, e)
+
+
+_REF_DETAIL = {
+    "var": "The \"var\" object cannot be accessed directly. Instead, access one of its attributes.",
+    "local": "The \"local\" object cannot be accessed directly. Instead, access one of its attributes.",
+    "module": "The \"module\" object cannot be accessed directly. Instead, access one of its attributes.",
+    "path": "The \"path\" object cannot be accessed directly. Instead, access one of its attributes.",
+    "terraform": "The \"terraform\" object cannot be accessed directly. Instead, access one of its "
+                 "attributes.",
+}
+
+
+def _first_attr(steps: tuple) -> str:
+    if steps and isinstance(steps[0], A.AttrStep):
+        return f'"{steps[0].name}"'
+    return "(none)"
+
+
+def _apply_steps(v: Any, steps: tuple, start: int, e: A.Expr) -> Any:
+    for i in range(start, len(steps)):
+        st = steps[i]
+        if type(st) is A.AttrStep:
+            v = get_attr(v, st.name, e.range)
+        else:
+            v = index(v, st.key, e.range)
+    return v
+
+
+def get_attr(v: Any, name: str, rng: SourceRange | None) -> Any:
+    marked = False
+    if type(v) is Sensitive:
+        v, marked = v.value, True
+    t = type(v)
+    if t is dict:
+        if name in v:
+            return mark(v[name], marked)
+        raise EvalError("Unsupported attribute", f"This object does not have an attribute named \"{name}\".",
+                        rng)
+    if t is TMap:
+        if name in v:
+            return mark(v[name], marked)
+        raise EvalError("Missing map element", f"This map does not have an element with the key \"{name}\".",
+                        rng)
+    if t is Unknown:
+        ty = v.type
+        if isinstance(ty, ObjectType):
+            at = dict(ty.attrs)
+            if name not in at:
+                raise EvalError("Unsupported attribute",
+                                f"This object does not have an attribute named \"{name}\".", rng)
+            return mark(Unknown(at[name]), marked)
+        return mark(Unknown(getattr(ty, "elem", DYNAMIC)), marked)
+    if v is None or t is Null:
+        raise EvalError("Attempt to get attribute from null value",
+                        "This value is null, so it does not have any attributes.", rng)
+    if t in (list, TList, TSet):
+        raise EvalError("Unsupported attribute",
+                        "Can't access attributes on a list of objects. Did you mean to access attribute "
+                        f"\"{name}\" for a specific element of the list, or across all elements of the list?",
+                        rng)
+    raise EvalError("Unsupported attribute",
+                    f"Can't access attributes on a primitive-typed value ({type_of(v).friendly()}).", rng)
+
+
+def index(v: Any, key: Any, rng: SourceRange | None) -> Any:
+    marked = False
+    if type(v) is Sensitive:
+        v, marked = v.value, True
+    if type(key) is Sensitive:
+        key, marked = key.value, True
+    t = type(v)
+    if type(key) is Unknown:
+        if t is Unknown:
+            return mark(Unknown(DYNAMIC), marked)
+        return mark(Unknown(getattr(type_of(v), "elem", DYNAMIC)), marked)
+    if v is None or t is Null:
+        raise EvalError("Attempt to index null value", "This value is null, so it does not have any indices.",
+                        rng)
+    if t is list or t is TList:
+        if key is None or type(key) is Null:
+            raise EvalError("Invalid index", "Can't use a null value as an indexing key.", rng)
+        try:
+            k = convert(key, NUMBER)
+        except ConversionError:
+            raise EvalError("Invalid index", "The given key does not identify an element in this collection "
+                            "value: a number is required.", rng) from None
+        if k != int(k):
+            raise EvalError("Invalid index", "The given key does not identify an element in this collection "
+                            "value: a whole number is required.", rng)
+        k = int(k)
+        if k < 0 or k >= len(v):
+            if not v:
+                detail = "the collection has no elements."
+            elif k < 0:
+                detail = "a negative number is not a valid index for a sequence."
+            else:
+                detail = "the given index is greater than or equal to the length of the collection."
+            raise EvalError("Invalid index", "The given key does not identify an element in this collection "
+                            f"value: {detail}", rng)
+        return mark(v[k], marked)
+    if t is dict or t is TMap:
+        try:
+            k = convert(key, STRING)
+        except ConversionError:
+            raise EvalError("Invalid index", "The given key does not identify an element in this collection "
+                            "value: string required.", rng) from None
+        if k in v:
+            return mark(v[k], marked)
+        if t is dict:
+            raise EvalError("Invalid index", "The given key does not identify an element in this collection "
+                            "value.", rng)
+        raise EvalError("Invalid index", "The given key does not identify an element in this collection "
+                        "value.", rng)
+    if t is TSet:
+        raise EvalError("Invalid index", "Elements of a set are identified only by their value and don't have "
+                        "any separate index or key to select with, so it's only possible to perform "
+                        "operations across all elements of the set.", rng)
+    if t is Unknown:
+        ty = v.type
+        if isinstance(ty, TupleType) and isinstance(key, int) and 0 <= key < len(ty.elems):
+            return mark(Unknown(ty.elems[key]), marked)
+        return mark(Unknown(getattr(ty, "elem", DYNAMIC)), marked)
+    raise EvalError("Invalid index", f"This value does not have any indices.", rng)
+
+
+def _relative(e: A.RelativeTraversal, s: Scope) -> Any:
+    src = ev(e.source, s)
+    if e.step is not None:
+        return get_attr(src, e.step, e.range)
+    key = ev(e.key, s)  # type: ignore[arg-type]
+    return index(src, key, e.range)
+
+
+def _splat(e: A.Splat, s: Scope) -> Any:
+    src = ev(e.source, s)
+    src, marked = unmark(src)
+    t = type(src)
+    if t is Unknown:
+        return mark(Unknown(DYNAMIC), marked)
+    if src is None or t is Null:
+        return mark([], marked)
+    if t in (list, TList, TSet):
+        items = list(src)
+    else:
+        items = [src]
+    out = []
+    for item in items:
+        out.append(ev(e.each, s.child({"\x00splat": item})))
+    if t is TList or t is TSet:
+        ety = unify_types([type_of(x) for x in out]) if out else DYNAMIC
+        return mark(TList(out, ety), marked)
+    return mark(out, marked)
+
+
+# --- functions
+
+
+def _call(e: A.FunctionCall, s: Scope) -> Any:
+    name = e.name
+    if name.startswith("provider::"):
+        raise EvalError("Call to unknown function", f"There is no function named \"{name}\".", e.range)
+    if name == "can":
+        if len(e.args) != 1:
+            raise EvalError("Incorrect function argument count" if e.args else "Not enough function arguments",
+                            "Function \"can\" expects 1 argument(s).", e.range)
+        try:
+            v = ev(e.args[0], s)
+        except EvalError:
+            return False
+        if not is_wholly_known(unmark_deep(v)[0]):
+            return Unknown(BOOL)
+        return True
+    if name == "try":
+        if not e.args:
+            raise EvalError("Not enough function arguments",
+                            "The try function requires at least one argument.", e.range)
+        errors = []
+        for a in e.args:
+            try:
+                v = ev(a, s)
+            except EvalError as exc:
+                errors.append(exc)
+                continue
+            if not is_wholly_known(unmark_deep(v)[0]):
+                return Unknown(DYNAMIC)
+            return v
+        raise EvalError("Error in function call",
+                        "Call to function \"try\" failed: no expression succeeded:\n" +
+                        "\n".join(f"- {x.summary} (at {x.range})\n  {x.detail}" for x in errors) +
+                        "\n\nAt least one expression must produce a successful result.", e.range)
+    from .funcs import FUNCTIONS, FunctionError, call_function
+
+    if name not in FUNCTIONS:
+        raise EvalError("Call to unknown function", f"There is no function named \"{name}\".", e.range)
+    args = [ev(a, s) for a in e.args]
+    try:
+        return call_function(name, args, s.func_context(), expand_last=e.expand_final)
+    except FunctionError as exc:
+        rng = e.range
+        if exc.arg_index is not None and 0 <= exc.arg_index < len(e.args):
+            rng = e.args[exc.arg_index].range or rng
+            summary = "Invalid function argument"
+            detail = exc.message
+        else:
+            summary = getattr(exc, "summary", None) or "Error in function call"
+            detail = getattr(exc, "detail", None) or f"Call to function \"{name}\" failed: {exc.message}."
+        raise EvalError(summary, detail, rng) from None
+    except EvalError:
+        raise
+    except (ValueError, TypeError, ArithmeticError, KeyError, IndexError, ConversionError) as exc:
+        raise EvalError("Error in function call", f"Call to function \"{name}\" failed: {exc}.",
+                        e.range) from None
+
+
+# --- operators
+
+
+def _to_bool(v: Any, e: A.Expr, what: str) -> bool:
+    if type(v) is bool:
+        return v
+    if is_null(v):
+        raise EvalError("Null condition" if what == "condition" else "Invalid operand",
+                        "The condition value is null. Conditions must either be true or false."
+                        if what == "condition" else f"Unsuitable value for {what}: a bool is required.",
+                        e.range)
+    try:
+        return convert(v, BOOL)
+    except ConversionError:
+        if what == "condition":
+            raise EvalError("Incorrect condition type",
+                            "The condition expression must be of type bool.", e.range) from None
+        raise EvalError("Invalid operand", f"Unsuitable value for {what}: a bool is required.",
+                        e.range) from None
+
+
+def _to_number(v: Any, e: A.Expr, what: str) -> Any:
+    t = type(v)
+    if (t is int or t is float):
+        return v
+    if is_null(v):
+        raise EvalError("Invalid operand", f"Unsuitable value for {what}: a number is required.", e.range)
+    try:
+        return convert(v, NUMBER)
+    except ConversionError:
+        raise EvalError("Invalid operand", f"Unsuitable value for {what}: a number is required.",
+                        e.range) from None
+
+
+def _binary(e: A.Binary, s: Scope) -> Any:
+    op = e.op
+    if op == "&&" or op == "||":
+        lhs = ev(e.lhs, s)
+        lhs, lm = unmark(lhs)
+        if type(lhs) is not Unknown:
+            lb = _to_bool(lhs, e.lhs, "left operand")
+            if op == "&&" and not lb:
+                return mark(False, lm)
+            if op == "||" and lb:
+                return mark(True, lm)
+        rhs = ev(e.rhs, s)
+        rhs, rm = unmark(rhs)
+        if type(rhs) is Unknown or type(lhs) is Unknown:
+            if type(rhs) is not Unknown:
+                rb = _to_bool(rhs, e.rhs, "right operand")
+                if op == "&&" and not rb:
+                    return mark(False, lm or rm)
+                if op == "||" and rb:
+                    return mark(True, lm or rm)
+            return mark(Unknown(BOOL), lm or rm)
+        return mark(_to_bool(rhs, e.rhs, "right operand"), lm or rm)
+    lhs = ev(e.lhs, s)
+    rhs = ev(e.rhs, s)
+    lhs, lm = unmark(lhs)
+    rhs, rm = unmark(rhs)
+    marked = lm or rm
+    if op == "==" or op == "!=":
+        if type(lhs) is Unknown or type(rhs) is Unknown:
+            return mark(Unknown(BOOL), marked)
+        l2, m1 = unmark_deep(lhs)
+        r2, m2 = unmark_deep(rhs)
+        if not is_wholly_known(l2) or not is_wholly_known(r2):
+            return mark(Unknown(BOOL), marked or m1 or m2)
+        r = equal(l2, r2)
+        return mark(r if op == "==" else not r, marked or m1 or m2)
+    if type(lhs) is Unknown or type(rhs) is Unknown:
+        _check_operand_type(lhs, e.lhs, "left operand")
+        _check_operand_type(rhs, e.rhs, "right operand")
+        return mark(Unknown(BOOL if op in ("<", ">", "<=", ">=") else NUMBER), marked)
+    a = _to_number(lhs, e.lhs, "left operand")
+    b = _to_number(rhs, e.rhs, "right operand")
+    if op == "+":
+        r = a + b
+    elif op == "-":
+        r = a - b
+    elif op == "*":
+        r = a * b
+    elif op == "/":
+        if b == 0:
+            raise EvalError("Error in function call" if False else "Invalid operand",
+                            "Can't divide by zero.", e.range)
+        r = a / b
+        if isinstance(a, int) and isinstance(b, int) and a % b == 0:
+            r = a // b
+    elif op == "%":
+        if b == 0:
+            raise EvalError("Invalid operand", "Can't use modulo by zero.", e.range)
+        if isinstance(a, int) and isinstance(b, int):
+            r = int(math.fmod(a, b)) if abs(a) < 2**53 else (abs(a) % abs(b)) * (1 if a >= 0 else -1)
+        else:
+            r = math.fmod(a, b)
+    elif op == "<":
+        return mark(a < b, marked)
+    elif op == ">":
+        return mark(a > b, marked)
+    elif op == "<=":
+        return mark(a <= b, marked)
+    elif op == ">=":
+        return mark(a >= b, marked)
+    else:
+        raise EvalError("Invalid operator", f"The operator {op} is not supported.", e.range)
+    if type(r) is float and r == int(r) and math.isfinite(r) and abs(r) < 2**53:
+        r = int(r)
+    return mark(r, marked)
+
+
+def _check_operand_type(v: Any, e: A.Expr, what: str) -> None:
+    if type(v) is Unknown:
+        return
+    _to_number(v, e, what) if not isinstance(v, bool) else None
+
+
+def _unary(e: A.Unary, s: Scope) -> Any:
+    v = ev(e.operand, s)
+    v, m = unmark(v)
+    if e.op == "!":
+        if type(v) is Unknown:
+            return mark(Unknown(BOOL), m)
+        return mark(not _to_bool(v, e.operand, "operand"), m)
+    if type(v) is Unknown:
+        return mark(Unknown(NUMBER), m)
+    return mark(-_to_number(v, e.operand, "operand"), m)
+
+
+def _conditional(e: A.Conditional, s: Scope) -> Any:
+    c = ev(e.cond, s)
+    c, cm = unmark(c)
+    tv = fv = None
+    terr = ferr = None
+    try:
+        tv = ev(e.true, s)
+    except EvalError as exc:
+        terr = exc
+    try:
+        fv = ev(e.false, s)
+    except EvalError as exc:
+        ferr = exc
+    if type(c) is Unknown:
+        if terr:
+            raise terr
+        if ferr:
+            raise ferr
+        ty = unify_types([type_of(tv), type_of(fv)])
+        return mark(Unknown(ty), cm)
+    cond = _to_bool(c, e.cond, "condition")
+    chosen, err, other = (tv, terr, fv) if cond else (fv, ferr, tv)
+    if err is not None:
+        raise err
+    other_ok = (ferr if cond else terr) is None
+    if other_ok:
+        ct, ot = type_of(chosen), type_of(other)
+        if ct != ot and not isinstance(ct, DynamicType) and not isinstance(ot, DynamicType):
+            ty = unify_types([ct, ot])
+            if isinstance(ty, DynamicType):
+                if not (is_null(chosen) or is_null(other)):
+                    raise EvalError("Inconsistent conditional result types",
+                                    f"The true and false result expressions must have consistent types. The "
+                                    f"'true' value is {type_of(tv).friendly()}, but the 'false' value is "
+                                    f"{type_of(fv).friendly()}.", e.range)
+            else:
+                try:
+                    chosen = convert(chosen, ty)
+                except ConversionError:
+                    pass
+    return mark(chosen, cm)
+
+
+def _for(e: A.ForExpr, s: Scope) -> Any:
+    coll = ev(e.coll, s)
+    coll, marked = unmark(coll)
+    if type(coll) is Unknown:
+        return mark(Unknown(DYNAMIC), marked)
+    items = _iterate(coll, e.coll)
+    kv, vv = e.key_var, e.val_var
+    if e.key is None:
+        out_list: list[Any] = []
+        for k, v in items:
+            inner = s.child({vv: v, kv: k} if kv else {vv: v})
+            if e.cond is not None:
+                c = ev(e.cond, inner)
+                c, cm = unmark(c)
+                marked = marked or cm
+                if type(c) is Unknown:
+                    return mark(Unknown(DYNAMIC), marked)
+                if not _to_bool(c, e.cond, "condition"):
+                    continue
+            out_list.append(ev(e.value, inner))
+        return mark(out_list, marked)
+    out: dict[str, Any] = {}
+    for k, v in items:
+        inner = s.child({vv: v, kv: k} if kv else {vv: v})
+        if e.cond is not None:
+            c = ev(e.cond, inner)
+            c, cm = unmark(c)
+            marked = marked or cm
+            if type(c) is Unknown:
+                return mark(Unknown(DYNAMIC), marked)
+            if not _to_bool(c, e.cond, "condition"):
+                continue
+        key = ev(e.key, inner)
+        key, km = unmark(key)
+        marked = marked or km
+        if type(key) is Unknown:
+            return mark(Unknown(DYNAMIC), marked)
+        if is_null(key):
+            raise EvalError("Invalid object key", "Key expression in 'for' expression must not produce a null "
+                            "value.", e.key.range)
+        try:
+            key = convert(key, STRING)
+        except ConversionError:
+            raise EvalError("Invalid object key", "The key expression produced an invalid result: string "
+                            "required.", e.key.range) from None
+        val = ev(e.value, inner)
+        if e.group:
+            out.setdefault(key, []).append(val)
+        else:
+            if key in out:
+                raise EvalError("Duplicate object key",
+                                f"Two different items produced the key \"{key}\" in this 'for' expression. "
+                                "If duplicates are expected, use the ellipsis (...) after the value expression "
+                                "to enable grouping by key.", e.key.range)
+            out[key] = val
+    return mark(out, marked)
+
+
+def _object_key(e: A.ObjectKey, s: Scope) -> Any:
+    return e.name if e.name is not None else ev(e.expr, s)  # type: ignore[arg-type]
+
+
+_DISPATCH = {
+    A.Literal: _literal,
+    A.Parens: _parens,
+    A.AnonSymbol: _anon,
+    A.TupleCons: _tuple,
+    A.ObjectCons: _object,
+    A.ObjectKey: _object_key,
+    A.Template: _template,
+    A.TemplateWrap: _template_wrap,
+    A.TemplateIf: _template_if,
+    A.TemplateFor: _template_for,
+    A.ScopeTraversal: _traversal,
+    A.RelativeTraversal: _relative,
+    A.Splat: _splat,
+    A.FunctionCall: _call,
+    A.Binary: _binary,
+    A.Unary: _unary,
+    A.Conditional: _conditional,
+    A.ForExpr: _for,
+}
+
+
+def value_to_display(v: Any) -> str:
+    """Short, redacting rendering of a value for diagnostics."""
+    v2, m = unmark(v)
+    if m:
+        return "(sensitive value)"
+    if type(v2) is Unknown:
+        return "(known after apply)"
+    if isinstance(v2, str):
+        return '"' + v2 + '"'
+    if isinstance(v2, bool):
+        return "true" if v2 else "false"
+    if isinstance(v2, (int, float)):
+        return format_number(v2)
+    if is_null(v2):
+        return "null"
+    return type_of(v2).friendly()
