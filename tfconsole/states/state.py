@@ -25,6 +25,11 @@ class ObjectState:
     private: str | None = None
     dependencies: list[str] = field(default_factory=list)
     create_before_destroy: bool = False
+    # resource identity (Terraform 1.12+): JSON data of the identity object, or None
+    identity: Any = None
+    identity_schema_version: int = 0
+    # legacy flatmap attributes of very old (0.11-era upgraded) v4 files, kept verbatim
+    attributes_flat: dict[str, str] | None = None
 
     def copy(self) -> "ObjectState":
         return copy.deepcopy(self)
