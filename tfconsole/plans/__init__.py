@@ -1,1 +1,153 @@
+"""Plans: actions, resource instance changes and the plan as a whole (render-neutral).
 
+Values inside changes are language values (lang/values.py) carrying Unknown for "known after
+apply" and Sensitive marks; renderers (command/views) decide how to show them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from tfconsole.addrs import AbsResourceInstance
+from tfconsole.lang.types import Type
+
+
+class Action(Enum):
+    NOOP = "no-op"
+    CREATE = "create"
+    READ = "read"
+    UPDATE = "update"
+    DELETE = "delete"
+    DELETE_THEN_CREATE = "delete-create"
+    CREATE_THEN_DELETE = "create-delete"
+    FORGET = "forget"
+
+    @property
+    def json_actions(self) -> list[str]:
+        return {
+            Action.NOOP: ["no-op"], Action.CREATE: ["create"], Action.READ: ["read"],
+            Action.UPDATE: ["update"], Action.DELETE: ["delete"],
+            Action.DELETE_THEN_CREATE: ["delete", "create"], Action.CREATE_THEN_DELETE: ["create", "delete"],
+            Action.FORGET: ["forget"],
+        }[self]
+
+    @property
+    def symbol(self) -> str:
+        return {
+            Action.NOOP: " ", Action.CREATE: "+", Action.READ: "<=", Action.UPDATE: "~", Action.DELETE: "-",
+            Action.DELETE_THEN_CREATE: "-/+", Action.CREATE_THEN_DELETE: "+/-", Action.FORGET: ".",
+        }[self]
+
+    @property
+    def is_replace(self) -> bool:
+        return self in (Action.DELETE_THEN_CREATE, Action.CREATE_THEN_DELETE)
+
+    @staticmethod
+    def from_json(actions: list[str]) -> "Action":
+        for a in Action:
+            if a.json_actions == list(actions):
+                return a
+        raise ValueError(f"unknown actions {actions}")
+
+
+# Terraform's action reasons (plan JSON "action_reason")
+REASON_TAINTED = "replace_because_tainted"
+REASON_CANNOT_UPDATE = "replace_because_cannot_update"
+REASON_BY_REQUEST = "replace_by_request"
+REASON_BY_TRIGGERS = "replace_by_triggers"
+REASON_NO_RESOURCE_CONFIG = "delete_because_no_resource_config"
+REASON_WRONG_REPETITION = "delete_because_wrong_repetition"
+REASON_COUNT_INDEX = "delete_because_count_index"
+REASON_EACH_KEY = "delete_because_each_key"
+REASON_NO_MODULE = "delete_because_no_module"
+REASON_NO_MOVE_TARGET = "delete_because_no_move_target"
+REASON_READ_CONFIG_UNKNOWN = "read_because_config_unknown"
+REASON_READ_DEPENDENCY_PENDING = "read_because_dependency_pending"
+
+
+@dataclass
+class ResourceInstanceChange:
+    addr: AbsResourceInstance
+    action: Action
+    provider: str  # provider configuration address string
+    before: dict[str, Any] | None  # language values, marks applied
+    after: dict[str, Any] | None  # may contain Unknown
+    schema_type: Type | None = None  # the resource's implied object type, for JSON encoding
+    prev_run_addr: AbsResourceInstance | None = None
+    deposed: str | None = None
+    replace_paths: list[tuple] = field(default_factory=list)
+    reason: str | None = None
+    private: str | None = None
+    create_before_destroy: bool = False
+    # attributes the provider marks sensitive (by schema), as paths, for rendering
+    sensitive_paths: list[tuple] = field(default_factory=list)
+
+    @property
+    def address(self) -> str:
+        return str(self.addr) + (f" (deposed object {self.deposed})" if self.deposed else "")
+
+    @property
+    def mode(self) -> str:
+        return self.addr.resource.mode
+
+
+@dataclass
+class OutputChange:
+    name: str
+    action: Action
+    before: Any
+    after: Any
+    sensitive: bool = False
+
+
+@dataclass
+class Plan:
+    changes: list[ResourceInstanceChange] = field(default_factory=list)
+    output_changes: list[OutputChange] = field(default_factory=list)
+    variables: dict[str, Any] = field(default_factory=dict)  # raw JSON-able variable values
+    prior_state: Any = None  # states.State (refreshed)
+    prev_run_state: Any = None  # states.State before refresh
+    planned_state: Any = None  # states.State with planned values (for show -json planned_values)
+    destroy: bool = False
+    refresh_only: bool = False
+    targets: list[str] = field(default_factory=list)
+    excludes: list[str] = field(default_factory=list)
+    replace: list[str] = field(default_factory=list)
+    errored: bool = False
+    applyable: bool = True
+    timestamp: str = ""
+    config_files: dict[str, str] = field(default_factory=dict)  # relative path -> text (the snapshot)
+    drift: list[ResourceInstanceChange] = field(default_factory=list)  # "changed outside of Terraform"
+    checks: list[dict] = field(default_factory=list)
+
+    def resource_changes(self) -> list[ResourceInstanceChange]:
+        return [c for c in self.changes if c.action is not Action.NOOP]
+
+    def summary(self) -> tuple[int, int, int]:
+        """(to add, to change, to destroy) as Terraform counts them."""
+        add = change = destroy = 0
+        for c in self.changes:
+            if c.mode != "managed":
+                continue
+            a = c.action
+            if a is Action.CREATE:
+                add += 1
+            elif a is Action.UPDATE:
+                change += 1
+            elif a is Action.DELETE:
+                destroy += 1
+            elif a.is_replace:
+                add += 1
+                destroy += 1
+        return add, change, destroy
+
+    def summary_line(self) -> str:
+        add, change, destroy = self.summary()
+        if self.destroy and add == 0 and change == 0:
+            return f"Plan: {add} to add, {change} to change, {destroy} to destroy."
+        return f"Plan: {add} to add, {change} to change, {destroy} to destroy."
+
+    def has_changes(self) -> bool:
+        return any(c.action is not Action.NOOP for c in self.changes) or \
+            any(o.action is not Action.NOOP for o in self.output_changes)

@@ -1,0 +1,637 @@
+"""Loads a root module directory and its local child modules into the typed model.
+
+Every problem becomes a Diagnostic with file:line; a broken file never raises.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from tfconsole.addrs import Module as ModulePath
+from tfconsole.addrs import Resource
+from tfconsole.diags import Diagnostics, SourceRange
+from tfconsole.lang import ast as A
+from tfconsole.lang.types import BOOL, DYNAMIC, NUMBER, STRING, ListType, MapType, ObjectType, SetType, TupleType, Type
+
+from .body import Attribute, Block, Body, parse_file, parse_json_file
+from .model import (
+    Check, Lifecycle, Local, Module, ModuleCall, Moved, Output, ProviderBlock, Provisioner, Removed,
+    RequiredProvider, ResourceConfig, Variable, decode_rule, expr_as_keyword, static_value, traversal_list,
+    traversal_to_path,
+)
+
+RESOURCE_META = {"count", "for_each", "provider", "depends_on"}
+MODULE_META = {"source", "version", "count", "for_each", "depends_on", "providers"}
+
+
+def load_config(root_dir: str) -> tuple[Module | None, Diagnostics]:
+    diags = Diagnostics()
+    if not os.path.isdir(root_dir):
+        diags.error("No configuration directory", f"The directory {root_dir} does not exist.")
+        return None, diags
+    root = _load_module(root_dir, ModulePath(), diags, root_dir, stack=())
+    return root, diags
+
+
+def _rel(path: str, root_dir: str) -> str:
+    rel = os.path.relpath(path, root_dir)
+    return rel
+
+
+def _load_module(directory: str, path: ModulePath, diags: Diagnostics, root_dir: str,
+                 stack: tuple[str, ...]) -> Module:
+    mod = Module(path=path, dir=directory)
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError as exc:
+        diags.error("Failed to read module directory", f"Module directory {directory} could not be read: {exc}")
+        return mod
+    files = [n for n in names if (n.endswith(".tf") or n.endswith(".tf.json")) and
+             os.path.isfile(os.path.join(directory, n)) and not n.startswith(".")]
+    for name in files:
+        full = os.path.join(directory, name)
+        display = _rel(full, root_dir)
+        try:
+            with open(full, "rb") as fh:
+                raw = fh.read()
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            diags.error("Invalid character encoding",
+                        "All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in "
+                        "your editor.", SourceRange(display, _p(1), _p(1)))
+            continue
+        except OSError as exc:
+            diags.error("Failed to read file", f"The file {display} could not be read: {exc}")
+            continue
+        mod.files[display] = text
+        if name.endswith(".json"):
+            body, d = parse_json_file(text, display)
+        else:
+            body, d = parse_file(text, display)
+        diags.append(d)
+        if body is None:
+            continue
+        _decode_file(mod, body, diags)
+    if not files and path.is_root:
+        pass
+    # child modules
+    for call in mod.module_calls.values():
+        src = call.source
+        if not (src.startswith("./") or src.startswith("../")):
+            diags.error("Module not installed" if "/" in src else "Invalid module source address",
+                        f"Module \"{call.name}\" has source {src!r}: only local module paths (starting with ./ "
+                        "or ../) are supported by tfconsole.", call.source_range or call.range)
+            continue
+        child_dir = os.path.normpath(os.path.join(directory, src))
+        if not os.path.isdir(child_dir):
+            diags.error("Unreadable module directory",
+                        f"The directory {_rel(child_dir, root_dir)} does not exist or cannot be read.",
+                        call.source_range or call.range)
+            continue
+        real = os.path.realpath(child_dir)
+        if real in stack:
+            diags.error("Module cycle", f"Module \"{call.name}\" calls itself through {src}.", call.range)
+            continue
+        mod.children[call.name] = _load_module(child_dir, path.child(call.name), diags, root_dir,
+                                               stack + (os.path.realpath(directory),))
+    return mod
+
+
+def _p(line: int) -> Any:
+    from tfconsole.diags import Pos
+
+    return Pos(line, 1)
+
+
+def _decode_file(mod: Module, body: Body, diags: Diagnostics) -> None:
+    for name, attr in body.attributes.items():
+        diags.error("Unsupported argument", f"An argument named \"{name}\" is not expected here.", attr.range)
+    for b in body.blocks:
+        fn = _DECODERS.get(b.type)
+        if fn is None:
+            diags.error("Unsupported block type", f"Blocks of type \"{b.type}\" are not expected here.", b.range)
+            continue
+        fn(mod, b, diags)
+
+
+def _need_labels(b: Block, n: int, names: str, diags: Diagnostics) -> bool:
+    if len(b.labels) != n:
+        diags.error(f"{'Missing' if len(b.labels) < n else 'Extraneous'} name for {b.type}" if n else
+                    "Extraneous label for " + b.type,
+                    f"All {b.type} blocks must have {n} labels ({names})." if n else
+                    f"No labels are expected for {b.type} blocks.", b.range)
+        return False
+    for lbl in b.labels:
+        if not _valid_name(lbl):
+            diags.error("Invalid name" if b.type != "resource" else "Invalid resource name",
+                        f"A name must start with a letter or underscore and may contain only letters, digits, "
+                        f"underscores, and dashes.", b.range)
+            return False
+    return True
+
+
+def _valid_name(s: str) -> bool:
+    import re
+
+    return bool(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", s))
+
+
+def _check_attrs(body: Body, allowed: set[str], diags: Diagnostics, blocks: set[str] = frozenset()) -> None:
+    for name, attr in body.attributes.items():
+        if name not in allowed:
+            diags.error("Unsupported argument", f"An argument named \"{name}\" is not expected here.",
+                        attr.name_range)
+    for b in body.blocks:
+        if b.type not in blocks:
+            diags.error("Unsupported block type", f"Blocks of type \"{b.type}\" are not expected here.", b.range)
+
+
+def _static(attr: Attribute | None, diags: Diagnostics, default: Any = None, what: str = "") -> Any:
+    if attr is None:
+        return default
+    try:
+        return static_value(attr.expr)
+    except ValueError as exc:
+        diags.error("Invalid expression" if not what else f"Invalid {what}", str(exc), attr.range)
+        return default
+
+
+def _static_bool(attr: Attribute | None, diags: Diagnostics, default: bool = False) -> bool:
+    v = _static(attr, diags, default)
+    if isinstance(v, bool):
+        return v
+    if v is None:
+        return default
+    diags.error("Incorrect attribute value type", "Inappropriate value for attribute: bool required.",
+                attr.range if attr else None)
+    return default
+
+
+def _static_str(attr: Attribute | None, diags: Diagnostics, default: str = "") -> str:
+    v = _static(attr, diags, default)
+    if isinstance(v, str):
+        return v
+    if v is None:
+        return default
+    diags.error("Incorrect attribute value type", "Inappropriate value for attribute: string required.",
+                attr.range if attr else None)
+    return default
+
+
+# ---------------------------------------------------------------------------
+# block decoders
+
+
+def _variable(mod: Module, b: Block, diags: Diagnostics) -> None:
+    if not _need_labels(b, 1, "name", diags):
+        return
+    name = b.labels[0]
+    if name in mod.variables:
+        diags.error("Duplicate variable declaration",
+                    f"A variable named \"{name}\" was already declared at {mod.variables[name].range}. Variable "
+                    "names must be unique within a module.", b.range)
+        return
+    if name in ("source", "version", "providers", "count", "for_each", "lifecycle", "depends_on", "locals"):
+        diags.error("Invalid variable name", f"The variable name \"{name}\" is reserved due to its special "
+                    "meaning inside module blocks.", b.range)
+        return
+    body = b.body
+    _check_attrs(body, {"type", "default", "description", "sensitive", "nullable", "ephemeral"}, diags,
+                 {"validation"})
+    v = Variable(name=name, range=b.range)
+    if "type" in body.attributes:
+        ty, d = type_constraint(body.attributes["type"].expr)
+        diags.append(d)
+        v.type = ty
+        v.type_given = True
+    if "default" in body.attributes:
+        v.default = body.attributes["default"].expr
+    v.description = _static_str(body.attributes.get("description"), diags)
+    v.sensitive = _static_bool(body.attributes.get("sensitive"), diags)
+    v.nullable = _static_bool(body.attributes.get("nullable"), diags, True)
+    v.ephemeral = _static_bool(body.attributes.get("ephemeral"), diags)
+    for vb in body.blocks_of("validation"):
+        _check_attrs(vb.body, {"condition", "error_message"}, diags)
+        rule = decode_rule(vb, diags)
+        if rule:
+            v.validations.append(rule)
+    mod.variables[name] = v
+
+
+def _locals(mod: Module, b: Block, diags: Diagnostics) -> None:
+    for blk in b.body.blocks:
+        diags.error("Unsupported block type", f"Blocks of type \"{blk.type}\" are not expected here.", blk.range)
+    for name, attr in b.body.attributes.items():
+        if name in mod.locals:
+            diags.error("Duplicate local value definition",
+                        f"A local value named \"{name}\" was already defined at {mod.locals[name].range}. Local "
+                        "value names must be unique within a module.", attr.range)
+            continue
+        mod.locals[name] = Local(name, attr.expr, attr.range)
+
+
+def _output(mod: Module, b: Block, diags: Diagnostics) -> None:
+    if not _need_labels(b, 1, "name", diags):
+        return
+    name = b.labels[0]
+    if name in mod.outputs:
+        diags.error("Duplicate output definition",
+                    f"An output named \"{name}\" was already defined at {mod.outputs[name].range}. Output names "
+                    "must be unique within a module.", b.range)
+        return
+    body = b.body
+    _check_attrs(body, {"value", "sensitive", "description", "depends_on", "ephemeral"}, diags, {"precondition"})
+    value = body.attributes.get("value")
+    if value is None:
+        diags.error("Missing required argument", "The argument \"value\" is required, but no definition was "
+                    "found.", b.range)
+    out = Output(name=name, expr=value.expr if value else None, range=b.range)
+    out.sensitive = _static_bool(body.attributes.get("sensitive"), diags)
+    out.description = _static_str(body.attributes.get("description"), diags)
+    out.depends_on = traversal_list(body.attributes.get("depends_on"), diags, "depends_on")
+    for pb in body.blocks_of("precondition"):
+        rule = decode_rule(pb, diags)
+        if rule:
+            out.preconditions.append(rule)
+    mod.outputs[name] = out
+
+
+def _provisioner(b: Block, diags: Diagnostics) -> Provisioner | None:
+    if len(b.labels) != 1:
+        diags.error("Missing provisioner type", "A provisioner block must have one label: the provisioner type.",
+                    b.range)
+        return None
+    when = b.body.attributes.pop("when", None)
+    on_failure = b.body.attributes.pop("on_failure", None)
+    when_destroy = False
+    if when is not None:
+        kw = expr_as_keyword(when.expr)
+        if kw not in ("destroy", "create"):
+            diags.error("Invalid \"when\" keyword", "The \"when\" argument requires one of the following "
+                        "keywords: create or destroy.", when.range)
+        when_destroy = kw == "destroy"
+    cont = False
+    if on_failure is not None:
+        kw = expr_as_keyword(on_failure.expr)
+        if kw not in ("continue", "fail"):
+            diags.error("Invalid \"on_failure\" keyword", "The \"on_failure\" argument requires one of the "
+                        "following keywords: continue or fail.", on_failure.range)
+        cont = kw == "continue"
+    return Provisioner(b.labels[0], b.body, when_destroy, cont, b.range)
+
+
+def _resource(mod: Module, b: Block, diags: Diagnostics, mode: str = "managed") -> ResourceConfig | None:
+    if not _need_labels(b, 2, "type and name", diags):
+        return None
+    addr = Resource(mode, b.labels[0], b.labels[1])
+    if addr in mod.resources:
+        prev = mod.resources[addr]
+        kind = "resource" if mode == "managed" else "data"
+        diags.error(f"Duplicate {kind} \"{addr.type}\" configuration",
+                    f"A {kind} {addr.type} \"{addr.name}\" was already declared at {prev.range}. Resource names "
+                    "must be unique per type in each module.", b.range)
+        return None
+    body = b.body
+    rc = ResourceConfig(addr=addr, module=mod.path, body=Body(range=body.range), range=b.range)
+    for name, attr in body.attributes.items():
+        if name == "count":
+            rc.count = attr.expr
+        elif name == "for_each":
+            rc.for_each = attr.expr
+        elif name == "provider":
+            ref = _provider_ref(attr, diags)
+            if ref:
+                rc.provider_ref = ref
+                rc.provider_range = attr.range
+        elif name == "depends_on":
+            rc.depends_on = traversal_list(attr, diags, "depends_on")
+        else:
+            rc.body.attributes[name] = attr
+    if rc.count is not None and rc.for_each is not None:
+        diags.error("Invalid combination of \"count\" and \"for_each\"",
+                    "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be "
+                    "used to be explicit about the number of resources to be created.",
+                    body.attributes["for_each"].range)
+    for blk in body.blocks:
+        if blk.type == "lifecycle":
+            rc.lifecycle = _lifecycle(blk, diags, mode)
+        elif blk.type == "provisioner" and mode == "managed":
+            p = _provisioner(blk, diags)
+            if p:
+                rc.provisioners.append(p)
+        elif blk.type == "connection" and mode == "managed":
+            continue
+        else:
+            rc.body.blocks.append(blk)
+    mod.resources[addr] = rc
+    return rc
+
+
+def _data(mod: Module, b: Block, diags: Diagnostics) -> None:
+    _resource(mod, b, diags, "data")
+
+
+def _provider_ref(attr: Attribute, diags: Diagnostics) -> tuple[str, str | None] | None:
+    e = attr.expr
+    if isinstance(e, A.ScopeTraversal) and len(e.steps) <= 1 and all(isinstance(s, A.AttrStep) for s in e.steps):
+        return (e.root, e.steps[0].name if e.steps else None)
+    if isinstance(e, A.Literal) and isinstance(e.value, str):
+        parts = e.value.split(".")
+        return (parts[0], parts[1] if len(parts) > 1 else None)
+    diags.error("Invalid provider reference", "Provider argument requires a provider name followed by an optional "
+                "alias, like \"aws.foo\".", attr.range)
+    return None
+
+
+def _lifecycle(b: Block, diags: Diagnostics, mode: str) -> Lifecycle:
+    lc = Lifecycle()
+    body = b.body
+    allowed = {"create_before_destroy", "prevent_destroy", "ignore_changes", "replace_triggered_by"} \
+        if mode == "managed" else set()
+    _check_attrs(body, allowed, diags, {"precondition", "postcondition"})
+    if "create_before_destroy" in body.attributes:
+        lc.create_before_destroy = _static_bool(body.attributes["create_before_destroy"], diags)
+        lc.cbd_set = True
+    lc.prevent_destroy = _static_bool(body.attributes.get("prevent_destroy"), diags)
+    ic = body.attributes.get("ignore_changes")
+    if ic is not None:
+        kw = expr_as_keyword(ic.expr)
+        if kw == "all":
+            lc.ignore_changes = "all"
+        elif isinstance(ic.expr, A.TupleCons):
+            paths = []
+            for item in ic.expr.items:
+                p = traversal_to_path(item)
+                if p is None:
+                    diags.error("Invalid expression", "A single static variable reference is required: only "
+                                "attribute access and indexing with constant keys.", item.range or ic.range)
+                else:
+                    paths.append(p)
+            lc.ignore_changes = paths
+        else:
+            diags.error("Invalid ignore_changes", "The ignore_changes argument must be a list of attribute "
+                        "references or the keyword \"all\".", ic.range)
+    rtb = body.attributes.get("replace_triggered_by")
+    if rtb is not None:
+        if isinstance(rtb.expr, A.TupleCons):
+            lc.replace_triggered_by = list(rtb.expr.items)
+        else:
+            diags.error("Invalid replace_triggered_by expression", "A list of resource references is required.",
+                        rtb.range)
+    for pb in body.blocks_of("precondition"):
+        r = decode_rule(pb, diags)
+        if r:
+            lc.preconditions.append(r)
+    for pb in body.blocks_of("postcondition"):
+        r = decode_rule(pb, diags)
+        if r:
+            lc.postconditions.append(r)
+    return lc
+
+
+def _module(mod: Module, b: Block, diags: Diagnostics) -> None:
+    if not _need_labels(b, 1, "name", diags):
+        return
+    name = b.labels[0]
+    if name in mod.module_calls:
+        diags.error("Duplicate module call",
+                    f"A module call named \"{name}\" was already defined at {mod.module_calls[name].range}. Module "
+                    "calls must have unique names within a module.", b.range)
+        return
+    body = b.body
+    src_attr = body.attributes.get("source")
+    if src_attr is None:
+        diags.error("Missing required argument", "The argument \"source\" is required, but no definition was "
+                    "found.", b.range)
+        return
+    if not isinstance(src_attr.expr, A.Literal) or not isinstance(src_attr.expr.value, str):
+        diags.error("Variables not allowed", "Variables may not be used here.", src_attr.range)
+        return
+    call = ModuleCall(name=name, source=src_attr.expr.value, body=Body(range=body.range), range=b.range,
+                      source_range=src_attr.range)
+    for aname, attr in body.attributes.items():
+        if aname == "count":
+            call.count = attr.expr
+        elif aname == "for_each":
+            call.for_each = attr.expr
+        elif aname == "depends_on":
+            call.depends_on = traversal_list(attr, diags, "depends_on")
+        elif aname == "providers":
+            if isinstance(attr.expr, A.ObjectCons):
+                for k, v in attr.expr.items:
+                    kname = k.name if isinstance(k, A.ObjectKey) and k.name else None
+                    if kname is None and isinstance(k, A.ObjectKey) and isinstance(k.expr, A.ScopeTraversal):
+                        kname = k.expr.text()
+                    ref = _provider_ref(Attribute("providers", v, attr.range, attr.range), diags)
+                    if kname and ref:
+                        call.providers[kname] = ref
+            else:
+                diags.error("Invalid providers argument", "The providers argument must be a map of provider "
+                            "references.", attr.range)
+        elif aname in ("source", "version"):
+            continue
+        else:
+            call.body.attributes[aname] = attr
+    if call.count is not None and call.for_each is not None:
+        diags.error("Invalid combination of \"count\" and \"for_each\"",
+                    "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be "
+                    "used to be explicit about the number of resources to be created.", b.range)
+    for blk in body.blocks:
+        diags.error("Unsupported block type", f"Blocks of type \"{blk.type}\" are not expected here.", blk.range)
+    mod.module_calls[name] = call
+
+
+def _provider(mod: Module, b: Block, diags: Diagnostics) -> None:
+    if not _need_labels(b, 1, "name", diags):
+        return
+    name = b.labels[0]
+    alias_attr = b.body.attributes.pop("alias", None)
+    b.body.attributes.pop("version", None)
+    alias = _static_str(alias_attr, diags) or None if alias_attr else None
+    key = (name, alias)
+    if key in mod.providers:
+        what = f"{name}.{alias}" if alias else name
+        diags.error("Duplicate provider configuration",
+                    f"A provider configuration for \"{what}\" was already given at {mod.providers[key].range}. "
+                    "Each configuration for the same provider must have a distinct alias.", b.range)
+        return
+    mod.providers[key] = ProviderBlock(name, alias, b.body, b.range)
+
+
+def _terraform(mod: Module, b: Block, diags: Diagnostics) -> None:
+    body = b.body
+    for blk in body.blocks:
+        if blk.type == "required_providers":
+            for pname, attr in blk.body.attributes.items():
+                v = _static(attr, diags)
+                if isinstance(v, dict):
+                    src = v.get("source") or f"hashicorp/{pname}"
+                    mod.required_providers[pname] = RequiredProvider(pname, str(src), str(v.get("version") or ""))
+                elif isinstance(v, str):
+                    mod.required_providers[pname] = RequiredProvider(pname, f"hashicorp/{pname}", v)
+        elif blk.type == "backend":
+            if len(blk.labels) != 1:
+                diags.error("Invalid backend block", "A backend block must have one label: the backend type.",
+                            blk.range)
+                continue
+            if mod.backend is not None:
+                diags.error("Duplicate backend configuration", "A module may have only one backend "
+                            "configuration.", blk.range)
+                continue
+            mod.backend = (blk.labels[0], blk.body)
+        elif blk.type in ("cloud", "experiments", "provider_meta"):
+            continue
+    # required_version and friends are accepted and ignored
+
+
+def _moved(mod: Module, b: Block, diags: Diagnostics) -> None:
+    _check_attrs(b.body, {"from", "to"}, diags)
+    f, t = b.body.attributes.get("from"), b.body.attributes.get("to")
+    if f is None or t is None:
+        diags.error("Missing required argument", "A moved block requires both \"from\" and \"to\".", b.range)
+        return
+    fa, ta = _addr_text(f.expr), _addr_text(t.expr)
+    if fa is None or ta is None:
+        diags.error("Invalid address", "The \"from\" and \"to\" arguments must be static addresses.", b.range)
+        return
+    mod.moved.append(Moved(fa, ta, b.range))
+
+
+def _removed(mod: Module, b: Block, diags: Diagnostics) -> None:
+    f = b.body.attributes.get("from")
+    if f is None or _addr_text(f.expr) is None:
+        diags.error("Missing required argument", "A removed block requires a static \"from\" address.", b.range)
+        return
+    destroy = True
+    provs = []
+    for blk in b.body.blocks:
+        if blk.type == "lifecycle":
+            destroy = _static_bool(blk.body.attributes.get("destroy"), diags, True)
+        elif blk.type == "provisioner":
+            p = _provisioner(blk, diags)
+            if p:
+                provs.append(p)
+    mod.removed.append(Removed(_addr_text(f.expr) or "", destroy, provs, b.range))
+
+
+def _check(mod: Module, b: Block, diags: Diagnostics) -> None:
+    if not _need_labels(b, 1, "name", diags):
+        return
+    asserts = []
+    data = []
+    for blk in b.body.blocks:
+        if blk.type == "assert":
+            r = decode_rule(blk, diags)
+            if r:
+                asserts.append(r)
+        elif blk.type == "data":
+            scratch = Module(path=mod.path, dir=mod.dir)
+            rc = _resource(scratch, blk, diags, "data")
+            if rc:
+                data.append(rc)
+    mod.checks[b.labels[0]] = Check(b.labels[0], asserts, data, b.range)
+
+
+def _addr_text(e: A.Expr) -> str | None:
+    if isinstance(e, A.ScopeTraversal):
+        return e.text()
+    return None
+
+
+def _ignore(mod: Module, b: Block, diags: Diagnostics) -> None:
+    return None
+
+
+_DECODERS = {
+    "variable": _variable,
+    "locals": _locals,
+    "output": _output,
+    "resource": _resource,
+    "data": _data,
+    "module": _module,
+    "provider": _provider,
+    "terraform": _terraform,
+    "moved": _moved,
+    "removed": _removed,
+    "check": _check,
+    "import": _ignore,
+    "ephemeral": _ignore,
+}
+
+
+# ---------------------------------------------------------------------------
+# type constraints
+
+
+def type_constraint(e: A.Expr) -> tuple[Type, Diagnostics]:
+    diags = Diagnostics()
+    try:
+        return _tc(e), diags
+    except _TypeErr as exc:
+        diags.error("Invalid type specification", exc.args[0], e.range)
+        return DYNAMIC, diags
+
+
+class _TypeErr(Exception):
+    pass
+
+
+_PRIMS = {"string": STRING, "number": NUMBER, "bool": BOOL, "any": DYNAMIC}
+
+
+def _tc(e: A.Expr, allow_optional: bool = False) -> Any:
+    if isinstance(e, A.ScopeTraversal) and not e.steps:
+        if e.root in _PRIMS:
+            return _PRIMS[e.root]
+        if e.root in ("list", "map", "set"):
+            return {"list": ListType, "map": MapType, "set": SetType}[e.root](DYNAMIC)
+        raise _TypeErr(f"The keyword \"{e.root}\" is not a valid type specification.")
+    if isinstance(e, A.Literal) and isinstance(e.value, str):
+        legacy = {"string": STRING, "list": ListType(STRING), "map": MapType(STRING)}
+        if e.value in legacy:
+            return legacy[e.value]
+        raise _TypeErr(f"Invalid legacy type specification {e.value!r}.")
+    if isinstance(e, A.FunctionCall):
+        n = e.name
+        if n in ("list", "set", "map"):
+            if len(e.args) != 1:
+                raise _TypeErr(f"The {n} type constructor requires one argument specifying the element type.")
+            inner = _tc(e.args[0])
+            return {"list": ListType, "map": MapType, "set": SetType}[n](inner)
+        if n == "tuple":
+            if len(e.args) != 1 or not isinstance(e.args[0], A.TupleCons):
+                raise _TypeErr("The tuple type constructor requires one argument specifying the element types "
+                               "as a list.")
+            return TupleType(tuple(_tc(x) for x in e.args[0].items))
+        if n == "object":
+            if len(e.args) != 1 or not isinstance(e.args[0], A.ObjectCons):
+                raise _TypeErr("The object type constructor requires one argument specifying the attribute "
+                               "types as a map.")
+            attrs: dict[str, Type] = {}
+            optional: set[str] = set()
+            defaults: dict[str, Any] = {}
+            for k, v in e.args[0].items:
+                name = k.name if isinstance(k, A.ObjectKey) and k.name else None
+                if name is None:
+                    raise _TypeErr("Object constructor map keys must be attribute names.")
+                if isinstance(v, A.FunctionCall) and v.name == "optional":
+                    if not 1 <= len(v.args) <= 2:
+                        raise _TypeErr("Optional attribute modifier requires the attribute type as its first "
+                                       "argument and an optional default value as its second.")
+                    attrs[name] = _tc(v.args[0])
+                    optional.add(name)
+                    if len(v.args) == 2:
+                        try:
+                            from tfconsole.lang.values import convert
+
+                            defaults[name] = convert(static_value(v.args[1]), attrs[name])
+                        except Exception as exc:  # noqa: BLE001 - reported as a type error
+                            raise _TypeErr(f"Invalid default value for optional attribute: {exc}") from None
+                else:
+                    attrs[name] = _tc(v)
+            return ObjectType.of(attrs, frozenset(optional), defaults)
+        if n == "optional":
+            raise _TypeErr("Keyword \"optional\" is valid only as a modifier for object type attributes.")
+        raise _TypeErr(f"Keyword \"{n}\" is not a valid type constructor.")
+    raise _TypeErr("A type specification is either a primitive type keyword (bool, number, string) or a complex "
+                   "type constructor call, like list(string).")

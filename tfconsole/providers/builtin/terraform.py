@@ -1,0 +1,133 @@
+"""The built-in `terraform` provider: terraform_data and data terraform_remote_state."""
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from typing import Any
+
+from tfconsole.diags import Diagnostics
+from tfconsole.lang.types import DYNAMIC, STRING, MapType
+from tfconsole.lang.values import Unknown, equal, from_json_typed, is_null, type_of
+from tfconsole.lang.types import type_from_json
+
+from ..interface import (
+    ApplyRequest, ApplyResponse, Attr, BlockSchema, PlanRequest, PlanResponse, Provider, ReadResponse, Schema,
+)
+
+DATA_SCHEMA = Schema(BlockSchema({
+    "id": Attr(STRING, computed=True),
+    "input": Attr(DYNAMIC, optional=True),
+    "output": Attr(DYNAMIC, computed=True),
+    "triggers_replace": Attr(DYNAMIC, optional=True),
+}))
+
+REMOTE_STATE_SCHEMA = Schema(BlockSchema({
+    "backend": Attr(STRING, required=True),
+    "config": Attr(DYNAMIC, optional=True),
+    "defaults": Attr(DYNAMIC, optional=True),
+    "outputs": Attr(DYNAMIC, computed=True),
+    "workspace": Attr(STRING, optional=True),
+}))
+
+
+class TerraformProvider(Provider):
+    type_name = "terraform"
+    source = "terraform.io/builtin/terraform"
+
+    def __init__(self, base_dir: str = ".") -> None:
+        self.base_dir = base_dir
+
+    def resource_schemas(self) -> dict[str, Schema]:
+        return {"terraform_data": DATA_SCHEMA}
+
+    def data_source_schemas(self) -> dict[str, Schema]:
+        return {"terraform_remote_state": REMOTE_STATE_SCHEMA}
+
+    def plan_resource(self, req: PlanRequest) -> PlanResponse:
+        planned = dict(req.proposed)
+        prior = req.prior
+        if prior is None:
+            planned["id"] = Unknown(STRING)
+            planned["output"] = _output_unknown(planned.get("input"))
+            return PlanResponse(planned)
+        replace: list[tuple] = []
+        if not equal(prior.get("triggers_replace"), planned.get("triggers_replace")) or \
+                not _same_type(prior.get("triggers_replace"), planned.get("triggers_replace")):
+            replace.append(("triggers_replace",))
+            planned["id"] = Unknown(STRING)
+            planned["output"] = _output_unknown(planned.get("input"))
+            return PlanResponse(planned, requires_replace=replace)
+        if not equal(prior.get("input"), planned.get("input")) or \
+                not _same_type(prior.get("input"), planned.get("input")):
+            planned["output"] = _output_unknown(planned.get("input"))
+        else:
+            planned["output"] = prior.get("output")
+        planned["id"] = prior.get("id")
+        return PlanResponse(planned)
+
+    def apply_resource(self, req: ApplyRequest) -> ApplyResponse:
+        if req.planned is None:
+            return ApplyResponse(None)
+        new = dict(req.planned)
+        if isinstance(new.get("id"), Unknown):
+            new["id"] = str(uuid.uuid4())
+        new["output"] = new.get("input")
+        return ApplyResponse(new)
+
+    def read_resource(self, type_name: str, state: dict[str, Any], private: str | None) -> ReadResponse:
+        return ReadResponse(state, private=private)
+
+    def import_resource(self, type_name: str, id_: str) -> tuple[dict[str, Any] | None, Diagnostics]:
+        return {"id": id_, "input": None, "output": None, "triggers_replace": None}, Diagnostics()
+
+    def read_data_source(self, type_name: str, config: dict[str, Any]) -> tuple[dict[str, Any] | None, Diagnostics]:
+        diags = Diagnostics()
+        backend = config.get("backend")
+        if backend != "local":
+            diags.error("Invalid backend configuration",
+                        f"The backend {backend!r} is not supported by tfconsole; only \"local\" is.")
+            return None, diags
+        cfg = config.get("config") or {}
+        path = cfg.get("path") if isinstance(cfg, dict) else None
+        workspace = config.get("workspace") or "default"
+        if not path:
+            path = "terraform.tfstate" if workspace == "default" else \
+                os.path.join("terraform.tfstate.d", str(workspace), "terraform.tfstate")
+        if not os.path.isabs(path):
+            path = os.path.join(self.base_dir, path)
+        outputs: dict[str, Any] = {}
+        defaults = config.get("defaults")
+        if isinstance(defaults, dict):
+            outputs.update(defaults)
+        try:
+            with open(path, encoding="utf-8") as fh:
+                data = json.load(fh)
+        except FileNotFoundError:
+            data = {}
+        except (OSError, ValueError) as exc:
+            diags.error("Error loading state", f"Unable to read the state file {path}: {exc}")
+            return None, diags
+        for name, out in (data.get("outputs") or {}).items():
+            try:
+                outputs[name] = from_json_typed(out.get("value"), type_from_json(out.get("type", "dynamic")))
+            except (ValueError, TypeError):
+                outputs[name] = out.get("value")
+        result = dict(config)
+        result["outputs"] = outputs
+        return result, diags
+
+
+def _output_unknown(inp: Any) -> Any:
+    if is_null(inp):
+        return None if inp is None else inp
+    return Unknown(type_of(inp))
+
+
+def _same_type(a: Any, b: Any) -> bool:
+    if is_null(a) and is_null(b):
+        return True
+    try:
+        return type_of(a) == type_of(b)
+    except TypeError:
+        return False

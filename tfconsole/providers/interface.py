@@ -1,0 +1,150 @@
+"""The provider interface: schemas, validate, configure, plan, apply, read, import, data read.
+
+Providers see language values (see lang/values.py) with marks removed: dicts of attribute
+name -> value, Unknown(type) for "known after apply", None/Null for null. They report
+problems as Diagnostics (never raise for user errors). The engine merges configuration and
+prior state into the proposed new state before calling plan, as Terraform does.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tfconsole.diags import Diagnostics
+from tfconsole.lang.types import DYNAMIC, ListType, MapType, ObjectType, SetType, Type
+
+
+@dataclass(frozen=True)
+class Attr:
+    type: Type
+    required: bool = False
+    optional: bool = False
+    computed: bool = False
+    sensitive: bool = False
+    force_new: bool = False  # a change forces replacement (RequiresReplace)
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class NestedBlock:
+    block: "BlockSchema"
+    nesting: str = "list"  # "single" | "list" | "set" | "map"
+    min_items: int = 0
+    max_items: int = 0
+
+
+@dataclass(frozen=True)
+class BlockSchema:
+    attributes: dict[str, Attr] = field(default_factory=dict)
+    blocks: dict[str, NestedBlock] = field(default_factory=dict)
+
+    def implied_type(self) -> ObjectType:
+        attrs: dict[str, Type] = {k: a.type for k, a in self.attributes.items()}
+        for name, nb in self.blocks.items():
+            inner = nb.block.implied_type()
+            if nb.nesting == "single":
+                attrs[name] = inner
+            elif nb.nesting == "set":
+                attrs[name] = SetType(inner)
+            elif nb.nesting == "map":
+                attrs[name] = MapType(inner)
+            else:
+                attrs[name] = ListType(inner)
+        return ObjectType.of(attrs)
+
+    def sensitive_attrs(self) -> set[str]:
+        return {k for k, a in self.attributes.items() if a.sensitive}
+
+
+@dataclass(frozen=True)
+class Schema:
+    block: BlockSchema
+    version: int = 0
+
+
+@dataclass
+class PlanRequest:
+    type_name: str
+    prior: dict[str, Any] | None  # None when creating
+    proposed: dict[str, Any]  # config merged with prior computed values
+    config: dict[str, Any]
+    prior_private: str | None = None
+
+
+@dataclass
+class PlanResponse:
+    planned: dict[str, Any]
+    requires_replace: list[tuple] = field(default_factory=list)  # attribute paths
+    diags: Diagnostics = field(default_factory=Diagnostics)
+    private: str | None = None
+
+
+@dataclass
+class ApplyRequest:
+    type_name: str
+    prior: dict[str, Any] | None  # None when creating
+    planned: dict[str, Any] | None  # None when destroying
+    config: dict[str, Any] | None
+    private: str | None = None
+
+
+@dataclass
+class ApplyResponse:
+    new_state: dict[str, Any] | None
+    diags: Diagnostics = field(default_factory=Diagnostics)
+    private: str | None = None
+
+
+@dataclass
+class ReadResponse:
+    new_state: dict[str, Any] | None  # None: the object no longer exists
+    diags: Diagnostics = field(default_factory=Diagnostics)
+    private: str | None = None
+
+
+class Provider:
+    """Base class for built-in providers. Subclasses set `type_name` and `source`."""
+
+    type_name: str = ""
+    source: str = ""  # e.g. "registry.terraform.io/hashicorp/random"
+
+    def provider_schema(self) -> Schema:
+        return Schema(BlockSchema())
+
+    def resource_schemas(self) -> dict[str, Schema]:
+        return {}
+
+    def data_source_schemas(self) -> dict[str, Schema]:
+        return {}
+
+    def configure(self, config: dict[str, Any]) -> Diagnostics:
+        return Diagnostics()
+
+    def validate_resource(self, type_name: str, config: dict[str, Any]) -> Diagnostics:
+        return Diagnostics()
+
+    def validate_data_source(self, type_name: str, config: dict[str, Any]) -> Diagnostics:
+        return Diagnostics()
+
+    def plan_resource(self, req: PlanRequest) -> PlanResponse:
+        return PlanResponse(planned=req.proposed)
+
+    def apply_resource(self, req: ApplyRequest) -> ApplyResponse:
+        raise NotImplementedError
+
+    def read_resource(self, type_name: str, state: dict[str, Any], private: str | None) -> ReadResponse:
+        return ReadResponse(new_state=state, private=private)
+
+    def import_resource(self, type_name: str, id_: str) -> tuple[dict[str, Any] | None, Diagnostics]:
+        d = Diagnostics()
+        d.error("Resource Import Not Implemented", f"{type_name} does not support import.")
+        return None, d
+
+    def read_data_source(self, type_name: str, config: dict[str, Any]) -> tuple[dict[str, Any] | None, Diagnostics]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release anything the provider holds (HTTP clients, processes)."""
+
+
+DYNAMIC_ATTR = Attr(DYNAMIC, optional=True)

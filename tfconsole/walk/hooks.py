@@ -1,0 +1,82 @@
+"""The hook interface: how UIs observe a walk. The CLI view and the TUI bridge implement it.
+
+Hooks are called from worker threads and the coordinator thread; implementations must be
+thread-safe and must not block (the TUI bridge posts messages, the CLI view prints).
+Every method has a no-op default so a hook implements only what it needs.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from tfconsole.diags import Diagnostic
+
+
+class Hook:
+    # ---- walk progress (every vertex, any operation)
+    def walk_started(self, operation: str, vertex_names: list[str]) -> None:
+        """A walk begins; vertex_names are the graph's vertices before dynamic expansion."""
+
+    def vertex_waiting(self, name: str, waiting_on: list[str]) -> None:
+        """The vertex has dependencies not done yet (called once per vertex at the start)."""
+
+    def vertex_queued(self, name: str) -> None:
+        """All dependencies are done; waiting for a parallelism slot."""
+
+    def vertex_started(self, name: str) -> None:
+        """Holds a slot and is executing."""
+
+    def vertex_finished(self, name: str, elapsed: float) -> None: ...
+
+    def vertex_failed(self, name: str, elapsed: float, message: str) -> None: ...
+
+    def vertex_skipped(self, name: str, because: str) -> None:
+        """Not executed because an upstream vertex failed or the walk was cancelled."""
+
+    def vertex_expanded(self, name: str, children: list[str], edges: list[tuple[str, str]]) -> None:
+        """A config-level vertex expanded into instance vertices (with edges between them)."""
+
+    def walk_finished(self, operation: str, ok: bool, cancelled: bool) -> None: ...
+
+    # ---- resource instance events (Terraform's hook points)
+    def pre_diff(self, addr: str) -> None: ...
+
+    def post_diff(self, addr: str, action: str) -> None: ...
+
+    def pre_apply(self, addr: str, action: str, id_hint: str | None) -> None: ...
+
+    def post_apply(self, addr: str, action: str, elapsed: float, error: str | None,
+                   id_hint: str | None) -> None: ...
+
+    def apply_progress(self, addr: str, action: str, elapsed: float) -> None:
+        """Periodic 'Still creating... [10s elapsed]' ticks."""
+
+    def pre_refresh(self, addr: str, id_hint: str | None) -> None: ...
+
+    def post_refresh(self, addr: str) -> None: ...
+
+    def provision_output(self, addr: str, provisioner: str, line: str) -> None: ...
+
+    def diagnostic(self, diag: Diagnostic) -> None: ...
+
+
+class Hooks(Hook):
+    """Fan-out to several hooks; one failing hook never breaks the walk."""
+
+    def __init__(self, hooks: list[Hook] | None = None):
+        self.hooks = list(hooks or [])
+
+    def __getattribute__(self, name: str) -> Any:
+        if name.startswith("_") or name in ("hooks",):
+            return object.__getattribute__(self, name)
+        if name in Hook.__dict__ and callable(Hook.__dict__[name]):
+            hooks = object.__getattribute__(self, "hooks")
+
+            def fan(*args: Any, **kwargs: Any) -> None:
+                for h in hooks:
+                    try:
+                        getattr(h, name)(*args, **kwargs)
+                    except Exception:  # noqa: BLE001 - a UI bug must not break an apply
+                        pass
+
+            return fan
+        return object.__getattribute__(self, name)
