@@ -45,6 +45,15 @@ __all__ = [
 STATE_VERSION = 4
 
 
+def terraform_version() -> str:
+    """The Terraform version we write into state files (tfconsole.TERRAFORM_VERSION)."""
+    try:
+        from tfconsole import TERRAFORM_VERSION
+        return TERRAFORM_VERSION
+    except ImportError:  # tfconsole/__init__ not run (e.g. a namespace-package install)
+        return "1.15.0"
+
+
 # ---------------------------------------------------------------------------
 # numbers
 
@@ -464,14 +473,17 @@ def _json_error_detail(exc: json.JSONDecodeError) -> str:
 
 
 def read_state(src: str | bytes | os.PathLike) -> tuple[State | None, Diagnostics]:
-    """Parse a state file from its text (str/bytes starting with '{') or from a path.
+    """Parse a state file from its text or from a path.
+
+    src is a path if it is a PathLike, or a one-line str not starting with '{' or '['; any
+    other str, and bytes, are the file's text.
 
     Empty input (an empty or whitespace-only file) is "no state": returns (None, no diags).
     On errors returns (None, diags) with a clear diagnostic, never raises for bad input.
     """
     diags = Diagnostics()
-    if isinstance(src, os.PathLike) or (isinstance(src, str) and not src.lstrip().startswith("{")
-                                         and src.strip() and "\n" not in src):
+    if isinstance(src, os.PathLike) or (isinstance(src, str) and src.strip()
+                                         and src.lstrip()[0] not in "{[" and "\n" not in src):
         path = Path(src)
         try:
             data = path.read_bytes()
@@ -516,7 +528,7 @@ def read_state_file(path: str | os.PathLike) -> tuple[State | None, Diagnostics]
 
 def state_from_json(raw: dict, diags: Diagnostics | None = None) -> tuple[State | None, Diagnostics]:
     diags = diags if diags is not None else Diagnostics()
-    from tfconsole import TERRAFORM_VERSION
+    TERRAFORM_VERSION = terraform_version()
 
     if "version" not in raw:
         diags.error("Unsupported state file format",

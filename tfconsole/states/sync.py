@@ -1,0 +1,149 @@
+"""SyncState: the State shared by the walk's worker threads.
+
+Every read and mutation takes one lock; every mutation is also forwarded to an optional
+Journal so that a completed change survives a crash of the process (see manager.Journal).
+Objects handed in become owned by the state: callers must not mutate them afterwards, and
+objects returned by the getters must be treated as read-only (use .copy() to modify).
+"""
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from tfconsole.addrs import AbsResource, AbsResourceInstance
+
+from .state import InstanceState, ObjectState, OutputState, ResourceState, State, new_deposed_key
+
+
+class SyncState:
+    def __init__(self, state: State | None = None, journal: Any = None):
+        self._state = state if state is not None else State()
+        self._journal = journal
+        self._lock = threading.RLock()
+
+    # ---- plumbing
+    @property
+    def journal(self) -> Any:
+        return self._journal
+
+    def set_journal(self, journal: Any) -> None:
+        with self._lock:
+            self._journal = journal
+
+    @contextmanager
+    def locked(self) -> Iterator[State]:
+        """Hold the lock and get the underlying State (no journaling of what you do here)."""
+        with self._lock:
+            yield self._state
+
+    def unwrap(self) -> State:
+        """The underlying State (only when no worker is running)."""
+        return self._state
+
+    def snapshot(self) -> State:
+        with self._lock:
+            return self._state.deep_copy()
+
+    # ---- reads
+    def resource(self, addr: AbsResource) -> ResourceState | None:
+        with self._lock:
+            return self._state.resource(addr)
+
+    def instance(self, addr: AbsResourceInstance) -> InstanceState | None:
+        with self._lock:
+            return self._state.instance(addr)
+
+    def current(self, addr: AbsResourceInstance) -> ObjectState | None:
+        with self._lock:
+            return self._state.current(addr)
+
+    def deposed(self, addr: AbsResourceInstance, key: str) -> ObjectState | None:
+        with self._lock:
+            inst = self._state.instance(addr)
+            return inst.deposed.get(key) if inst else None
+
+    def deposed_keys(self, addr: AbsResourceInstance) -> list[str]:
+        with self._lock:
+            inst = self._state.instance(addr)
+            return sorted(inst.deposed) if inst else []
+
+    def output(self, name: str) -> OutputState | None:
+        with self._lock:
+            return self._state.outputs.get(name)
+
+    def provider_of(self, addr: AbsResource) -> str | None:
+        with self._lock:
+            rs = self._state.resources.get(addr)
+            return rs.provider if rs else None
+
+    def each_of(self, addr: AbsResource) -> str:
+        with self._lock:
+            rs = self._state.resources.get(addr)
+            return rs.each if rs else ""
+
+    # ---- mutations (journaled)
+    def set_current(self, addr: AbsResourceInstance, obj: ObjectState | None, provider: str,
+                    each: str | None = None) -> None:
+        with self._lock:
+            self._state.set_current(addr, obj, provider, each)
+            if self._journal is not None:
+                rs = self._state.resources.get(addr.abs_resource())
+                self._journal.record(addr, obj, provider, each if each is not None else (rs.each if rs else ""))
+
+    def set_deposed(self, addr: AbsResourceInstance, key: str, obj: ObjectState | None,
+                    provider: str) -> None:
+        with self._lock:
+            self._state.set_deposed(addr, key, obj, provider)
+            if self._journal is not None:
+                self._journal.record(addr, obj, provider, "", deposed_key=key)
+
+    def depose_current(self, addr: AbsResourceInstance, provider: str, key: str | None = None) -> str | None:
+        """Move the current object to a new deposed key (create_before_destroy).
+        Returns the key, or None if there was no current object."""
+        with self._lock:
+            cur = self._state.current(addr)
+            if cur is None:
+                return None
+            inst = self._state.instance(addr)
+            assert inst is not None
+            if key is None:
+                key = new_deposed_key()
+                while key in inst.deposed:
+                    key = new_deposed_key()
+            # deposed first, so the object is never missing from a replayed journal
+            self.set_deposed(addr, key, cur, provider)
+            self.set_current(addr, None, provider)
+            return key
+
+    def set_output(self, name: str, value: Any, type_: Any, sensitive: bool = False) -> None:
+        with self._lock:
+            out = OutputState(value, type_, sensitive)
+            self._state.outputs[name] = out
+            if self._journal is not None:
+                self._journal.record_output(name, out)
+
+    def remove_output(self, name: str) -> None:
+        with self._lock:
+            if self._state.outputs.pop(name, None) is not None and self._journal is not None:
+                self._journal.record_output(name, None)
+
+    def set_check_results(self, check_results: Any) -> None:
+        with self._lock:
+            self._state.check_results = check_results
+            if self._journal is not None:
+                self._journal.record_check_results(check_results)
+
+    def remove_resource(self, addr: AbsResource) -> None:
+        """Forget a resource and all its instance objects (each removal is journaled)."""
+        with self._lock:
+            rs = self._state.resources.get(addr)
+            if rs is None:
+                return
+            for key, inst in list(rs.instances.items()):
+                iaddr = addr.instance(key)
+                for dk in list(inst.deposed):
+                    self.set_deposed(iaddr, dk, None, rs.provider)
+                if inst.current is not None:
+                    self.set_current(iaddr, None, rs.provider)
+            self._state.remove_resource(addr)
