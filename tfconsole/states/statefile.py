@@ -655,6 +655,10 @@ def state_from_json(raw: dict, diags: Diagnostics | None = None) -> tuple[State 
         # an instance entry created only for a rejected object
         for k in [k for k, i in res.instances.items() if i.is_empty()]:
             del res.instances[k]
+        if not res.each and res.instances:
+            # Terraform 1.x does not write "each": derive it from the instance keys
+            k0 = next(iter(res.instances))
+            res.each = "" if k0 is None else ("list" if isinstance(k0, int) else "map")
 
     outputs = raw.get("outputs") or {}
     if not isinstance(outputs, dict):
