@@ -462,3 +462,30 @@ def test_lock_released_when_holder_dies(tmp_path):
     m = StateManager(str(path))
     assert not m.lock().has_errors
     m.unlock()
+
+
+def test_syncstate_depose_and_remove_are_journaled(tmp_path):
+    path = tmp_path / "terraform.tfstate"
+    m = StateManager(str(path))
+    m.lock()
+    st, _ = m.load()
+    a = parse_instance("terraform_data.a")
+    st.set_current(a, obj("old"), P)
+    st.set_current(parse_instance("terraform_data.r[0]"), obj("r0"), P)
+    st.set_current(parse_instance("terraform_data.r[1]"), obj("r1"), P)
+    m.persist(st)
+    sync = SyncState(st, m.open_journal())
+    key = sync.depose_current(a, P)
+    assert key and sync.current(a) is None and sync.deposed(a, key).attributes["id"] == "old"
+    sync.set_current(a, obj("new"), P)
+    sync.remove_resource(parse_instance("terraform_data.r[0]").abs_resource())
+    snap = sync.snapshot()
+    assert snap.instance(a).deposed[key].attributes["id"] == "old"
+    m.unlock()  # crash
+    m2 = StateManager(str(path))
+    m2.lock()
+    st2, _ = m2.load()
+    assert st2.current(a).attributes["id"] == "new"
+    assert st2.instance(a).deposed[key].attributes["id"] == "old"
+    assert parse_instance("terraform_data.r[0]").abs_resource() not in st2.resources
+    m2.close()

@@ -231,11 +231,24 @@ def test_state_we_write_is_accepted_by_terraform(tmp_path):
         st.set_current(b.instance(k), _data_obj(k, f"id-{k}"), BUILTIN)
     st.set_current(x.instance(None), _data_obj("m", "id-x"), BUILTIN)
     st.outputs["out"] = OutputState("v0", "string")
-    (tmp_path / "terraform.tfstate").write_text(write_state(st))
+    from tfconsole.states.manager import StateManager
+
+    m = StateManager(str(tmp_path / "terraform.tfstate"))
+    assert not m.lock().has_errors
+    assert not m.persist(st).has_errors  # what the engine does: written through the manager
+    m.close()
+    assert (tmp_path / "terraform.tfstate").read_text() == write_state(st)
     assert tf_run(tmp_path, "init", "-input=false")[0] == 0
     rc, out, err = tf_run(tmp_path, "plan", "-detailed-exitcode", "-input=false")
     assert rc == 0, out + err
     assert "No changes" in out
+    # and Terraform's own rewrite of our file is byte-identical to ours but for its version
+    rc, out, err = tf_run(tmp_path, "apply", "-auto-approve", "-input=false", "-refresh-only")
+    assert rc == 0, out + err
+    theirs = (tmp_path / "terraform.tfstate").read_text()
+    ours = write_state(st)
+    strip = lambda t: [ln for ln in t.splitlines() if '"terraform_version"' not in ln and '"serial"' not in ln]
+    assert strip(theirs) == strip(ours)
 
 
 def test_deposed_and_tainted_objects_are_understood_by_terraform(tmp_path):
