@@ -1,1 +1,273 @@
+"""Terraform's built-in function library.
 
+Each function is declared as a `Function` with typed parameters; `call_function` applies
+the rules every function shares (as cty's function package and HCL's call expression
+do): argument counting, `f(list...)` expansion, conversion of each argument to its
+parameter type, null rejection, short-circuiting on unknown arguments and carrying the
+sensitive mark from arguments to the result. A function opts out of the unknown and
+mark handling per parameter (`allow_unknown`, `allow_marked`).
+
+The category modules (numeric, string, collection, ...) register their functions into
+`FUNCTIONS` when imported at the bottom of this module.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..types import DYNAMIC, DynamicType, Type
+from ..values import (
+    ConversionError, Null, Sensitive, Unknown, convert, is_null, is_wholly_known, mark, type_of,
+    unmark, unmark_deep,
+)
+
+__all__ = [
+    "FunctionError", "FuncContext", "Param", "Function", "FUNCTIONS", "call_function", "register",
+]
+
+
+class FunctionError(Exception):
+    """A function call failed.
+
+    `message` is the function's own text (cty's error string, e.g. "string required");
+    `arg_index` names the offending argument (0-based) or is None. After `call_function`
+    has seen the error, `func_name` and `param_name` are filled in, and `summary`/`detail`
+    give the diagnostic exactly as Terraform prints it.
+    """
+
+    def __init__(self, message: str, arg_index: int | None = None, *, summary: str | None = None,
+                 detail: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.arg_index = arg_index
+        self.func_name: str | None = None
+        self.param_name: str | None = None
+        self._summary = summary
+        self._detail = detail
+
+    @property
+    def summary(self) -> str:
+        if self._summary:
+            return self._summary
+        if self.arg_index is not None:
+            return "Invalid function argument"
+        return "Error in function call"
+
+    @property
+    def detail(self) -> str:
+        if self._detail:
+            return self._detail
+        if self._summary:
+            return self.message
+        if self.arg_index is not None and self.param_name is not None:
+            return f'Invalid value for "{self.param_name}" parameter: {self.message}.'
+        if self.func_name is not None:
+            return f'Call to function "{self.func_name}" failed: {self.message}.'
+        return self.message
+
+    def __str__(self) -> str:
+        return self.detail
+
+
+def _utc_now() -> _dt.datetime:
+    return _dt.datetime.now(_dt.timezone.utc)
+
+
+@dataclass
+class FuncContext:
+    base_dir: str = "."
+    render_template: Callable[[str, dict, str], Any] | None = None
+    # clock for timestamp(); plan_time is what plantimestamp() returns (None: unknown)
+    now: Callable[[], _dt.datetime] = _utc_now
+    plan_time: _dt.datetime | None = None
+    home_dir: str | None = None  # pathexpand(); defaults to $HOME
+
+
+@dataclass
+class Param:
+    name: str
+    type: Type = DYNAMIC
+    allow_null: bool = False
+    allow_unknown: bool = False
+    allow_marked: bool = False
+
+
+@dataclass
+class Function:
+    name: str
+    params: list[Param]
+    impl: Callable[..., Any]                 # impl(args: list, ctx: FuncContext) -> value
+    return_type: Type | Callable[[list], Type] = DYNAMIC   # fixed, or computed from the args
+    variadic: Param | None = None
+    # False: an argument that is known but holds unknowns anywhere inside makes the result
+    # unknown without calling impl (what most cty functions do for themselves). True: impl
+    # copes with nested unknowns (conversions, structural functions).
+    nested_unknowns: bool = False
+    description: str = ""
+    extra: dict = field(default_factory=dict)
+
+    def result_type(self, args: list) -> Type:
+        rt = self.return_type
+        if isinstance(rt, Type):
+            return rt
+        return rt(args)
+
+    def signature(self) -> str:
+        names = [p.name for p in self.params]
+        if self.variadic is not None:
+            names.append(self.variadic.name + "...")
+        return f"{self.name}({', '.join(names)})"
+
+
+FUNCTIONS: dict[str, Function] = {}
+
+
+def register(name: str, params: list[Param], return_type: Type | Callable[[list], Type] = DYNAMIC,
+             variadic: Param | None = None, nested_unknowns: bool = False) -> Callable:
+    """Decorator: register impl(args, ctx) as function `name`."""
+
+    def deco(impl: Callable) -> Callable:
+        FUNCTIONS[name] = Function(name, params, impl, return_type, variadic, nested_unknowns)
+        return impl
+
+    return deco
+
+
+def _plural(n: int) -> str:
+    return f"{n} argument(s)"
+
+
+def _expand_last(args: list) -> list:
+    if not args:
+        return args
+    last = args[-1]
+    inner, marked = unmark(last)
+    if is_null(inner):
+        raise FunctionError(
+            "The expanding argument (indicated by ...) must not be null.", None,
+            summary="Invalid expanding argument value",
+            detail="The expanding argument (indicated by ...) must not be null.")
+    if type(inner) is Unknown:
+        raise _UnknownExpansion()
+    if not isinstance(inner, list):  # tuple (list), TList, TSet
+        raise FunctionError(
+            "The expanding argument (indicated by ...) must be of a tuple, list, or set type.", None,
+            summary="Invalid expanding argument value",
+            detail="The expanding argument (indicated by ...) must be of a tuple, list, or set type.")
+    return list(args[:-1]) + [mark(x, marked) for x in inner]
+
+
+class _UnknownExpansion(Exception):
+    pass
+
+
+def call_function(name: str, args: list, ctx: FuncContext | None = None,
+                  expand_last: bool = False) -> Any:
+    """Call built-in function `name`; raises KeyError for an unknown name."""
+    fn = FUNCTIONS[name]
+    if ctx is None:
+        ctx = FuncContext()
+    args = list(args)
+    if expand_last:
+        try:
+            args = _expand_last(args)
+        except _UnknownExpansion:
+            return Unknown(DYNAMIC)
+    try:
+        return _call(fn, args, ctx)
+    except FunctionError as exc:
+        exc.func_name = fn.name
+        if exc.arg_index is not None:
+            if exc.arg_index < len(fn.params):
+                exc.param_name = fn.params[exc.arg_index].name
+            elif fn.variadic is not None:
+                exc.param_name = fn.variadic.name
+        raise
+
+
+def _call(fn: Function, args: list, ctx: FuncContext) -> Any:
+    nparams = len(fn.params)
+    if len(args) < nparams:
+        missing = fn.params[len(args)].name
+        qual = "at least " if fn.variadic is not None else ""
+        raise FunctionError(
+            f'Function "{fn.name}" expects {qual}{_plural(nparams)}. Missing value for "{missing}".',
+            None, summary="Not enough function arguments")
+    if len(args) > nparams and fn.variadic is None:
+        if nparams == 0:
+            det = f'Function "{fn.name}" expects no arguments.'
+        else:
+            det = f'Function "{fn.name}" expects only {_plural(nparams)}.'
+        raise FunctionError(det, None, summary="Too many function arguments")
+
+    specs = [fn.params[i] if i < nparams else fn.variadic for i in range(len(args))]
+
+    # 1. conversion to parameter types (HCL does this before calling cty)
+    conv: list[Any] = []
+    for i, (a, spec) in enumerate(zip(args, specs)):
+        if not isinstance(spec.type, DynamicType):
+            try:
+                a = convert(a, spec.type)
+            except ConversionError as exc:
+                raise FunctionError(conversion_message(exc, a), i) from None
+        conv.append(a)
+
+    # 2. nulls
+    for i, (a, spec) in enumerate(zip(conv, specs)):
+        if not spec.allow_null and is_null(unmark(a)[0]):
+            raise FunctionError("argument must not be null", i)
+
+    # 3. unknowns and marks
+    known = True
+    marked = False
+    call_args: list[Any] = []
+    for a, spec in zip(conv, specs):
+        if not spec.allow_unknown:
+            inner = unmark(a)[0]
+            if type(inner) is Unknown or (not fn.nested_unknowns and not is_wholly_known(inner)):
+                known = False
+        if not spec.allow_marked:
+            a, m = unmark_deep(a)
+            marked = marked or m
+        call_args.append(a)
+    if not known:
+        try:
+            rt = fn.result_type(call_args)
+        except FunctionError:
+            raise
+        except Exception:  # noqa: BLE001 - type unknowable from unknown arguments
+            rt = DYNAMIC
+        return mark(Unknown(rt), marked)
+
+    result = fn.impl(call_args, ctx)
+    return mark(result, marked)
+
+
+def conversion_message(exc: ConversionError, value: Any) -> str:
+    """cty's wording for a failed argument conversion: the path to the offending element
+    and, for a type mismatch, what was given ("element 0: string required, but have tuple")."""
+    msg = exc.message
+    prefix = ""
+    sub = unmark(value)[0]
+    for step in exc.path:
+        if isinstance(step, int):
+            prefix += f"element {step}: "
+        elif type(sub) is dict:
+            prefix += f'attribute "{step}": '
+        else:
+            prefix += f'element "{step}": '
+        try:
+            sub = unmark(sub[step])[0]
+        except (KeyError, IndexError, TypeError):
+            sub = None
+    if msg.endswith(" required") and sub is not None and not is_null(sub):
+        try:
+            msg += f", but have {type_of(sub).friendly()}"
+        except TypeError:
+            pass
+    return prefix + msg
+
+
+# Register every category.
+from . import numeric, string, collection, encoding, filesystem, datetime, crypto, ipnet, conversion  # noqa: E402,F401,I001

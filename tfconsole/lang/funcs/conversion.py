@@ -1,0 +1,101 @@
+"""Type conversion functions and the sensitive-mark functions."""
+from __future__ import annotations
+
+from ..types import (
+    BOOL, DYNAMIC, NUMBER, STRING, ListType, MapType, ObjectType, PrimitiveType, SetType, TupleType,
+    Type, type_string,
+)
+from ..values import (
+    ConversionError, Sensitive, Unknown, contains_marks, convert, is_null, type_of, unmark,
+    unmark_deep,
+)
+from . import FunctionError, Param, register, conversion_message
+
+
+def _constraint_name(t: Type) -> str:
+    if isinstance(t, (ListType, SetType, MapType)) and t.elem == DYNAMIC:
+        kind = {ListType: "list", SetType: "set", MapType: "map"}[type(t)]
+        return f"{kind} of any single type"
+    return t.friendly()
+
+
+def _make_to(name: str, want: Type):
+    def rt(args):
+        return want if not isinstance(want, (ListType, SetType, MapType)) else _coll_rt(args, want)
+
+    def impl(args, ctx):
+        v = args[0]
+        inner, _ = unmark_deep(v)
+        got = type_of(inner)
+        if got == want:
+            return v
+        try:
+            return convert(v, want)
+        except ConversionError as exc:
+            if isinstance(want, PrimitiveType) and type(inner) is str:
+                raise FunctionError(conversion_message(exc, inner), 0) from None
+            if not _conversion_possible(got, want):
+                raise FunctionError(f"cannot convert {got.friendly()} to {_constraint_name(want)}", 0) \
+                    from None
+            raise FunctionError(conversion_message(exc, inner), 0) from None
+
+    register(name, [Param("v", DYNAMIC, allow_null=True, allow_marked=True)], rt,
+             nested_unknowns=True)(impl)
+
+
+def _coll_rt(args, want):
+    try:
+        return type_of(convert(args[0], want))
+    except Exception:  # noqa: BLE001
+        return want
+
+
+def _conversion_possible(got: Type, want: Type) -> bool:
+    if isinstance(want, PrimitiveType):
+        return isinstance(got, PrimitiveType)
+    if isinstance(want, (ListType, SetType)):
+        return isinstance(got, (ListType, SetType, TupleType))
+    if isinstance(want, MapType):
+        return isinstance(got, (MapType, ObjectType))
+    return True
+
+
+_make_to("tobool", BOOL)
+_make_to("tonumber", NUMBER)
+_make_to("tostring", STRING)
+_make_to("tolist", ListType(DYNAMIC))
+_make_to("toset", SetType(DYNAMIC))
+_make_to("tomap", MapType(DYNAMIC))
+
+
+@register("type", [Param("value", DYNAMIC, allow_null=True, allow_unknown=True, allow_marked=True)],
+          STRING, nested_unknowns=True)
+def _type(args, ctx):
+    return type_string(type_of(args[0]))
+
+
+@register("sensitive", [Param("value", DYNAMIC, allow_null=True, allow_unknown=True, allow_marked=True)],
+          lambda args: type_of(args[0]), nested_unknowns=True)
+def _sensitive(args, ctx):
+    v, _ = unmark(args[0])
+    return Sensitive(v)
+
+
+@register("nonsensitive",
+          [Param("value", DYNAMIC, allow_null=True, allow_unknown=True, allow_marked=True)],
+          lambda args: type_of(args[0]), nested_unknowns=True)
+def _nonsensitive(args, ctx):
+    v, _ = unmark(args[0])
+    return v
+
+
+@register("issensitive",
+          [Param("value", DYNAMIC, allow_null=True, allow_unknown=True, allow_marked=True)],
+          BOOL, nested_unknowns=True)
+def _issensitive(args, ctx):
+    v = args[0]
+    if type(v) is Sensitive:
+        return True
+    if type(v) is Unknown:
+        return Unknown(BOOL)
+    return False

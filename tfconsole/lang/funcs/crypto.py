@@ -1,0 +1,101 @@
+"""Hash and crypto functions."""
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+import uuid as _uuid
+import warnings
+
+from ..types import NUMBER, STRING
+from . import FunctionError, Param, register
+from .filesystem import read_file_bytes
+from ._util import whole
+
+
+def _hex(algo):
+    return lambda args, ctx: hashlib.new(algo, args[0].encode("utf-8")).hexdigest()
+
+
+def _b64(algo):
+    return lambda args, ctx: base64.b64encode(hashlib.new(algo, args[0].encode("utf-8")).digest()).decode()
+
+
+def _fhex(algo):
+    return lambda args, ctx: hashlib.new(algo, read_file_bytes(args[0], ctx)).hexdigest()
+
+
+def _fb64(algo):
+    return lambda args, ctx: base64.b64encode(hashlib.new(algo, read_file_bytes(args[0], ctx)).digest()).decode()
+
+
+for _name, _algo in (("md5", "md5"), ("sha1", "sha1"), ("sha256", "sha256"), ("sha512", "sha512")):
+    register(_name, [Param("str", STRING)], STRING)(_hex(_algo))
+    register("file" + _name, [Param("path", STRING)], STRING)(_fhex(_algo))
+register("base64sha256", [Param("str", STRING)], STRING)(_b64("sha256"))
+register("base64sha512", [Param("str", STRING)], STRING)(_b64("sha512"))
+register("filebase64sha256", [Param("path", STRING)], STRING)(_fb64("sha256"))
+register("filebase64sha512", [Param("path", STRING)], STRING)(_fb64("sha512"))
+
+
+_BCRYPT_ALPHABET = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def _bcrypt_b64(data: bytes) -> str:
+    std = base64.b64encode(data).decode().rstrip("=")
+    table = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+                          _BCRYPT_ALPHABET)
+    return std.translate(table)
+
+
+@register("bcrypt", [Param("str", STRING)], STRING, variadic=Param("cost", NUMBER))
+def _bcrypt(args, ctx):
+    if len(args) > 2:
+        raise FunctionError(f"bcrypt() takes no more than two arguments, but got {len(args)}")
+    cost = 10
+    if len(args) == 2:
+        cost = whole(args[1], "cost", 1)
+    if not 4 <= cost <= 31:
+        raise FunctionError(f"error occurred generating password crypto/bcrypt: cost {cost} is outside "
+                            "allowed range (4,31)")
+    if len(args[0].encode("utf-8")) > 72:
+        raise FunctionError("error occured generating password bcrypt: password length exceeds 72 bytes")
+    salt = _bcrypt_b64(os.urandom(16))[:22]
+    setting = f"$2a${cost:02d}${salt}"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            import crypt  # type: ignore[import-not-found]
+        except ImportError:  # pragma: no cover - Python 3.13+
+            crypt = None
+    if crypt is not None:
+        out = crypt.crypt(args[0], setting)
+        if out and out.startswith("$2"):
+            return "$2a$" + out[4:]
+    try:
+        import bcrypt as _bc  # type: ignore[import-not-found]
+    except ImportError:
+        raise FunctionError("bcrypt is not available on this system") from None
+    return "$2a$" + _bc.hashpw(args[0].encode(), setting.encode()).decode()[4:]
+
+
+@register("uuid", [], STRING)
+def _uuid4(args, ctx):
+    return str(_uuid.uuid4())
+
+
+_NS = {"dns": _uuid.NAMESPACE_DNS, "url": _uuid.NAMESPACE_URL, "oid": _uuid.NAMESPACE_OID,
+       "x500": _uuid.NAMESPACE_X500}
+
+
+@register("uuidv5", [Param("namespace", STRING), Param("name", STRING)], STRING)
+def _uuidv5(args, ctx):
+    ns_name, name = args
+    ns = _NS.get(ns_name)
+    if ns is None:
+        try:
+            ns = _uuid.UUID(ns_name)
+        except ValueError:
+            raise FunctionError(f"uuidv5() doesn't support namespace {ns_name} (invalid UUID length: "
+                                f"{len(ns_name)})") from None
+    return str(_uuid.uuid5(ns, name))

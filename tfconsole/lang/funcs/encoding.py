@@ -1,0 +1,217 @@
+"""Encoding functions."""
+from __future__ import annotations
+
+import base64
+import binascii
+import codecs
+import csv
+import io
+import json
+import struct
+import urllib.parse
+import zlib
+from decimal import Decimal
+
+from ..types import DYNAMIC, STRING, ListType, ObjectType
+from ..values import TList, Unknown, from_json_implied, normalize_number, type_of
+from . import FunctionError, Param, register
+from ._gofmt import go_json
+from ._yaml import yaml_decode, yaml_encode
+
+
+def _b64decode(s: str) -> bytes:
+    try:
+        if len(s) % 4 != 0:
+            raise ValueError
+        return base64.b64decode(s.encode("ascii"), validate=True)
+    except (ValueError, binascii.Error, UnicodeEncodeError):
+        raise FunctionError(f'failed to decode base64 data "{s}"') from None
+
+
+@register("base64decode", [Param("str", STRING, allow_marked=False)], STRING)
+def _base64decode(args, ctx):
+    raw = _b64decode(args[0])
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise FunctionError("the result of decoding the provided string is not valid UTF-8") from None
+
+
+@register("base64encode", [Param("str", STRING)], STRING)
+def _base64encode(args, ctx):
+    return base64.b64encode(args[0].encode("utf-8")).decode("ascii")
+
+
+def go_gzip(data: bytes) -> bytes:
+    """gzip as Go's compress/gzip writes it (default level, sync-flushed final block)."""
+    c = zlib.compressobj(6, zlib.DEFLATED, -15)
+    body = c.compress(data) + c.flush(zlib.Z_SYNC_FLUSH) + b"\x01\x00\x00\xff\xff"
+    header = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+    return header + body + struct.pack("<II", zlib.crc32(data) & 0xFFFFFFFF, len(data) & 0xFFFFFFFF)
+
+
+@register("base64gzip", [Param("str", STRING)], STRING)
+def _base64gzip(args, ctx):
+    return base64.b64encode(go_gzip(args[0].encode("utf-8"))).decode("ascii")
+
+
+def _csv_rt(args):
+    s = args[0]
+    if not isinstance(s, str):
+        return DYNAMIC
+    rows = _csv_rows(s)
+    if not rows:
+        raise FunctionError("missing header line")
+    return ListType(ObjectType(tuple(sorted((h, STRING) for h in rows[0]))))
+
+
+def _csv_rows(s: str) -> list[list[str]]:
+    rows: list[list[str]] = []
+    reader = csv.reader(io.StringIO(s, newline=""), strict=True)
+    width = None
+    try:
+        for row in reader:
+            if not row or row == [""] and width != 1:
+                if row == []:
+                    continue
+            if width is None:
+                width = len(row)
+            elif len(row) != width:
+                raise FunctionError(f"CSV parse error on line {reader.line_num}: wrong number of fields")
+            rows.append(row)
+    except csv.Error as exc:
+        raise FunctionError(f"CSV parse error on line {reader.line_num}: {exc}") from None
+    return rows
+
+
+@register("csvdecode", [Param("str", STRING)], _csv_rt)
+def _csvdecode(args, ctx):
+    rt = _csv_rt(args)
+    rows = _csv_rows(args[0])
+    header = rows[0]
+    out = [dict(sorted(zip(header, r))) for r in rows[1:]]
+    return TList(out, rt.elem)
+
+
+def _json_rt(args):
+    s = args[0]
+    if not isinstance(s, str):
+        return DYNAMIC
+    return type_of(_json_decode(s))
+
+
+def _reject_const(name):
+    raise ValueError(f"invalid character '{name[0]}' looking for beginning of value")
+
+
+def _json_decode(s: str):
+    try:
+        data = json.loads(s, parse_float=Decimal, parse_int=int, parse_constant=_reject_const,
+                          object_pairs_hook=_pairs)
+    except json.JSONDecodeError as exc:
+        if exc.pos >= len(s.rstrip()) or not s.strip():
+            raise FunctionError("unexpected end of JSON input") from None
+        ch = s[exc.pos]
+        if exc.msg.startswith("Extra data"):
+            raise FunctionError(f"extraneous data after JSON object") from None
+        raise FunctionError(f"invalid character '{ch}' looking for beginning of value") from None
+    except ValueError as exc:
+        raise FunctionError(str(exc)) from None
+    return _fix_numbers(data)
+
+
+def _pairs(pairs):
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise ValueError(f'duplicate "{k}" property in JSON object')
+        out[k] = v
+    return out
+
+
+def _fix_numbers(v):
+    if isinstance(v, dict):
+        return {k: _fix_numbers(x) for k, x in sorted(v.items())}
+    if isinstance(v, list):
+        return [_fix_numbers(x) for x in v]
+    if isinstance(v, Decimal):
+        return normalize_number(v)
+    return v
+
+
+@register("jsondecode", [Param("str", STRING)], _json_rt)
+def _jsondecode(args, ctx):
+    return _json_decode(args[0])
+
+
+@register("jsonencode", [Param("val", DYNAMIC, allow_null=True)], STRING)
+def _jsonencode(args, ctx):
+    return go_json(args[0])
+
+
+_ENC_ALIASES = {
+    "utf8": "utf-8", "utf-8": "utf-8", "csutf8": "utf-8",
+    "utf-16": "utf-16", "utf16": "utf-16", "utf-16le": "utf-16-le", "utf-16be": "utf-16-be",
+    "iso-8859-1": "latin-1", "latin1": "latin-1", "l1": "latin-1", "iso_8859-1": "latin-1",
+    "windows-1252": "cp1252", "cp1252": "cp1252", "us-ascii": "ascii", "ascii": "ascii",
+    "shift_jis": "shift_jis", "sjis": "shift_jis", "euc-jp": "euc_jp", "euc-kr": "euc_kr",
+    "gbk": "gbk", "gb18030": "gb18030", "big5": "big5", "koi8-r": "koi8_r", "koi8-u": "koi8_u",
+    "windows-1251": "cp1251", "cp1251": "cp1251", "iso-8859-2": "iso8859_2",
+    "iso-8859-15": "iso8859_15", "ibm437": "cp437", "cp437": "cp437", "ibm850": "cp850",
+    "windows-1250": "cp1250", "windows-1253": "cp1253", "windows-1254": "cp1254",
+    "windows-1255": "cp1255", "windows-1256": "cp1256", "windows-1257": "cp1257",
+    "windows-1258": "cp1258", "iso-2022-jp": "iso2022_jp", "utf-32": "utf-32",
+}
+
+
+def _encoding(name: str, arg: int) -> str:
+    codec = _ENC_ALIASES.get(name.lower())
+    if codec is None:
+        try:
+            codec = codecs.lookup(name).name
+        except LookupError:
+            codec = None
+    if codec is None:
+        raise FunctionError(f'"{name}" is not a supported IANA encoding name or alias in this '
+                            "Terraform version", arg)
+    return codec
+
+
+@register("textencodebase64", [Param("string", STRING), Param("encoding", STRING)], STRING)
+def _textencodebase64(args, ctx):
+    codec = _encoding(args[1], 1)
+    try:
+        raw = args[0].encode(codec if codec != "utf-16" else "utf-16-le")
+    except UnicodeEncodeError:
+        raise FunctionError(f"the given string contains characters that cannot be represented in "
+                            f"{args[1]}", 0) from None
+    return base64.b64encode(raw).decode("ascii")
+
+
+@register("textdecodebase64", [Param("source", STRING), Param("encoding", STRING)], STRING)
+def _textdecodebase64(args, ctx):
+    codec = _encoding(args[1], 1)
+    try:
+        raw = base64.b64decode(args[0].encode("ascii"), validate=True)
+    except (binascii.Error, ValueError, UnicodeEncodeError):
+        raise FunctionError("the given value is has an invalid base64 symbol at offset 0", 0) from None
+    try:
+        return raw.decode(codec, errors="strict")
+    except UnicodeDecodeError:
+        raise FunctionError(f"the given value is not valid {args[1]}", 0) from None
+
+
+@register("urlencode", [Param("str", STRING)], STRING)
+def _urlencode(args, ctx):
+    return urllib.parse.quote_plus(args[0], safe="-_.~")
+
+
+@register("yamldecode", [Param("src", STRING)], lambda args: type_of(yaml_decode(args[0]))
+          if isinstance(args[0], str) else DYNAMIC)
+def _yamldecode(args, ctx):
+    return yaml_decode(args[0])
+
+
+@register("yamlencode", [Param("value", DYNAMIC, allow_null=True)], STRING)
+def _yamlencode(args, ctx):
+    return yaml_encode(args[0])
