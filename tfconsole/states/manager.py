@@ -568,8 +568,9 @@ class StateManager:
 
     # ---- reading
     def load(self) -> tuple[State | None, Diagnostics]:
-        """Read the state (a new empty state when there is none). If a journal left by a
-        killed run exists, its records are replayed and folded into the state file."""
+        """Read the state (a new empty State, serial 0, when there is none). If a journal
+        left by a killed run exists, its records are replayed and folded into the state
+        file. The returned State is the manager's own `state` (no copy is made)."""
         with self._mutex:
             diags = Diagnostics()
             try:
@@ -596,7 +597,7 @@ class StateManager:
             self.state = state
             if os.path.exists(self.journal_path):
                 diags.append(self._recover())
-            return self.state.deep_copy() if self.state is not None else None, diags
+            return self.state, diags
 
     def _recover(self) -> Diagnostics:
         diags = Diagnostics()
