@@ -90,7 +90,10 @@ class Param:
     type: Type = DYNAMIC
     allow_null: bool = False
     allow_unknown: bool = False
-    allow_marked: bool = False
+    # False: marks anywhere in the argument are removed and put on the result; True: the
+    # function sees and handles marks itself; "shallow": only the argument's own mark moves to
+    # the result, marks nested inside stay where they are (structural functions)
+    allow_marked: bool | str = False
 
 
 @dataclass
@@ -227,7 +230,10 @@ def _call(fn: Function, args: list, ctx: FuncContext) -> Any:
             inner = unmark(a)[0]
             if type(inner) is Unknown or (not fn.nested_unknowns and not is_wholly_known(inner)):
                 known = False
-        if not spec.allow_marked:
+        if spec.allow_marked == "shallow":
+            a, m = unmark(a)
+            marked = marked or m
+        elif not spec.allow_marked:
             a, m = unmark_deep(a)
             marked = marked or m
         call_args.append(a)

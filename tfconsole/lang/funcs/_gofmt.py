@@ -207,12 +207,12 @@ def _value_v(v: Any, sharp: bool) -> str:
     if is_null(v):
         return "null"
     if t is str:
-        return go_json_string(v, False) if sharp else v
+        return go_json_string(v) if sharp else v
     if t is bool:
         return "true" if v else "false"
     if t is int or t is float:
         return format_number(v)
-    return go_json(v, escape_html=False)
+    return go_json(v)
 
 
 def go_format(fmt: str, args: list) -> str:

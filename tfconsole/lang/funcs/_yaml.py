@@ -99,25 +99,12 @@ def rfc3339(t: _dt.datetime) -> str:
 
 
 def _parse_go_int(s: str) -> int | None:
-    neg = s.startswith("-")
-    body = s[1:] if s[:1] in "+-" else s
-    try:
-        if body[:2] in ("0x", "0X"):
-            v = int(body[2:], 16)
-        elif body[:2] in ("0o", "0O"):
-            v = int(body[2:], 8)
-        elif body[:2] in ("0b", "0B"):
-            v = int(body[2:], 2)
-        elif len(body) > 1 and body[0] == "0" and body.isdigit():
-            v = int(body[1:], 8)
-        else:
-            return None
-    except ValueError:
+    """YAML 1.2 core-schema hex and octal integers (0x.., 0o..); decimals are numbers."""
+    m = re.fullmatch(r"0x([0-9a-fA-F]+)|0o([0-7]+)", s)
+    if not m:
         return None
-    if "_" in body:
-        return None
-    v = -v if neg else v
-    if v >= 2**64 or v < -2**63:
+    v = int(m.group(1), 16) if m.group(1) is not None else int(m.group(2), 8)
+    if v >= 2**64:
         raise FunctionError(f'cannot parse "{s}" as {INT}')
     return v
 
@@ -137,6 +124,8 @@ def _resolve(tag: str, src: str, plain: bool):
     known = ("", STR, BOOLT, INT, FLOAT, NULLT, TS, BIN)
     if tag not in known:
         raise FunctionError(f'unsupported tag "{tag}"')
+    if not plain:
+        return src
     if tag not in (STR, BIN) and (plain or tag):
         if src in _MAPV and (tag == "" or tag in (BOOLT, NULLT, FLOAT)):
             v = _MAPV[src]
@@ -399,7 +388,10 @@ def _node(out: _Out, v: Any, indent: int):
 
 def yaml_encode(v: Any) -> str:
     out = _Out()
-    _node(out, v, 0)
+    if isinstance(v, str):
+        _scalar(out, v, 2)
+    else:
+        _node(out, v, 0)
     text = "".join(out.parts) + "\n"
     if v is None or type(v) is Null or isinstance(v, (bool, int, float)):
         text += "...\n"

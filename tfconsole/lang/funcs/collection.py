@@ -212,16 +212,19 @@ def _element(args, ctx):
     return lst[i % len(lst)]
 
 
-def _flattener(v, out):
+def _flattener(v, out, marks=None):
     known = True
     for x in v:
+        x, m = unmark(x)
+        if m and marks is not None and isinstance(x, list):
+            marks.append(True)
         if type(x) is Unknown and isinstance(x.type, (DynamicType, ListType, SetType, TupleType)):
             return False
         if not is_null(x) and isinstance(x, list):
-            if not _flattener(x, out):
+            if not _flattener(x, out, marks):
                 return False
         else:
-            out.append(x)
+            out.append(mark(x, m))
     return known
 
 
@@ -242,8 +245,9 @@ def _flatten_rt(args):
 def _flatten(args, ctx):
     _flatten_rt(args)
     out = []
-    _flattener(args[0], out)
-    return out
+    marks: list = []
+    _flattener(args[0], out, marks)
+    return mark(out, bool(marks))
 
 
 @register("index", [Param("list", DYNAMIC), Param("value", DYNAMIC)], NUMBER)
@@ -762,6 +766,13 @@ def _mark_structural():
     for name in ("chunklist", "coalesce", "coalescelist", "concat", "element", "keys", "length",
                  "merge", "one", "reverse", "slice", "values", "zipmap"):
         FUNCTIONS[name].nested_unknowns = True
+    # element marks stay in place; only a mark on the collection itself moves to the result
+    for name, idx in (("concat", None), ("element", 0), ("lookup", 0), ("values", 0), ("zipmap", 1),
+                      ("slice", 0), ("reverse", 0), ("chunklist", 0), ("one", 0),
+                      ("coalescelist", None), ("flatten", 0)):
+        fn = FUNCTIONS[name]
+        spec = fn.variadic if idx is None else fn.params[idx]
+        spec.allow_marked = "shallow"
 
 
 _mark_structural()

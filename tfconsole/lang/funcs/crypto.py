@@ -80,8 +80,10 @@ def _bcrypt(args, ctx):
 
 
 @register("uuid", [], STRING)
-def _uuid4(args, ctx):
-    return str(_uuid.uuid4())
+def _uuid_random(args, ctx):
+    # hashicorp/go-uuid: 16 random bytes, no version or variant bits
+    h = os.urandom(16).hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
 _NS = {"dns": _uuid.NAMESPACE_DNS, "url": _uuid.NAMESPACE_URL, "oid": _uuid.NAMESPACE_OID,

@@ -117,4 +117,7 @@ def _pow(args, ctx):
 @register("signum", [Param("num", NUMBER)], NUMBER)
 def _signum(args, ctx):
     v = args[0]
+    if isinstance(v, float) and v != int(v) or not -2**63 <= v < 2**63:
+        raise FunctionError("value must be a whole number, between -9223372036854775808 and "
+                            "9223372036854775807")
     return 0 if v == 0 else (1 if v > 0 else -1)
