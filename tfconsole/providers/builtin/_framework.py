@@ -550,6 +550,7 @@ def validate_attrs(attrs: dict[str, A], raw: dict[str, Any], diags: Diagnostics,
         if name not in known_names:
             diags.error("Unsupported argument", f'An argument named "{prefix}{name}" is not expected here.')
     cfg: dict[str, Any] = {}
+    checks: list[tuple[str, A, Any]] = []
     for name, a in attrs.items():
         v = raw.get(name)
         if type(v) is Sensitive:
@@ -581,9 +582,11 @@ def validate_attrs(attrs: dict[str, A], raw: dict[str, Any], diags: Diagnostics,
             continue
         if a.deprecated:
             diags.warning("Attribute Deprecated", a.deprecated)
-        if type(cv) is not Unknown:
-            for check in a.validators:
-                check(prefix + name, cv, cfg, diags)
+        if type(cv) is not Unknown and a.validators:
+            checks.append((name, a, cv))
+    for name, a, cv in checks:  # validators see the whole configuration
+        for check in a.validators:
+            check(prefix + name, cv, cfg, diags)
     for name, b in (blocks or {}).items():
         v = raw.get(name)
         if type(v) is Sensitive:
