@@ -707,6 +707,10 @@ class FrameworkProvider(Provider):
         r.modify_plan(ctx)
         if diags.has_errors:
             return PlanResponse(planned=planned, diags=diags)
+        # as Terraform core does with RequiresReplace paths: only those whose final planned value
+        # differs from the prior state count (ModifyPlan may have settled an unknown)
+        ctx.replace = [n for n in ctx.replace
+                       if not values_equal(planned.get(n), prior.get(n), r.attrs.get(n))]
         if ctx.replace:
             create_planned = self._plan_create(r, config, diags)
             seen: list[str] = []
