@@ -89,7 +89,7 @@ VALUE_CASES = [
     "contains([\"a\", \"b\", \"c\"], \"a\")", "contains([\"a\", \"b\", \"c\"], \"d\")", "contains([1, 2], \"1\")",
     "contains(toset([\"x\"]), \"x\")", "contains([[1]], [1])", "distinct([\"a\", \"b\", \"a\", \"c\", \"d\", \"b\"])",
     "distinct([1, \"1\", 2])", "distinct([])", "element([\"a\", \"b\", \"c\"], 1)", "element([\"a\", \"b\", \"c\"], 3)",
-    "element([\"a\", 1, true], 5)", "element(tolist([\"a\", \"b\"]), 1)",
+    "element([\"a\", 1, true], 5)", "element(tolist([\"a\", \"b\"]), 1)", "element([\"a\", \"b\", \"c\"], -1)", "element([\"a\", \"b\", \"c\"], -4)", "element([1, \"b\", true], -1)", "alltrue([null])", "cidrsubnets(\"010.0.0.0/8\", 1)", "cidrhost(\"010.0.0.0/8\", 1)", "substr(bcrypt(\"x\", 3), 0, 7)",
     "flatten([[\"a\", \"b\"], [], [\"c\"]])", "flatten([[[\"a\", \"b\"], []], [\"c\"]])", "flatten([[\"a\", [\"b\"]], [], \"c\"])",
     "flatten([[1, \"a\"], [true]])", "flatten([])", "flatten(tolist([tolist([1]), tolist([2])]))",
     "flatten([toset([\"a\"]), [null]])",
@@ -210,7 +210,7 @@ ERROR_CASES = [
     "format(\"%d\", 1.5)", "format(\"%x\", \"hi\")", "format(\"%s\")", "format(\"%s %s\", \"a\")", "format(\"a\", \"b\")",
     "format(\"%s\", \"a\", \"b\")", "format(\"%z\", 1)", "format(\"%s\", [1])", "format(\"%s\", null)", "format(\"%t\", \"x\")",
     "format(\"%\")", "format(\"%[3]s\", \"a\")", "formatlist(\"%s %s\", [\"a\"], [\"b\", \"c\"])",
-    "regex(\"x\", \"abc\")", "regex(\"(\", \"abc\")", "element([], 0)", "element([\"a\"], -1)", "element(toset([\"a\"]), 0)",
+    "regex(\"x\", \"abc\")", "regex(\"(\", \"abc\")", "element([], 0)", "element(toset([\"a\"]), 0)",
     "index([\"a\"], \"b\")", "index([], \"b\")", "keys(\"x\")", "keys([1])", "length(1)", "length(null)",
     "lookup({a=1}, \"b\")", "lookup(tomap({a=1}), \"b\")", "lookup(\"x\", \"b\")", "lookup({a=1}, \"a\", 1, 2)",
     "merge(1)", "merge({a=1}, \"b\")", "one([1, 2])", "one(\"x\")", "range()", "range(1, 2, 3, 4)", "range(1, 5, 0)",
@@ -230,11 +230,11 @@ ERROR_CASES = [
     "timecmp(\"2017-11-22T00:00:00Z\", \"2017-11-22 00:00:00Z\")",
     "cidrhost(\"10.0.0.0/24\", 256)", "cidrhost(\"foo\", 1)", "cidrhost(\"10.0.0.0/33\", 1)", "cidrnetmask(\"fd00::/64\")",
     "cidrsubnet(\"10.0.0.0/30\", 3, 0)", "cidrsubnet(\"10.0.0.0/8\", 2, 4)", "cidrsubnets(\"10.0.0.0/30\", 1, 1, 1)",
-    "cidrsubnets(\"10.0.0.0/8\", 30)", "cidrsubnets(\"010.0.0.0/8\", 1)",
+    "cidrsubnets(\"10.0.0.0/8\", 30)",
     "tobool(\"yes\")", "tobool(1)", "tonumber(\"abc\")", "tonumber(true)", "tostring([1])", "tostring({})",
     "tolist(\"a\")", "tolist({a=1})", "tomap([\"a\"])", "toset(\"a\")", "tomap({a=[1], b=\"x\"})",
-    "uuidv5(\"foo\", \"bar\")", "bcrypt(\"x\", 3)", "sort([null])", "transpose({a=[null]})", "pow()",
-    "signum(\"x\")", "signum(8.5)", "indent(-1.5, \"x\")", "substr(\"x\", 1.5, 1)", "alltrue([null])",
+    "uuidv5(\"foo\", \"bar\")", "bcrypt(\"x\", 32)", "sort([null])", "transpose({a=[null]})", "pow()",
+    "signum(\"x\")", "signum(8.5)", "indent(-1.5, \"x\")", "substr(\"x\", 1.5, 1)",
 ]
 
 
@@ -318,7 +318,7 @@ def _norm(j):
 
 def _ours(expr: str, base_dir: str):
     v, diags = evaluate_source(expr, base_dir)
-    errs = [d for d in diags if d.is_error()] if diags else []
+    errs = [d for d in diags if d.severity.name == "ERROR"] if diags else []
     return v, errs
 
 
@@ -361,7 +361,7 @@ def _direct_call(expr: str, base_dir: str):
     args = []
     for a in e.args:
         v, d = evaluate(a, scope)
-        assert not d.has_errors()
+        assert not any(x.severity.name == "ERROR" for x in d)
         args.append(v)
     try:
         call_function(e.name, args, scope.func_context(), expand_last=e.expand_final)

@@ -13,6 +13,7 @@ The category modules (numeric, string, collection, ...) register their functions
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -198,10 +199,7 @@ def _call(fn: Function, args: list, ctx: FuncContext) -> Any:
             f'Function "{fn.name}" expects {qual}{_plural(nparams)}. Missing value for "{missing}".',
             None, summary="Not enough function arguments")
     if len(args) > nparams and fn.variadic is None:
-        if nparams == 0:
-            det = f'Function "{fn.name}" expects no arguments.'
-        else:
-            det = f'Function "{fn.name}" expects only {_plural(nparams)}.'
+        det = f'Function "{fn.name}" expects only {_plural(nparams)}.'
         raise FunctionError(det, None, summary="Too many function arguments")
 
     specs = [fn.params[i] if i < nparams else fn.variadic for i in range(len(args))]
@@ -267,6 +265,9 @@ def conversion_message(exc: ConversionError, value: Any) -> str:
             sub = unmark(sub[step])[0]
         except (KeyError, IndexError, TypeError):
             sub = None
+    m = re.match(r'cannot convert ".*" to (number|bool);', msg, re.S)
+    if m:  # cty's convert says just this; the longer text is the to* functions' own
+        return prefix + f"a {m.group(1)} is required"
     if msg.endswith(" required") and sub is not None and not is_null(sub):
         try:
             msg += f", but have {type_of(sub).friendly()}"

@@ -393,14 +393,14 @@ def go_regex(pattern: str) -> re.Pattern:
                     nxt = i + 3
                 rng = _UNI.get(name)
                 if rng is None:
-                    raise FunctionError(f"invalid regular expression pattern: invalid character class range: `\\{d}{{{name}}}`")
+                    raise FunctionError(f"invalid regexp pattern: invalid character class range in \\{d}{{{name}}}")
                 neg = d == "P"
                 if name == "L":
                     neg = not neg
                     rng = "\\W\\d_"
                 if in_class:
                     if neg:
-                        raise FunctionError("invalid regular expression pattern: unsupported negated class")
+                        raise FunctionError(f"invalid regexp pattern: unsupported negated class in {pattern}")
                     out.append(rng)
                 else:
                     out.append(("[^" if neg else "[") + rng + "]")
@@ -458,7 +458,26 @@ def go_regex(pattern: str) -> re.Pattern:
     try:
         return re.compile(text)
     except re.error as exc:
-        raise FunctionError(f"invalid regular expression pattern: {exc}") from None
+        raise FunctionError(f"invalid regexp pattern: {_go_regex_error(exc, pattern, text)}") from None
+
+
+def _go_regex_error(exc: re.error, pattern: str, text: str) -> str:
+    """Python's complaint in the words of Go's regexp/syntax ("CODE in EXPR")."""
+    msg = exc.msg
+    pos = exc.pos if exc.pos is not None and text == pattern else None
+    if msg.startswith("missing ), unterminated subpattern"):
+        return f"missing closing ) in {pattern}"
+    if msg.startswith("unbalanced parenthesis"):
+        return f"unexpected ) in {pattern}"
+    if msg.startswith("unterminated character set"):
+        return f"missing closing ] in {pattern[pos:] if pos is not None else pattern}"
+    if msg.startswith("nothing to repeat"):
+        return f"missing argument to repetition operator in {pattern[pos:pos + 1] if pos is not None else pattern}"
+    if msg.startswith("multiple repeat"):
+        return f"invalid nested repetition operator in {pattern[pos - 1:pos + 1] if pos else pattern}"
+    if msg.startswith("bad escape"):
+        return f"invalid escape sequence in {pattern[pos:pos + 2] if pos is not None else pattern}"
+    return f"{msg} in {pattern}"
 
 
 def go_expand(template: str, m: re.Match) -> str:

@@ -24,7 +24,8 @@ def whole(v: Any, what: str, arg: int | None = None) -> int:
     """An integer from a number argument, or an error naming it."""
     if isinstance(v, float):
         if not math.isfinite(v) or v != int(v):
-            raise FunctionError(f"{what} must be a whole number", arg)
+            raise FunctionError("value must be a whole number, between -9223372036854775808 and "
+                                "9223372036854775807")
         return int(v)
     return int(v)
 

@@ -51,6 +51,12 @@ class _Resolver(yaml.resolver.BaseResolver):
 
 class _Loader(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer,
               _Resolver):
+    def compose_node(self, parent, index):
+        ev = self.peek_event()
+        if getattr(ev, "tag", None) == "!":
+            raise FunctionError('unsupported tag "!"')
+        return super().compose_node(parent, index)
+
     def __init__(self, stream):
         yaml.reader.Reader.__init__(self, stream)
         yaml.scanner.Scanner.__init__(self)

@@ -48,7 +48,7 @@ def _chunklist(args, ctx):
     lst, size = args
     size = whole(size, "size", 1)
     if size < 0:
-        raise FunctionError("the size argument must be positive", 1)
+        raise FunctionError("the size argument must be positive")
     lt = _ty(lst)
     if len(lst) == 0:
         return TList([], lt)
@@ -60,7 +60,7 @@ def _chunklist(args, ctx):
 def _coalesce_rt(args):
     tys = [_ty(a) for a in args]
     if not args:
-        raise FunctionError("at least one argument is required")
+        raise FunctionError("all arguments must have the same type")
     t = unify_types(tys)
     if isinstance(t, DynamicType) and any(not isinstance(x, DynamicType) for x in tys):
         raise FunctionError("all arguments must have the same type")
@@ -187,8 +187,6 @@ def _index_int(v, what):
 
 def _element_rt(args):
     lst, idx = args
-    if type(idx) is not Unknown and idx < 0:
-        raise FunctionError("cannot use element function with a negative index")
     t = _ty(lst)
     if isinstance(t, ListType):
         return t.elem
@@ -476,8 +474,6 @@ def _range(args, ctx):
         start, end, step = args
     else:
         raise FunctionError("must have one, two, or three arguments")
-    if step == 0:
-        raise FunctionError("step must not be zero", 2)
     down = step < 0
     if down and end > start:
         raise FunctionError("end must be less than start when step is negative", 1)
@@ -649,7 +645,7 @@ def _slice(args, ctx):
 def _sort(args, ctx):
     for i, x in enumerate(args[0]):
         if is_null(x):
-            raise FunctionError(f"given list element {i} is null", 0)
+            raise FunctionError(f"given list element {i} is null; a null string cannot be sorted")
     return TList(sorted(args[0], key=lambda s: s.encode("utf-8")), STRING)
 
 
@@ -698,7 +694,7 @@ def _transpose(args, ctx):
             raise FunctionError("transpose requires a map of lists of strings, but a null value was found")
         for v in lst:
             if is_null(v):
-                raise FunctionError("cannot transpose a map containing null values")
+                raise FunctionError("input list must not contain null string")
             out.setdefault(v, []).append(k)
     return TMap({k: TList(v, STRING) for k, v in out.items()}, ListType(STRING))
 

@@ -6,7 +6,7 @@ from ..types import (
     Type, type_string,
 )
 from ..values import (
-    ConversionError, Sensitive, Unknown, contains_marks, convert, is_null, type_of, unmark,
+    ConversionError, Sensitive, Unknown, contains_marks, convert, is_null, type_of, unify_types, unmark,
     unmark_deep,
 )
 from . import FunctionError, Param, register, conversion_message
@@ -29,11 +29,16 @@ def _make_to(name: str, want: Type):
         got = type_of(inner)
         if got == want:
             return v
+        if isinstance(want, (ListType, SetType, MapType)) and isinstance(got, (TupleType, ObjectType)):
+            elems = [t for _, t in got.attrs] if isinstance(got, ObjectType) else list(got.elems)
+            concrete = [t for t in elems if t != DYNAMIC]
+            if len(set(concrete)) > 1 and unify_types(concrete) == DYNAMIC:
+                raise FunctionError(f"cannot convert {got.friendly()} to {_constraint_name(want)}", 0)
         try:
             return convert(v, want)
         except ConversionError as exc:
             if isinstance(want, PrimitiveType) and type(inner) is str:
-                raise FunctionError(conversion_message(exc, inner), 0) from None
+                raise FunctionError(exc.message, 0) from None
             if not _conversion_possible(got, want):
                 raise FunctionError(f"cannot convert {got.friendly()} to {_constraint_name(want)}", 0) \
                     from None
@@ -52,7 +57,7 @@ def _coll_rt(args, want):
 
 def _conversion_possible(got: Type, want: Type) -> bool:
     if isinstance(want, PrimitiveType):
-        return isinstance(got, PrimitiveType)
+        return isinstance(got, PrimitiveType) and (got == want or STRING in (got, want))
     if isinstance(want, (ListType, SetType)):
         return isinstance(got, (ListType, SetType, TupleType))
     if isinstance(want, MapType):

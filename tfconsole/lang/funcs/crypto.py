@@ -55,9 +55,11 @@ def _bcrypt(args, ctx):
     cost = 10
     if len(args) == 2:
         cost = whole(args[1], "cost", 1)
-    if not 4 <= cost <= 31:
-        raise FunctionError(f"error occurred generating password crypto/bcrypt: cost {cost} is outside "
-                            "allowed range (4,31)")
+    if cost < 4:
+        cost = 10  # Go's bcrypt falls back to its default cost
+    if cost > 31:
+        raise FunctionError(f"error occured generating password crypto/bcrypt: cost {cost} is outside "
+                            "allowed inclusive range 4..31")
     if len(args[0].encode("utf-8")) > 72:
         raise FunctionError("error occured generating password bcrypt: password length exceeds 72 bytes")
     salt = _bcrypt_b64(os.urandom(16))[:22]

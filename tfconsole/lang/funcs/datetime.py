@@ -43,9 +43,9 @@ def parse_rfc3339(s: str, arg: int | None = 0) -> _TS:
 
     def sep(ch: str) -> None:
         nonlocal pos
-        if pos >= len(s):
+        if pos >= len(s) and ch != "T":
             raise _err(f'end of string where "{ch}" is expected', arg)
-        if s[pos] != ch:
+        if pos >= len(s) or s[pos] != ch:
             if ch == "T":
                 raise _err("missing required time introducer 'T'", arg)
             raise _err(f'found "{s[pos:]}" where "{ch}" is expected', arg)
@@ -248,9 +248,9 @@ _UNITS = {"ns": 1, "us": 1000, "µs": 1000, "μs": 1000, "ms": 10**6, "s": 10**9
 def parse_duration(s: str) -> int:
     """Go's time.ParseDuration, in nanoseconds."""
     orig = s
-    bad = FunctionError(f'time: invalid duration "{orig}"', 1)
+    bad = FunctionError(f'time: invalid duration "{orig}"')
     neg = False
-    if s[:1] in "+-":
+    if s and s[0] in "+-":
         neg = s[0] == "-"
         s = s[1:]
     if s == "0":
@@ -268,10 +268,10 @@ def parse_duration(s: str) -> int:
         s = s[m.end():]
         um = re.match(r"[^\d.]+", s)
         if not um:
-            raise FunctionError(f'time: missing unit in duration "{orig}"', 1)
+            raise FunctionError(f'time: missing unit in duration "{orig}"')
         unit = um.group(0)
         if unit not in _UNITS:
-            raise FunctionError(f'time: unknown unit "{unit}" in duration "{orig}"', 1)
+            raise FunctionError(f'time: unknown unit "{unit}" in duration "{orig}"')
         total += num * _UNITS[unit]
         s = s[um.end():]
     ns = int(total)

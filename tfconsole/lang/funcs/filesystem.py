@@ -59,9 +59,9 @@ def read_file_bytes(path: str, ctx) -> bytes:
             f'no file exists at "{full}"; this function works only with files that are distributed '
             "as part of the configuration source code, so if this file will be created by a resource "
             "in this configuration you must instead obtain this result from an attribute of that "
-            "resource") from None
+            "resource", 0) from None
     except OSError:
-        raise FunctionError(f'failed to read file "{full}"') from None
+        raise FunctionError(f'failed to read file "{full}"', 0) from None
 
 
 def read_file_text(path: str, ctx) -> str:
@@ -98,8 +98,8 @@ def _fileexists(args, ctx):
     if stat.S_ISREG(st.st_mode):
         return True
     if stat.S_ISDIR(st.st_mode):
-        raise FunctionError(f'"{full}" is a directory, not a file', 0)
-    raise FunctionError(f'"{full}" is not a regular file', 0)
+        raise FunctionError(f'"{full}" is a directory, not a file')
+    raise FunctionError(f'"{full}" is not a regular file')
 
 
 def _glob_regex(pattern: str) -> re.Pattern:

@@ -12,14 +12,15 @@ from ._util import whole
 
 def parse_cidr(s: str):
     m = re.fullmatch(r"([0-9a-fA-F:.]+)/(\d{1,3})", s)
-    err = FunctionError(f"invalid CIDR expression: invalid CIDR address: {s}", 0)
+    err = FunctionError(f"invalid CIDR expression: invalid CIDR address: {s}")
     if not m:
         raise err
     addr, bits = m.group(1), int(m.group(2))
     if "." in addr and ":" not in addr:
         parts = addr.split(".")
-        if len(parts) != 4 or any(not p or (len(p) > 1 and p[0] == "0") or int(p) > 255 for p in parts):
+        if len(parts) != 4 or any(not p.isdigit() or int(p) > 255 for p in parts):
             raise err
+        addr = ".".join(str(int(p)) for p in parts)
     try:
         net = ipaddress.ip_network(f"{addr}/{bits}", strict=False)
     except ValueError:
@@ -51,7 +52,7 @@ def _cidrhost(args, ctx):
 def _cidrnetmask(args, ctx):
     net = parse_cidr(args[0])
     if net.version != 4:
-        raise FunctionError(f"IPv6 addresses cannot have a netmask: {args[0]}", 0)
+        raise FunctionError(f"IPv6 addresses cannot have a netmask: {args[0]}")
     return str(net.netmask)
 
 
