@@ -178,10 +178,10 @@ class HTTPData(DataSourceType):
                         last_err = f'{op} "{url}": tls: failed to verify certificate: {_cause(exc)}'
                         break
                     retryable = True
-                    last_err = f'{op} "{url}": {_cause(exc)}'
+                    last_err = f'{op} "{url}": {_cause(exc, url)}'
                 except (httpx.HTTPError, httpx.InvalidURL, ValueError) as exc:
                     retryable = True
-                    last_err = f'{op} "{url}": {_cause(exc)}'
+                    last_err = f'{op} "{url}": {_cause(exc, url)}'
                 if not retryable:
                     break
                 if i >= attempts_max:
@@ -244,14 +244,22 @@ def _canonical_header(name: str) -> str:
     return "-".join(p[:1].upper() + p[1:].lower() for p in name.split("-"))
 
 
-def _cause(exc: BaseException) -> str:
+def _cause(exc: BaseException, url: str = "") -> str:
+    """A transport error in Go's net/http wording where the cause is recognisable."""
     inner = exc.__cause__ or exc.__context__
     text = str(exc) or (str(inner) if inner else exc.__class__.__name__)
     low = text.lower()
+    try:
+        u = httpx.URL(url)
+        host = u.host
+        port = u.port or (443 if u.scheme == "https" else 80)
+    except (httpx.InvalidURL, TypeError, ValueError):
+        host, port = "", 0
     if "connection refused" in low:
-        return "dial tcp: connect: connection refused"
-    if "name or service not known" in low or "nodename nor servname" in low or "name resolution" in low:
-        return "dial tcp: lookup: no such host"
+        return f"dial tcp {host}:{port}: connect: connection refused"
+    if "name or service not known" in low or "nodename nor servname" in low or "name resolution" in low \
+            or "no address associated" in low:
+        return f"dial tcp: lookup {host}: no such host"
     return text
 
 
