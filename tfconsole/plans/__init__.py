@@ -82,6 +82,7 @@ class ResourceInstanceChange:
     create_before_destroy: bool = False
     # attributes the provider marks sensitive (by schema), as paths, for rendering
     sensitive_paths: list[tuple] = field(default_factory=list)
+    each_value: Any = None  # for_each instances: each.value as planned
 
     @property
     def address(self) -> str:

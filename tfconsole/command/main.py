@@ -1,0 +1,931 @@
+"""The tfconsole CLI: Terraform's command words and flags.
+
+Every failure is a diagnostic on stderr and a non-zero exit; no traceback reaches the user.
+"""
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import signal
+import sys
+import threading
+import zlib
+from typing import Any, Callable
+
+from tfconsole import TERRAFORM_VERSION, __version__
+from tfconsole.diags import Diagnostics
+from tfconsole.walk.hooks import Hook
+
+PLAN_MAGIC = b"tfconsole-plan-v1\n"
+
+
+class Args:
+    """Terraform-style flags: -name, -name=value; repeated flags accumulate."""
+
+    def __init__(self, argv: list[str]):
+        self.flags: dict[str, list[str]] = {}
+        self.pos: list[str] = []
+        i = 0
+        while i < len(argv):
+            a = argv[i]
+            if a.startswith("-") and len(a) > 1 and not self.pos_only(a):
+                name = a.lstrip("-")
+                if "=" in name:
+                    k, v = name.split("=", 1)
+                else:
+                    k, v = name, "true"
+                    if k in ("var", "var-file", "target", "replace", "state", "out", "chdir", "lock-timeout",
+                             "parallelism", "type", "plan", "exclude", "state-out", "backup") and i + 1 < len(argv):
+                        v = argv[i + 1]
+                        i += 1
+                self.flags.setdefault(k, []).append(v)
+            else:
+                self.pos.append(a)
+            i += 1
+
+    @staticmethod
+    def pos_only(a: str) -> bool:
+        return a == "-" or a.lstrip("-")[:1].isdigit()
+
+    def get(self, k: str, default: str | None = None) -> str | None:
+        v = self.flags.get(k)
+        return v[-1] if v else default
+
+    def all(self, k: str) -> list[str]:
+        return self.flags.get(k, [])
+
+    def bool(self, k: str, default: bool = False) -> bool:
+        v = self.get(k)
+        if v is None:
+            return default
+        return v.lower() not in ("false", "0", "no")
+
+
+class CLIHook(Hook):
+    """Terraform's per-resource progress lines."""
+
+    def __init__(self, out: Callable[[str], None]):
+        self.out = out
+        self.lock = threading.Lock()
+
+    def _p(self, s: str) -> None:
+        with self.lock:
+            self.out(s)
+
+    def pre_apply(self, addr: str, action: str, id_hint: str | None) -> None:
+        verb = {"create": "Creating...", "update": "Modifying...", "delete": "Destroying...", "read": "Reading..."}
+        hint = f" [id={id_hint}]" if id_hint and action != "create" else ""
+        self._p(f"{addr}: {verb.get(action, action)}{hint}")
+
+    def post_apply(self, addr: str, action: str, elapsed: float, error: str | None, id_hint: str | None) -> None:
+        if error:
+            return
+        verb = {"create": "Creation complete", "update": "Modifications complete", "delete": "Destruction complete",
+                "read": "Read complete"}
+        hint = f" [id={id_hint}]" if id_hint else ""
+        self._p(f"{addr}: {verb.get(action, action)} after {int(elapsed)}s{hint}")
+
+    def provision_output(self, addr: str, provisioner: str, line: str) -> None:
+        self._p(f"{addr} ({provisioner}): {line}")
+
+
+class CLI:
+    def __init__(self, stdout: Any = None, stderr: Any = None) -> None:
+        self.stdout = stdout or sys.stdout
+        self.stderr = stderr or sys.stderr
+        self.files: dict[str, str] = {}
+
+    def out(self, s: str = "") -> None:
+        self.stdout.write(s + "\n")
+        self.stdout.flush()
+
+    def diags(self, diags: Diagnostics) -> None:
+        from .views import format_diagnostic
+
+        for d in diags:
+            stream = self.stderr if d.is_error else self.stdout
+            stream.write(format_diagnostic(d, self.files) + "\n")
+        self.stderr.flush()
+
+    # ------------------------------------------------------------------
+    def run(self, argv: list[str]) -> int:
+        chdir = None
+        rest = list(argv)
+        while rest and rest[0].startswith("-"):
+            a = rest.pop(0)
+            if a.startswith("-chdir="):
+                chdir = a.split("=", 1)[1]
+            elif a in ("-version", "--version", "-v"):
+                rest.insert(0, "version")
+                break
+            elif a in ("-help", "--help", "-h"):
+                rest.insert(0, "help")
+                break
+            else:
+                self.stderr.write(f"Error: unknown global option {a}\n")
+                return 1
+        if chdir:
+            if not os.path.isdir(chdir):
+                self.stderr.write(f"Error handling -chdir option: chdir {chdir}: no such file or directory\n")
+                return 1
+            os.chdir(chdir)
+        if not rest:
+            return self.cmd_ui(Args([]))
+        cmd, args = rest[0], rest[1:]
+        if cmd in ("state", "workspace") and args and not args[0].startswith("-"):
+            cmd, args = f"{cmd}_{args[0]}", args[1:]
+        handler = getattr(self, "cmd_" + cmd.replace("-", "_"), None)
+        if handler is None:
+            self.stderr.write(f"Terraform has no command named \"{cmd}\".\n\nTo see all of tfconsole's top-level "
+                              "commands, run:\n  tfconsole -help\n")
+            return 1
+        return handler(Args(args))
+
+    # ------------------------------------------------------------------ helpers
+    def context(self, a: Args) -> Any:
+        from tfconsole.core import Context, Options
+
+        cli_vars: list[tuple[str, str]] = []
+        # -var and -var-file in command-line order
+        order = a.flags.get("__order__", [])
+        del order
+        for v in a.all("var-file"):
+            cli_vars.append(("var-file", v))
+        for v in a.all("var"):
+            cli_vars.append(("var", v))
+        try:
+            par = int(a.get("parallelism", "10") or "10")
+        except ValueError:
+            par = 10
+        lt = a.get("lock-timeout", "0s") or "0s"
+        opts = Options(working_dir=".", cli_vars=cli_vars, parallelism=max(1, par), lock=a.bool("lock", True),
+                       lock_timeout=_duration(lt), state_path=a.get("state"))
+        return Context(opts, [CLIHook(self.out)] if not a.bool("json") else [])
+
+    def load(self, ctx: Any) -> bool:
+        d = ctx.load_config()
+        if ctx.config is not None:
+            self.files = {k: v for m in ctx.config.descendants() for k, v in m.files.items()}
+        else:
+            self._collect_files_for_diags()
+        self.diags(d)
+        return not d.has_errors
+
+    def _collect_files_for_diags(self) -> None:
+        for n in os.listdir("."):
+            if n.endswith(".tf"):
+                try:
+                    self.files[n] = open(n, encoding="utf-8", errors="replace").read()
+                except OSError:
+                    pass
+
+    def manager(self, ctx: Any, a: Args, operation: str, lock: bool = True) -> Any:
+        backend = ctx.backend()
+        mgr = backend.state_manager(lock=lock and a.bool("lock", True),
+                                    lock_timeout=_duration(a.get("lock-timeout", "0s") or "0s"), operation=operation)
+        return mgr
+
+    def load_state(self, mgr: Any) -> tuple[Any, bool]:
+        from tfconsole.states.state import State
+
+        st, d = mgr.load()
+        self.diags(d)
+        if d.has_errors:
+            return None, False
+        return st or State(), True
+
+    def decoder(self) -> Callable:
+        from tfconsole.walk.context import decode_object
+
+        cache: dict = {}
+
+        def decode(addr: Any, provider: str, obj: Any) -> Any:
+            from tfconsole.providers.registry import default_registry
+            from tfconsole.walk.context import provider_source_of
+
+            src = provider_source_of(provider)
+            reg = default_registry()
+            if src not in cache:
+                cache[src] = reg.create(src) if reg.has(src) else None
+            p = cache[src]
+            schema = None
+            if p is not None:
+                schema = (p.resource_schemas() if addr.resource.mode == "managed" else p.data_source_schemas()).get(
+                    addr.resource.type)
+            if schema is None:
+                from tfconsole.lang.values import from_json_implied
+
+                return from_json_implied(obj.attributes)
+            return decode_object(obj.attributes, schema, obj.sensitive_attributes)
+
+        return decode
+
+    # ------------------------------------------------------------------ commands
+    def cmd_version(self, a: Args) -> int:
+        if a.bool("json"):
+            self.out(json.dumps({"terraform_version": TERRAFORM_VERSION, "platform": sys.platform,
+                                 "provider_selections": {}, "terraform_outdated": False}, indent=2))
+        else:
+            self.out(f"tfconsole v{__version__} (Terraform v{TERRAFORM_VERSION} compatible)")
+        return 0
+
+    def cmd_help(self, a: Args) -> int:
+        self.out("Usage: tfconsole [-chdir=DIR] <command> [args]\n\nMain commands:\n  init      Prepare your working "
+                 "directory\n  validate  Check whether the configuration is valid\n  plan      Show changes required "
+                 "by the current configuration\n  apply     Create or update infrastructure\n  destroy   Destroy "
+                 "previously-created infrastructure\n  ui        Open the operations console (default)\n\nAll other "
+                 "commands:\n  graph, output, refresh, show, state, taint, untaint, version, workspace")
+        return 0
+
+    def cmd_init(self, a: Args) -> int:
+        from tfconsole.core import Context, Options
+        from tfconsole.providers.registry import default_registry, normalize_source
+
+        ctx = Context(Options())
+        if not self.load(ctx):
+            return 1
+        reg = default_registry()
+        diags = Diagnostics()
+        for mod in ctx.config.descendants():
+            for name, rp in mod.required_providers.items():
+                if not reg.has(rp.source):
+                    diags.error("Failed to query available provider packages",
+                                f"Could not retrieve the list of available versions for provider "
+                                f"{normalize_source(rp.source)}: tfconsole has no built-in provider with this "
+                                "source and no installed plugin (entry point group \"tfconsole.providers\") "
+                                "provides it.")
+        self.diags(diags)
+        if diags.has_errors:
+            return 1
+        os.makedirs(".terraform", exist_ok=True)
+        self.out("\nInitializing the backend...\n\nInitializing provider plugins...\n\n"
+                 "Terraform has been successfully initialized!")
+        return 0
+
+    def cmd_validate(self, a: Args) -> int:
+        ctx = self.context(a)
+        if not self.load(ctx):
+            return 1
+        d = ctx.validate()
+        self.diags(d)
+        if d.has_errors:
+            return 1
+        self.out("Success! The configuration is valid.")
+        return 0
+
+    def _plan(self, a: Args, ctx: Any, mgr: Any, destroy: bool = False) -> tuple[Any, int]:
+        state, ok = self.load_state(mgr)
+        if not ok:
+            return None, 1
+        refresh_only = a.bool("refresh-only")
+        plan, d = ctx.plan(state, destroy=destroy or a.bool("destroy"), refresh_only=refresh_only,
+                           refresh=a.bool("refresh", True), targets=a.all("target"), replace=a.all("replace"),
+                           excludes=a.all("exclude"))
+        self.diags(d)
+        if d.has_errors:
+            self.stderr.write("")
+            return None, 1
+        return plan, 0
+
+    def cmd_plan(self, a: Args) -> int:
+        from .views import render_plan
+
+        ctx = self.context(a)
+        if not self.load(ctx):
+            return 1
+        mgr = self.manager(ctx, a, "OperationTypePlan")
+        with _locked(self, mgr) as ok:
+            if not ok:
+                return 1
+            plan, rc = self._plan(a, ctx, mgr)
+            if plan is None:
+                return rc
+            self.out(render_plan(plan))
+            out = a.get("out")
+            if out:
+                save_plan(plan, out)
+                self.out(f"Saved the plan to: {out}\n\nTo perform exactly these actions, run the following command "
+                         f"to apply:\n    tfconsole apply \"{out}\"")
+        if a.bool("detailed-exitcode"):
+            return 2 if plan.has_changes() else 0
+        return 0
+
+    def cmd_apply(self, a: Args, destroy: bool = False) -> int:
+        from .views import render_plan
+
+        ctx = self.context(a)
+        planfile = a.pos[0] if a.pos else None
+        if planfile:
+            plan, err = load_plan(planfile)
+            if plan is None:
+                self.stderr.write(f"╷\n│ Error: Failed to load \"{planfile}\" as a plan file\n│\n│ {err}\n╵\n")
+                return 1
+            tmp = _materialize_config(plan)
+            d = ctx.load_config(tmp)
+            if ctx.config is not None:
+                self.files = {k: v for m in ctx.config.descendants() for k, v in m.files.items()}
+            self.diags(d)
+            if d.has_errors:
+                return 1
+            _rebase_dirs(ctx.config, tmp, os.getcwd())
+        else:
+            if not self.load(ctx):
+                return 1
+        mgr = self.manager(ctx, a, "OperationTypeApply")
+        with _locked(self, mgr) as ok:
+            if not ok:
+                return 1
+            if not planfile:
+                plan, rc = self._plan(a, ctx, mgr, destroy=destroy)
+                if plan is None:
+                    return rc
+                self.out(render_plan(plan))
+                if not plan.has_changes() and not plan.refresh_only:
+                    self._print_outputs_after(mgr)
+                    return 0
+                if not a.bool("auto-approve"):
+                    if not sys.stdin.isatty():
+                        self.stderr.write("╷\n│ Error: No value for required approval\n│\n│ Apply requires "
+                                          "approval: pass -auto-approve when running without a terminal.\n╵\n")
+                        return 1
+                    what = "destroy all remote objects managed by this configuration" if destroy else \
+                        "perform the actions described above"
+                    self.out(f"Do you want to {what}?\n  Only 'yes' will be accepted to approve.\n")
+                    ans = input("  Enter a value: ")
+                    if ans.strip() != "yes":
+                        self.out("\nApply cancelled.")
+                        return 1
+            else:
+                st, okk = self.load_state(mgr)
+                if not okk:
+                    return 1
+                if plan.prior_state is not None and st is not None and st.lineage != plan.prior_state.lineage and \
+                        not st.is_empty():
+                    self.stderr.write("╷\n│ Error: Saved plan is stale\n│\n│ The given plan file can no longer be "
+                                      "applied because the state was changed by another operation after the plan "
+                                      "was created.\n╵\n")
+                    return 1
+                if plan.prior_state is not None and st is not None and st.serial != plan.prior_state.serial and \
+                        plan.prior_state.serial and st.lineage == plan.prior_state.lineage:
+                    self.stderr.write("╷\n│ Error: Saved plan is stale\n│\n│ The given plan file can no longer be "
+                                      "applied because the state was changed by another operation after the plan "
+                                      "was created.\n╵\n")
+                    return 1
+            _install_sigint(ctx)
+            state, d = ctx.apply(plan, mgr)
+            self.diags(d)
+            if d.has_errors:
+                return 1
+            add, change, dest = plan.summary()
+            if plan.destroy:
+                self.out(f"\nDestroy complete! Resources: {dest} destroyed.")
+            else:
+                self.out(f"\nApply complete! Resources: {add} added, {change} changed, {dest} destroyed.")
+            self._print_outputs(state)
+        return 0
+
+    def _print_outputs_after(self, mgr: Any) -> None:
+        if mgr.state is not None:
+            self._print_outputs(mgr.state)
+
+    def _print_outputs(self, state: Any) -> None:
+        from .views import render_output_value
+
+        if not state.outputs:
+            return
+        self.out("\nOutputs:\n")
+        for name, o in sorted(state.outputs.items()):
+            val = "<sensitive>" if o.sensitive else render_output_value(o.value, o.type)
+            self.out(f"{name} = {val}")
+
+    def cmd_destroy(self, a: Args) -> int:
+        return self.cmd_apply(a, destroy=True)
+
+    def cmd_refresh(self, a: Args) -> int:
+        a.flags["refresh-only"] = ["true"]
+        a.flags["auto-approve"] = ["true"]
+        return self.cmd_apply(a)
+
+    def cmd_show(self, a: Args) -> int:
+        from .views import plan_json, render_change, render_plan, state_json
+
+        ctx = self.context(a)
+        if a.pos:
+            plan, err = load_plan(a.pos[0])
+            if plan is None:
+                self.stderr.write(f"╷\n│ Error: Failed to read the given file as a state or plan file\n│\n│ {err}\n╵\n")
+                return 1
+            if a.bool("json"):
+                self.out(json.dumps(plan_json(plan, self.decoder()), separators=(",", ":")))
+            else:
+                self.out(render_plan(plan))
+            return 0
+        mgr = self.manager(ctx, a, "OperationTypeShow", lock=False)
+        state, ok = self.load_state(mgr)
+        if not ok:
+            return 1
+        if a.bool("json"):
+            self.out(json.dumps(state_json(state, self.decoder()), separators=(",", ":")))
+            return 0
+        if state.is_empty() and not state.outputs:
+            self.out("No state.")
+            return 0
+        decode = self.decoder()
+        from tfconsole.plans import Action, ResourceInstanceChange
+
+        for addr, inst in sorted(state.all_instances(), key=lambda x: str(x[0])):
+            if inst.current is None:
+                continue
+            rs = state.resources[addr.abs_resource()]
+            v = decode(addr, rs.provider, inst.current)
+            text = render_change(ResourceInstanceChange(addr, Action.NOOP, rs.provider, v, v))
+            self.out(text.replace("  # " + str(addr), "# " + str(addr), 1))
+            self.out("")
+        self._print_outputs(state)
+        return 0
+
+    def cmd_output(self, a: Args) -> int:
+        from .views import render_output_value
+
+        ctx = self.context(a)
+        mgr = self.manager(ctx, a, "OperationTypeOutput", lock=False)
+        state, ok = self.load_state(mgr)
+        if not ok:
+            return 1
+        if a.pos:
+            name = a.pos[0]
+            o = state.outputs.get(name)
+            if o is None:
+                self.stderr.write(f"╷\n│ Error: Output \"{name}\" not found\n│\n│ The output variable requested "
+                                  "could not be found in the state file. If you recently added this to your "
+                                  "configuration, be sure to run `terraform apply`, since the state won't be "
+                                  "updated with new output variables until that command is run.\n╵\n")
+                return 1
+            if a.bool("json"):
+                self.out(json.dumps(o.value))
+            elif a.bool("raw"):
+                if isinstance(o.value, (str, int, float, bool)):
+                    self.stdout.write(o.value if isinstance(o.value, str) else json.dumps(o.value))
+                else:
+                    self.stderr.write("Error: Unsupported value for raw output\n")
+                    return 1
+            else:
+                self.out(render_output_value(o.value, o.type))
+            return 0
+        if a.bool("json"):
+            from .views import outputs_json
+
+            self.out(json.dumps(outputs_json(state), indent=2))
+            return 0
+        if not state.outputs:
+            self.stderr.write("╷\n│ Warning: No outputs found\n│\n│ The state file either has no outputs "
+                              "defined, or all the defined outputs are empty.\n╵\n")
+            return 0
+        for name, o in sorted(state.outputs.items()):
+            self.out(f"{name} = {'<sensitive>' if o.sensitive else render_output_value(o.value, o.type)}")
+        return 0
+
+    def cmd_graph(self, a: Args) -> int:
+        from .graphviz import to_dot
+
+        ctx = self.context(a)
+        kind = a.get("type", "") or ""
+        planfile = a.get("plan")
+        if planfile:
+            plan, err = load_plan(planfile)
+            if plan is None:
+                self.stderr.write(f"Error: Failed to read plan file: {err}\n")
+                return 1
+            tmp = _materialize_config(plan)
+            d = ctx.load_config(tmp)
+            self.diags(d)
+            if d.has_errors:
+                return 1
+            g, d = ctx.graph("apply", plan.prior_state, plan)
+            self.diags(d)
+            self.out(to_dot(g, full=True))
+            return 0 if not d.has_errors else 1
+        if not self.load(ctx):
+            return 1
+        mgr = self.manager(ctx, a, "OperationTypeGraph", lock=False)
+        state, ok = self.load_state(mgr)
+        if not ok:
+            return 1
+        gkind = {"plan": "plan", "plan-destroy": "plan-destroy", "apply": "plan", "validate": "validate",
+                 "": "plan"}.get(kind, "plan")
+        g, d = ctx.graph(gkind, state)
+        self.diags(d)
+        if d.has_errors:
+            return 1
+        self.out(to_dot(g, full=bool(kind)))
+        return 0
+
+    # ---- state
+    def cmd_state_list(self, a: Args) -> int:
+        ctx = self.context(a)
+        mgr = self.manager(ctx, a, "OperationTypeStateList", lock=False)
+        state, ok = self.load_state(mgr)
+        if not ok:
+            return 1
+        addrs = sorted((addr for addr, inst in state.all_instances() if inst.current is not None),
+                       key=lambda x: (str(x.module), x.resource.mode != "data", x.resource.type, x.resource.name,
+                                      _kk(x.key)))
+        for addr in addrs:
+            s = str(addr)
+            if a.pos and not any(s == p or s.startswith(p + ".") or s.startswith(p + "[") for p in a.pos):
+                continue
+            self.out(s)
+        return 0
+
+    def cmd_state_show(self, a: Args) -> int:
+        from tfconsole.addrs import AddressError, parse_instance
+        from tfconsole.plans import Action, ResourceInstanceChange
+
+        from .views import render_change
+
+        if len(a.pos) != 1:
+            self.stderr.write("Exactly one argument expected: the address of a resource instance.\n")
+            return 1
+        try:
+            addr = parse_instance(a.pos[0])
+        except AddressError as exc:
+            self.stderr.write(f"Error parsing instance address: {a.pos[0]}\n\n{exc}\n")
+            return 1
+        ctx = self.context(a)
+        mgr = self.manager(ctx, a, "OperationTypeStateShow", lock=False)
+        state, ok = self.load_state(mgr)
+        if not ok:
+            return 1
+        obj = state.current(addr)
+        if obj is None:
+            self.stderr.write(f"No instance found for the given address!\n\nThis command requires that the address "
+                              "references one specific instance.\n")
+            return 1
+        rs = state.resources[addr.abs_resource()]
+        v = self.decoder()(addr, rs.provider, obj)
+        text = render_change(ResourceInstanceChange(addr, Action.NOOP, rs.provider, v, v))
+        self.out(text.replace("  # " + str(addr), "# " + str(addr), 1))
+        return 0
+
+    def _mutate_state(self, a: Args, fn: Callable[[Any], int]) -> int:
+        ctx = self.context(a)
+        mgr = self.manager(ctx, a, "OperationTypeState")
+        with _locked(self, mgr) as ok:
+            if not ok:
+                return 1
+            state, okk = self.load_state(mgr)
+            if not okk:
+                return 1
+            rc = fn(state)
+            if rc == 0 and not a.bool("dry-run"):
+                d = mgr.persist(state)
+                self.diags(d)
+                if d.has_errors:
+                    return 1
+            return rc
+
+    def cmd_state_rm(self, a: Args) -> int:
+        from tfconsole.addrs import AbsResource, AbsResourceInstance, AddressError, ModuleInstance, parse_target
+
+        if not a.pos:
+            self.stderr.write("At least one address is required.\n")
+            return 1
+
+        def fn(state: Any) -> int:
+            removed = 0
+            for text in a.pos:
+                try:
+                    t = parse_target(text)
+                except AddressError as exc:
+                    self.stderr.write(f"Error parsing address {text}: {exc}\n")
+                    return 1
+                for addr, inst in list(state.all_instances()):
+                    from tfconsole.addrs import target_contains
+
+                    if target_contains(t, addr):
+                        state.set_current(addr, None, state.resources[addr.abs_resource()].provider)
+                        self.out(f"Removed {addr}")
+                        removed += 1
+            if removed == 0:
+                self.stderr.write("Error: Invalid target address\n\nNo matching objects found.\n")
+                return 1
+            self.out(f"Successfully removed {removed} resource instance(s).")
+            return 0
+
+        return self._mutate_state(a, fn)
+
+    def cmd_state_mv(self, a: Args) -> int:
+        from tfconsole.addrs import AbsResource, AbsResourceInstance, AddressError, parse_target
+
+        if len(a.pos) != 2:
+            self.stderr.write("Exactly two arguments expected: the source and destination addresses.\n")
+            return 1
+
+        def fn(state: Any) -> int:
+            try:
+                src, dst = parse_target(a.pos[0]), parse_target(a.pos[1])
+            except AddressError as exc:
+                self.stderr.write(f"Error parsing address: {exc}\n")
+                return 1
+            if isinstance(src, AbsResource) and isinstance(dst, AbsResource):
+                rs = state.resources.pop(src, None)
+                if rs is None:
+                    self.stderr.write(f"Error: Invalid source address\n\nCannot move {src}: does not match anything "
+                                      "in the current state.\n")
+                    return 1
+                if dst in state.resources:
+                    state.resources[src] = rs
+                    self.stderr.write(f"Error: Invalid target address\n\nCannot move to {dst}: there is already a "
+                                      "resource at that address in the current state.\n")
+                    return 1
+                rs.addr = dst
+                state.resources[dst] = rs
+            elif isinstance(src, (AbsResource, AbsResourceInstance)):
+                si = src if isinstance(src, AbsResourceInstance) else src.instance(None)
+                di = dst if isinstance(dst, AbsResourceInstance) else dst.instance(None)  # type: ignore[union-attr]
+                obj = state.current(si)
+                if obj is None:
+                    self.stderr.write(f"Error: Invalid source address\n\nCannot move {si}: does not match anything "
+                                      "in the current state.\n")
+                    return 1
+                if state.current(di) is not None:
+                    self.stderr.write(f"Error: Invalid target address\n\nCannot move to {di}: there is already a "
+                                      "resource instance at that address in the current state.\n")
+                    return 1
+                prov = state.resources[si.abs_resource()].provider
+                state.set_current(si, None, prov)
+                state.set_current(di, obj, prov)
+            else:
+                self.stderr.write("Error: module moves are not supported by state mv yet; use a moved block.\n")
+                return 1
+            self.out(f"Move \"{a.pos[0]}\" to \"{a.pos[1]}\"\nSuccessfully moved 1 object(s).")
+            return 0
+
+        return self._mutate_state(a, fn)
+
+    def cmd_state_pull(self, a: Args) -> int:
+        from tfconsole.states.statefile import write_state
+
+        ctx = self.context(a)
+        mgr = self.manager(ctx, a, "OperationTypeStatePull", lock=False)
+        state, ok = self.load_state(mgr)
+        if not ok:
+            return 1
+        self.stdout.write(write_state(state))
+        return 0
+
+    def cmd_state_push(self, a: Args) -> int:
+        from tfconsole.states.statefile import read_state
+
+        if len(a.pos) != 1:
+            self.stderr.write("Exactly one argument expected: the path to a state file (or - for stdin).\n")
+            return 1
+        text = sys.stdin.read() if a.pos[0] == "-" else None
+        new, d = read_state(text if text is not None else a.pos[0])
+        self.diags(d)
+        if d.has_errors or new is None:
+            return 1
+
+        def fn(state: Any) -> int:
+            if not a.bool("force") and state.lineage and new.lineage != state.lineage and not state.is_empty():
+                self.stderr.write("Failed to write state: cannot import state with lineage "
+                                  f"{new.lineage!r} over unrelated state with lineage {state.lineage!r}\n")
+                return 1
+            if not a.bool("force") and new.lineage == state.lineage and new.serial < state.serial:
+                self.stderr.write(f"Failed to write state: cannot import state with serial {new.serial} over newer "
+                                  f"state with serial {state.serial}\n")
+                return 1
+            state.resources = new.resources
+            state.outputs = new.outputs
+            state.lineage = new.lineage
+            return 0
+
+        return self._mutate_state(a, fn)
+
+    def _taint(self, a: Args, status: str) -> int:
+        from tfconsole.addrs import AddressError, parse_instance
+
+        if len(a.pos) != 1:
+            self.stderr.write("Exactly one argument expected: the address of a resource instance.\n")
+            return 1
+        try:
+            addr = parse_instance(a.pos[0])
+        except AddressError as exc:
+            self.stderr.write(f"Error: Invalid address\n\n{exc}\n")
+            return 1
+
+        def fn(state: Any) -> int:
+            obj = state.current(addr)
+            if obj is None:
+                self.stderr.write(f"╷\n│ Error: No such resource instance\n│\n│ There is no resource instance in the "
+                                  f"state with the address {addr}. If the resource configuration has just been "
+                                  "added, you must run \"terraform apply\" first to create the object before "
+                                  "tainting it.\n╵\n")
+                return 1
+            if status == "ready" and obj.status != "tainted":
+                self.stderr.write(f"╷\n│ Error: Resource instance is not tainted\n│\n│ Resource instance {addr} is "
+                                  "not currently tainted, and so it cannot be untainted.\n╵\n")
+                return 1
+            obj.status = status
+            self.out(f"Resource instance {addr} has been {'marked as tainted' if status == 'tainted' else 'successfully untainted'}.")
+            return 0
+
+        return self._mutate_state(a, fn)
+
+    def cmd_taint(self, a: Args) -> int:
+        return self._taint(a, "tainted")
+
+    def cmd_untaint(self, a: Args) -> int:
+        return self._taint(a, "ready")
+
+    # ---- workspaces
+    def _backend(self, a: Args) -> Any:
+        from tfconsole.core import Context, Options
+
+        ctx = Context(Options())
+        ctx.load_config()
+        return ctx.backend()
+
+    def cmd_workspace_list(self, a: Args) -> int:
+        b = self._backend(a)
+        self.stdout.write(b.list_message(b.workspaces(), b.current_workspace()))
+        return 0
+
+    def cmd_workspace_show(self, a: Args) -> int:
+        self.out(self._backend(a).current_workspace())
+        return 0
+
+    def cmd_workspace_new(self, a: Args) -> int:
+        if len(a.pos) != 1:
+            self.stderr.write("Expected a single argument: NAME.\n")
+            return 1
+        b = self._backend(a)
+        d = b.new_workspace(a.pos[0])
+        self.diags(d)
+        if d.has_errors:
+            return 1
+        self.out(b.created_message(a.pos[0]))
+        return 0
+
+    def cmd_workspace_select(self, a: Args) -> int:
+        if len(a.pos) != 1:
+            self.stderr.write("Expected a single argument: NAME.\n")
+            return 1
+        b = self._backend(a)
+        created, d = b.select_workspace(a.pos[0], or_create=a.bool("or-create"))
+        self.diags(d)
+        if d.has_errors:
+            return 1
+        self.out(b.created_message(a.pos[0]) if created else b.switched_message(a.pos[0]))
+        return 0
+
+    def cmd_workspace_delete(self, a: Args) -> int:
+        if len(a.pos) != 1:
+            self.stderr.write("Expected a single argument: NAME.\n")
+            return 1
+        b = self._backend(a)
+        non_empty, d = b.delete_workspace(a.pos[0], force=a.bool("force"))
+        self.diags(d)
+        if d.has_errors:
+            return 1
+        self.out(b.deleted_message(a.pos[0], non_empty))
+        return 0
+
+    # ---- the console
+    def cmd_ui(self, a: Args) -> int:
+        has_tf = any(n.endswith(".tf") for n in os.listdir("."))
+        target = "."
+        if not has_tf:
+            demo = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                "configs", "demo")
+            if os.path.isdir(demo):
+                target = demo
+        try:
+            from tfconsole.tui.app import run_app
+        except ImportError as exc:
+            self.stderr.write(f"Error: the console is not available: {exc}\n")
+            return 1
+        return run_app(target, a)
+
+
+def _kk(k: Any) -> tuple:
+    if k is None:
+        return (0, 0, "")
+    if isinstance(k, int):
+        return (1, k, "")
+    return (2, 0, k)
+
+
+class _locked:
+    def __init__(self, cli: CLI, mgr: Any):
+        self.cli = cli
+        self.mgr = mgr
+        self.ok = False
+
+    def __enter__(self) -> bool:
+        d = self.mgr.lock()
+        self.cli.diags(d)
+        self.ok = not d.has_errors
+        return self.ok
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.ok:
+            self.mgr.unlock()
+
+
+def _duration(s: str) -> float:
+    s = s.strip()
+    try:
+        if s.endswith("ms"):
+            return float(s[:-2]) / 1000
+        if s.endswith("s"):
+            return float(s[:-1])
+        if s.endswith("m"):
+            return float(s[:-1]) * 60
+        return float(s)
+    except ValueError:
+        return 0.0
+
+
+def save_plan(plan: Any, path: str) -> None:
+    data = PLAN_MAGIC + zlib.compress(pickle.dumps(plan, protocol=pickle.HIGHEST_PROTOCOL))
+    fd = os.open(path + ".tmp", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(path + ".tmp", path)
+
+
+def load_plan(path: str) -> tuple[Any, str]:
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        return None, str(exc)
+    if not data.startswith(PLAN_MAGIC):
+        return None, "The file is not a tfconsole plan file."
+    try:
+        return pickle.loads(zlib.decompress(data[len(PLAN_MAGIC):])), ""
+    except Exception as exc:  # noqa: BLE001 - any corruption is the same user error
+        return None, f"The plan file is corrupt: {exc}"
+
+
+def _materialize_config(plan: Any) -> str:
+    """Write the plan's configuration snapshot to a temp dir so apply uses exactly that config."""
+    import tempfile
+
+    tmp = tempfile.mkdtemp(prefix="tfconsole-plan-")
+    for rel, text in plan.config_files.items():
+        dest = os.path.join(tmp, rel)
+        os.makedirs(os.path.dirname(dest) or tmp, exist_ok=True)
+        with open(dest, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    return tmp
+
+
+def _rebase_dirs(config: Any, tmp: str, real: str) -> None:
+    """Module directories of a snapshot point back at the working directory (path.module, files)."""
+    for m in config.descendants():
+        rel = os.path.relpath(m.dir, tmp)
+        m.dir = os.path.normpath(os.path.join(real, rel))
+
+
+def _install_sigint(ctx: Any) -> None:
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        sys.stderr.write("\nInterrupt received.\nPlease wait for Terraform to exit or data loss may occur.\n"
+                         "Gracefully shutting down...\n")
+        ctx.cancel()
+
+    signal.signal(signal.SIGINT, handler)
+
+
+def main(argv: list[str] | None = None) -> int:
+    cli = CLI()
+    try:
+        return cli.run(list(sys.argv[1:] if argv is None else argv))
+    except KeyboardInterrupt:
+        sys.stderr.write("\nInterrupted.\n")
+        return 130
+    except BrokenPipeError:
+        return 1
+    except Exception as exc:  # noqa: BLE001 - last line of defence: a bug, reported without a traceback
+        import traceback
+
+        log = os.path.join(os.path.expanduser("~"), ".tfconsole-crash.log")
+        try:
+            with open(log, "a", encoding="utf-8") as fh:
+                traceback.print_exc(file=fh)
+        except OSError:
+            pass
+        sys.stderr.write(f"╷\n│ Error: Internal error\n│\n│ tfconsole hit a bug: {exc!r}. The details were written "
+                         f"to {log}.\n╵\n")
+        return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,506 @@
+"""Human and JSON renderings of plans, states and diagnostics, as Terraform prints them."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tfconsole import TERRAFORM_VERSION
+from tfconsole.diags import Diagnostic, Diagnostics
+from tfconsole.lang.types import ObjectType, Type
+from tfconsole.lang.values import (
+    Null, Sensitive, TList, TMap, TSet, Unknown, format_number, is_null, sensitive_paths, to_json_typed, type_of,
+    unmark, unmark_deep,
+)
+from tfconsole.plans import Action, Plan, ResourceInstanceChange
+from tfconsole.states.state import State
+
+# ---------------------------------------------------------------------------
+# diagnostics
+
+
+def format_diagnostic(d: Diagnostic, files: dict[str, str] | None = None, color: bool = False) -> str:
+    kind = "Error" if d.is_error else "Warning"
+    lines = [f"{kind}: {d.summary}", ""]
+    if d.subject is not None:
+        where = f"  on {d.subject.filename} line {d.subject.start.line}"
+        if d.address:
+            where += f", in {d.address}"
+        lines.append(where + ":")
+        src = (files or {}).get(d.subject.filename)
+        if src is not None:
+            all_lines = src.splitlines()
+            ln = d.subject.start.line
+            if 0 < ln <= len(all_lines):
+                lines.append(f"  {ln:>3}: {all_lines[ln - 1]}")
+        lines.append("")
+    elif d.address:
+        lines.append(f"  with {d.address},")
+        lines.append("")
+    if d.detail:
+        lines.append(d.detail)
+    body = "\n".join(lines).rstrip("\n")
+    bar = "│ "
+    out = ["╷"] + [(bar + x).rstrip() if x else "│" for x in body.split("\n")] + ["╵"]
+    return "\n".join(out)
+
+
+def format_diagnostics(diags: Diagnostics, files: dict[str, str] | None = None) -> str:
+    return "\n".join(format_diagnostic(d, files) for d in diags)
+
+
+# ---------------------------------------------------------------------------
+# values in plan diffs
+
+
+def render_value(v: Any, indent: int = 0) -> str:
+    v, marked = unmark(v)
+    if marked:
+        return "(sensitive value)"
+    t = type(v)
+    if t is Unknown:
+        return "(known after apply)"
+    if v is None or t is Null:
+        return "null"
+    if t is bool:
+        return "true" if v else "false"
+    if t in (int, float):
+        return format_number(v)
+    if t is str:
+        if "\n" in v and v.endswith("\n"):
+            pad = " " * (indent + 4)
+            body = "\n".join(pad + ln for ln in v[:-1].split("\n"))
+            return f"<<-EOT\n{body}\n{' ' * (indent + 2)}EOT"
+        return json.dumps(v, ensure_ascii=False)
+    if t in (list, TList, TSet):
+        if not v:
+            return "[]"
+        pad = " " * (indent + 4)
+        items = [f"{pad}{render_value(x, indent + 4)}," for x in v]
+        return "[\n" + "\n".join(items) + "\n" + " " * (indent + 2) + "]"
+    if t in (dict, TMap):
+        if not v:
+            return "{}"
+        pad = " " * (indent + 4)
+        width = max(len(_key(k)) for k in v)
+        items = [f"{pad}{_key(k).ljust(width)} = {render_value(x, indent + 4)}" for k, x in v.items()]
+        return "{\n" + "\n".join(items) + "\n" + " " * (indent + 2) + "}"
+    return str(v)
+
+
+def _key(k: str) -> str:
+    import re
+
+    return k if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", k) else json.dumps(k)
+
+
+def _is_unknown(v: Any) -> bool:
+    return type(unmark(v)[0]) is Unknown
+
+
+def render_change(ch: ResourceInstanceChange) -> str:
+    """The `# addr will be created` block of a plan."""
+    a = ch.action
+    addr = ch.address
+    header = {
+        Action.CREATE: f"# {addr} will be created",
+        Action.UPDATE: f"# {addr} will be updated in-place",
+        Action.DELETE: f"# {addr} will be destroyed",
+        Action.DELETE_THEN_CREATE: f"# {addr} must be replaced",
+        Action.CREATE_THEN_DELETE: f"# {addr} must be replaced",
+        Action.READ: f"# {addr} will be read during apply",
+        Action.FORGET: f"# {addr} will no longer be managed by Terraform",
+        Action.NOOP: f"# {addr}",
+    }[a]
+    reason = _reason_text(ch)
+    lines = [f"  {header}"]
+    if reason:
+        lines.append(f"  # {reason}")
+    if ch.prev_run_addr is not None and ch.prev_run_addr != ch.addr:
+        lines.append(f"  # (moved from {ch.prev_run_addr})")
+    res = ch.addr.resource
+    kind = "data" if res.mode == "data" else "resource"
+    sym = a.symbol if a is not Action.READ else " <="
+    lines.append(f"{sym.rjust(3)} {kind} \"{res.type}\" \"{res.name}\" {{")
+    before = ch.before or {}
+    after = ch.after or {}
+    names = sorted(set(before) | set(after))
+    rows = []
+    replace_attrs = {p[0] for p in ch.replace_paths if p}
+    for n in names:
+        b = before.get(n)
+        af = after.get(n)
+        if a is Action.DELETE or a is Action.FORGET:
+            if is_null(unmark(b)[0]):
+                continue
+            rows.append(("-", n, render_value(b, 4), ""))
+        elif a in (Action.CREATE, Action.READ):
+            if is_null(unmark(af)[0]) and not _is_unknown(af):
+                continue
+            rows.append(("+", n, render_value(af, 4), ""))
+        else:
+            bu, _ = unmark_deep(b)
+            au, _ = unmark_deep(af)
+            same = not _is_unknown(af) and _equal_typed(bu, au)
+            if same:
+                if a is Action.UPDATE:
+                    continue
+                if is_null(bu):
+                    continue
+                rows.append((" ", n, render_value(af, 4), ""))
+                continue
+            note = " # forces replacement" if n in replace_attrs else ""
+            if is_null(bu):
+                rows.append(("+", n, render_value(af, 4), note))
+            elif is_null(au) and not _is_unknown(af):
+                rows.append(("-", n, render_value(b, 4) + " -> null", note))
+            else:
+                rows.append(("~", n, f"{render_value(b, 4)} -> {render_value(af, 4)}", note))
+    if rows:
+        width = max(len(r[1]) for r in rows)
+        for sym2, n, text, note in rows:
+            lines.append(f"      {sym2} {n.ljust(width)} = {text}{note}")
+    lines.append("    }")
+    return "\n".join(lines)
+
+
+def _equal_typed(a: Any, b: Any) -> bool:
+    from tfconsole.lang.values import equal
+
+    if not equal(a, b):
+        return False
+    try:
+        return is_null(a) or type_of(a) == type_of(b)
+    except TypeError:
+        return True
+
+
+def _reason_text(ch: ResourceInstanceChange) -> str:
+    r = ch.reason
+    a = ch.addr
+    if r == "replace_because_tainted":
+        return "(tainted, so must be replaced)"
+    if r == "replace_by_request":
+        return "(replace requested by you)" if False else ""
+    if r == "replace_by_triggers":
+        return "(will be replaced due to changes in replace_triggered_by)"
+    if r == "delete_because_no_resource_config":
+        return f"(because {a.resource} is not in configuration)"
+    if r == "delete_because_no_module":
+        return f"(because {a.module} is not in configuration)"
+    if r == "delete_because_count_index":
+        return f"(because index {a.key_str() if hasattr(a, 'key_str') else a.key} is out of range for count)"
+    if r == "delete_because_each_key":
+        return f"(because key [{json.dumps(a.key)}] is not in for_each map)"
+    if r == "delete_because_wrong_repetition":
+        return "(because resource does not use count)" if a.key is not None else \
+            "(because resource uses count or for_each)"
+    if r == "read_because_config_unknown":
+        return "(config refers to values not yet known)"
+    if r == "read_because_dependency_pending":
+        return "(depends on a resource or a module with changes pending)"
+    return ""
+
+
+def render_plan(plan: Plan) -> str:
+    out: list[str] = []
+    changes = plan.resource_changes()
+    if plan.drift and not plan.destroy:
+        pass
+    if not changes and not [o for o in plan.output_changes if o.action is not Action.NOOP]:
+        if plan.refresh_only:
+            return ("\nNo changes. Your infrastructure still matches the configuration.\n\nTerraform has checked "
+                    "that the real remote objects still match the result of your most recent changes, and found "
+                    "no differences.\n")
+        return ("\nNo changes. Your infrastructure matches the configuration.\n\nTerraform has compared your real "
+                "infrastructure against your configuration and found no differences, so no changes are needed.\n")
+    if changes:
+        symbols = []
+        present = {c.action for c in changes}
+        for act, text in ((Action.CREATE, "  + create"), (Action.UPDATE, "  ~ update in-place"),
+                          (Action.DELETE, "  - destroy"), (Action.DELETE_THEN_CREATE, "-/+ destroy and then create replacement"),
+                          (Action.CREATE_THEN_DELETE, "+/- create replacement and then destroy"),
+                          (Action.READ, " <= read (data resources)")):
+            if act in present:
+                symbols.append(text)
+        out.append("\nTerraform used the selected providers to generate the following execution\nplan. Resource "
+                   "actions are indicated with the following symbols:")
+        out.extend(symbols)
+        out.append("\nTerraform will perform the following actions:\n")
+        for c in changes:
+            out.append(render_change(c))
+            out.append("")
+        out.append(plan.summary_line())
+    ocs = [o for o in plan.output_changes if o.action is not Action.NOOP]
+    if ocs:
+        out.append("\nChanges to Outputs:")
+        width = max(len(o.name) for o in ocs)
+        for o in ocs:
+            sym = {Action.CREATE: "+", Action.UPDATE: "~", Action.DELETE: "-"}.get(o.action, " ")
+            if o.sensitive:
+                val = "(sensitive value)"
+            elif o.action is Action.DELETE:
+                val = render_value(o.before, 2) + " -> null"
+            elif o.action is Action.UPDATE:
+                val = f"{render_value(o.before, 2)} -> {render_value(o.after, 2)}"
+            else:
+                val = render_value(o.after, 2)
+            out.append(f"  {sym} {o.name.ljust(width)} = {val}")
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# JSON: show -json (state) and show -json PLANFILE
+
+
+def _sensitive_shape(v: Any) -> Any:
+    """Terraform's *_sensitive structure: true where marked, nested objects/arrays otherwise."""
+    t = type(v)
+    if t is Sensitive:
+        return True
+    if t in (dict, TMap):
+        out = {}
+        for k, x in v.items():
+            s = _sensitive_shape(x)
+            if s is not False and s != {} and s != []:
+                out[k] = s
+        return out
+    if t in (list, TList, TSet):
+        return [_sensitive_shape(x) if _sensitive_shape(x) is not False else False for x in v]
+    return False
+
+
+def _unknown_shape(v: Any) -> Any:
+    v, _ = unmark(v)
+    t = type(v)
+    if t is Unknown:
+        return True
+    if t in (dict, TMap):
+        out = {}
+        for k, x in v.items():
+            s = _unknown_shape(x)
+            if s is not False and s != {} and s != []:
+                out[k] = s
+        return out
+    if t in (list, TList, TSet):
+        return [_unknown_shape(x) for x in v]
+    return False
+
+
+def _plain_known(v: Any) -> Any:
+    """JSON of a value with unknowns left out (Terraform omits them from "after")."""
+    v, _ = unmark(v)
+    t = type(v)
+    if t is Unknown:
+        return None
+    if t in (dict, TMap):
+        return {k: _plain_known(x) for k, x in v.items() if type(unmark(x)[0]) is not Unknown}
+    if t in (list, TList, TSet):
+        return [_plain_known(x) for x in v]
+    from tfconsole.lang.values import to_json_plain
+
+    return to_json_plain(v)
+
+
+def _values_json(value: Any) -> Any:
+    from tfconsole.lang.values import to_json_plain
+
+    clean, _ = unmark_deep(value)
+    return to_json_plain(clean)
+
+
+def _resource_json(addr: Any, provider: str, value: dict[str, Any], schema_version: int = 0) -> dict:
+    from tfconsole.walk.context import provider_source_of
+
+    r: dict[str, Any] = {
+        "address": str(addr), "mode": addr.resource.mode, "type": addr.resource.type, "name": addr.resource.name,
+    }
+    if addr.key is not None:
+        r["index"] = addr.key
+    r["provider_name"] = provider_source_of(provider)
+    r["schema_version"] = schema_version
+    r["values"] = _values_json(value)
+    r["sensitive_values"] = _sensitive_shape(value) or {}
+    return r
+
+
+def state_values_json(state: State, decode: Any) -> dict:
+    """The "values" part of show -json: root_module + child_modules, outputs."""
+    modules: dict[str, dict] = {}
+    for rs in sorted(state.resources.values(), key=lambda r: (str(r.addr.module), r.addr.resource.mode != "managed",
+                                                              r.addr.resource.type, r.addr.resource.name)):
+        for key, inst in sorted(rs.instances.items(), key=lambda kv: _key_order(kv[0])):
+            if inst.current is None:
+                continue
+            addr = rs.addr.instance(key)
+            value = decode(addr, rs.provider, inst.current)
+            mod = str(rs.addr.module)
+            modules.setdefault(mod, {"resources": []})["resources"].append(
+                _resource_json(addr, rs.provider, value, inst.current.schema_version))
+    root = modules.pop("", {"resources": []})
+    out_root: dict[str, Any] = {}
+    if root["resources"]:
+        out_root["resources"] = root["resources"]
+    children = _nest_modules(modules)
+    if children:
+        out_root["child_modules"] = children
+    values: dict[str, Any] = {}
+    if state.outputs:
+        values["outputs"] = {n: {"sensitive": o.sensitive, "value": o.value, "type": o.type}
+                             for n, o in sorted(state.outputs.items())}
+    values["root_module"] = out_root
+    return values
+
+
+def _key_order(k: Any) -> tuple:
+    if k is None:
+        return (0, 0, "")
+    if isinstance(k, int):
+        return (1, k, "")
+    return (2, 0, k)
+
+
+def _nest_modules(modules: dict[str, dict]) -> list[dict]:
+    # build a tree keyed by module address strings
+    tree: dict[str, dict] = {}
+    for addr in sorted(modules):
+        tree[addr] = {"resources": modules[addr]["resources"], "address": addr}
+    # ensure ancestors exist
+    from tfconsole.addrs import parse_target
+
+    for addr in list(tree):
+        mi = parse_target(addr)
+        steps = mi.steps  # type: ignore[union-attr]
+        for i in range(1, len(steps)):
+            from tfconsole.addrs import ModuleInstance
+
+            anc = str(ModuleInstance(steps[:i]))
+            tree.setdefault(anc, {"address": anc})
+    children: dict[str, list[dict]] = {}
+    for addr in sorted(tree):
+        mi = parse_target(addr)
+        from tfconsole.addrs import ModuleInstance
+
+        parent = str(ModuleInstance(mi.steps[:-1]))  # type: ignore[union-attr]
+        children.setdefault(parent, []).append(tree[addr])
+    for addr, node in tree.items():
+        kids = children.get(addr)
+        if kids:
+            node["child_modules"] = kids
+    result = []
+    for node in children.get("", []):
+        result.append(_order_module(node))
+    return result
+
+
+def _order_module(node: dict) -> dict:
+    out: dict[str, Any] = {}
+    if node.get("resources"):
+        out["resources"] = node["resources"]
+    out["address"] = node["address"]
+    if node.get("child_modules"):
+        out["child_modules"] = [_order_module(c) for c in node["child_modules"]]
+    return out
+
+
+def state_json(state: State | None, decode: Any) -> dict:
+    if state is None or (state.is_empty() and not state.outputs):
+        return {"format_version": "1.0"}
+    return {"format_version": "1.0", "terraform_version": TERRAFORM_VERSION, "values": state_values_json(state, decode)}
+
+
+def plan_json(plan: Plan, decode: Any) -> dict:
+    rcs = []
+    for ch in plan.changes:
+        if ch.mode == "data" and ch.action is Action.NOOP:
+            continue
+        r: dict[str, Any] = {"address": ch.address if not ch.deposed else str(ch.addr)}
+        if not ch.addr.module.is_root:
+            r["module_address"] = str(ch.addr.module)
+        r.update({"mode": ch.addr.resource.mode, "type": ch.addr.resource.type, "name": ch.addr.resource.name})
+        if ch.addr.key is not None:
+            r["index"] = ch.addr.key
+        if ch.deposed:
+            r["deposed"] = ch.deposed
+        from tfconsole.walk.context import provider_source_of
+
+        r["provider_name"] = provider_source_of(ch.provider)
+        change: dict[str, Any] = {
+            "actions": ch.action.json_actions,
+            "before": _values_json(ch.before) if ch.before is not None else None,
+            "after": _plain_known(ch.after) if ch.after is not None else None,
+            "after_unknown": (_unknown_shape(ch.after) or {}) if ch.after is not None else {},
+            "before_sensitive": (_sensitive_shape(ch.before) or {}) if ch.before is not None else False,
+            "after_sensitive": (_sensitive_shape(ch.after) or {}) if ch.after is not None else False,
+        }
+        if ch.replace_paths:
+            change["replace_paths"] = [list(p) for p in ch.replace_paths]
+        r["change"] = change
+        if ch.reason:
+            r["action_reason"] = ch.reason
+        if ch.prev_run_addr is not None and ch.prev_run_addr != ch.addr:
+            r["previous_address"] = str(ch.prev_run_addr)
+        rcs.append(r)
+    out: dict[str, Any] = {"format_version": "1.2", "terraform_version": TERRAFORM_VERSION}
+    if plan.variables:
+        out["variables"] = {k: {"value": _values_json(v)} for k, v in sorted(plan.variables.items())}
+    out["planned_values"] = _planned_values(plan)
+    out["resource_changes"] = rcs
+    ocs = {}
+    for o in plan.output_changes:
+        ocs[o.name] = {
+            "actions": o.action.json_actions,
+            "before": None if o.sensitive else (_values_json(o.before) if o.before is not None else None),
+            "after": None if o.sensitive else (_plain_known(o.after) if o.after is not None else None),
+            "after_unknown": _is_unknown(o.after) if o.after is not None else False,
+            "before_sensitive": o.sensitive, "after_sensitive": o.sensitive,
+        }
+    if ocs:
+        out["output_changes"] = ocs
+    if plan.prior_state is not None and not plan.prior_state.is_empty():
+        out["prior_state"] = state_json(plan.prior_state, decode)
+    out["timestamp"] = plan.timestamp
+    out["applyable"] = plan.has_changes() and not plan.errored
+    out["complete"] = not plan.targets
+    out["errored"] = plan.errored
+    return out
+
+
+def _planned_values(plan: Plan) -> dict:
+    root: dict[str, Any] = {}
+    res = []
+    outputs = {}
+    for ch in plan.changes:
+        if ch.after is None or ch.mode == "data":
+            continue
+        res.append(_resource_json(ch.addr, ch.provider, ch.after))
+        res[-1]["values"] = _plain_known(ch.after)
+    root_res = [r for r in res if "." not in r["address"].split(r["type"])[0] or not r["address"].startswith("module.")]
+    if root_res:
+        root["resources"] = root_res
+    for o in plan.output_changes:
+        if o.action is Action.DELETE:
+            continue
+        outputs[o.name] = {"sensitive": o.sensitive}
+        if not _is_unknown(o.after) and not o.sensitive:
+            outputs[o.name]["value"] = _values_json(o.after)
+    out: dict[str, Any] = {}
+    if outputs:
+        out["outputs"] = outputs
+    out["root_module"] = root
+    return out
+
+
+def outputs_json(state: State) -> dict:
+    return {n: {"sensitive": o.sensitive, "type": o.type, "value": o.value} for n, o in sorted(state.outputs.items())}
+
+
+def render_output_value(value: Any, ty: Any) -> str:
+    from tfconsole.lang.types import type_from_json
+    from tfconsole.lang.values import from_json_typed
+
+    v = from_json_typed(value, type_from_json(ty))
+    return render_value(v, -2)
+
+
+__all__ = ["format_diagnostic", "format_diagnostics", "render_change", "render_plan", "render_value", "plan_json",
+           "state_json", "outputs_json", "Type", "ObjectType", "sensitive_paths", "to_json_typed"]

@@ -1,0 +1,457 @@
+"""Context: the operations (validate, plan, apply, refresh, graph) = graph builder + walker + hooks.
+
+Headless: used by the CLI and the TUI alike; never imports textual and never prints.
+"""
+from __future__ import annotations
+
+import copy
+import datetime as _dt
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from tfconsole.addrs import AbsResource, AbsResourceInstance, AddressError, ModuleInstance, parse_target
+from tfconsole.config.inputs import collect_inputs
+from tfconsole.config.loader import load_config
+from tfconsole.config.model import Module
+from tfconsole.diags import Diagnostics
+from tfconsole.graph.builder import apply_steps, build, plan_steps, validate_steps
+from tfconsole.graph.dag import Graph
+from tfconsole.graph.transforms import BuildContext, parse_targets
+from tfconsole.lang.values import contains_marks, equal, to_json_typed, type_of, unmark_deep
+from tfconsole.plans import Action, OutputChange, Plan
+from tfconsole.states.state import OutputState, State
+from tfconsole.walk.context import WalkContext
+from tfconsole.walk.hooks import Hook, Hooks
+from tfconsole.walk.walker import Walker, WalkResult
+
+
+@dataclass
+class Options:
+    working_dir: str = "."
+    cli_vars: list[tuple[str, str]] = field(default_factory=list)
+    parallelism: int = 10
+    lock: bool = True
+    lock_timeout: float = 0.0
+    state_path: str | None = None
+    workspace: str | None = None
+
+
+class Context:
+    def __init__(self, options: Options, hooks: list[Hook] | None = None) -> None:
+        self.opts = options
+        self.hook = Hooks(hooks or [])
+        self.config: Module | None = None
+        self.inputs: dict[str, Any] = {}
+        self._walker: Walker | None = None
+        self._cancelled = False
+        self.last_walk: WalkResult | None = None
+        self.last_graph: Graph | None = None
+
+    # ---------------------------------------------------------------- loading
+    def load_config(self, config_dir: str | None = None) -> Diagnostics:
+        cfg, diags = load_config(config_dir or self.opts.working_dir)
+        if diags.has_errors:
+            return diags
+        self.config = cfg
+        assert cfg is not None
+        vals, d = collect_inputs(cfg, self.opts.working_dir, self.opts.cli_vars)
+        diags.append(d)
+        self.inputs = vals
+        return diags
+
+    def backend(self) -> Any:
+        from tfconsole.backends.local import LocalBackend
+
+        path = None
+        if self.config is not None and self.config.backend and self.config.backend[0] == "local":
+            from tfconsole.config.model import static_value
+
+            attr = self.config.backend[1].attributes.get("path")
+            if attr is not None:
+                try:
+                    path = static_value(attr.expr)
+                except ValueError:
+                    path = None
+        return LocalBackend(self.opts.working_dir, path=path, state_path=self.opts.state_path)
+
+    def workspace(self) -> str:
+        return self.opts.workspace or self.backend().current_workspace()
+
+    def cancel(self) -> None:
+        """Stop scheduling new work; in-flight vertices finish and state is saved."""
+        self._cancelled = True
+        if self._walker is not None:
+            self._walker.cancel()
+
+    # ---------------------------------------------------------------- graph
+    def _build(self, steps: list, b: BuildContext, name: str) -> tuple[Graph, Diagnostics]:
+        g, d = build(steps, b, name)
+        self.last_graph = g
+        return g, d
+
+    def graph(self, kind: str, state: State, plan: Plan | None = None) -> tuple[Graph, Diagnostics]:
+        assert self.config is not None
+        if kind == "apply" and plan is not None:
+            b = BuildContext(self.config, plan.prior_state or state, plan=plan)
+            return self._build(apply_steps(), b, "apply")
+        if kind == "validate":
+            return self._build(validate_steps(), BuildContext(self.config, state), "validate")
+        b = BuildContext(self.config, state, destroy=(kind == "plan-destroy"))
+        return self._build(plan_steps(), b, kind)
+
+    def _walk(self, g: Graph, ctx: WalkContext, operation: str) -> WalkResult:
+        walker = Walker(execute=lambda v: v.execute(ctx),
+                        expand=lambda v: v.dynamic_expand(ctx) if hasattr(v, "dynamic_expand") else (None, Diagnostics()),
+                        parallelism=self.opts.parallelism, hook=self.hook)
+        self._walker = walker
+        if self._cancelled:
+            walker.cancel()
+        res = walker.walk(g, operation)
+        self.last_walk = res
+        return res
+
+    # ---------------------------------------------------------------- validate
+    def validate(self) -> Diagnostics:
+        assert self.config is not None
+        _, diags = self.graph("validate", State())
+        return diags
+
+    # ---------------------------------------------------------------- plan
+    def plan(self, state: State, *, destroy: bool = False, refresh_only: bool = False, refresh: bool = True,
+             targets: list[str] | None = None, replace: list[str] | None = None,
+             excludes: list[str] | None = None) -> tuple[Plan, Diagnostics]:
+        assert self.config is not None
+        diags = Diagnostics()
+        prev_run = state.deep_copy()
+        prior = state.deep_copy()
+        moved_from = self._apply_moves(prior, diags)
+        tgt = parse_targets(list(targets or []), diags)
+        rep_addrs: set[AbsResourceInstance] = set()
+        for r in replace or []:
+            try:
+                t = parse_target(r)
+            except AddressError as exc:
+                diags.error("Invalid replace address", f"-replace={r}: {exc}")
+                continue
+            if isinstance(t, AbsResource):
+                t = t.instance(None)
+            if not isinstance(t, AbsResourceInstance):
+                diags.error("Invalid replace address", f"-replace={r}: a resource instance address is required.")
+                continue
+            rep_addrs.add(t)
+        if excludes:
+            tgt = self._targets_excluding(prior, excludes, diags) if not tgt else tgt
+        if diags.has_errors:
+            return Plan(errored=True), diags
+        plan = Plan(destroy=destroy, refresh_only=refresh_only, targets=list(targets or []),
+                    replace=list(replace or []), excludes=list(excludes or []))
+        plan.timestamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        plan.config_files = self._config_snapshot()
+        plan.variables = {k: v for k, v in self.inputs.items()}
+        plan.prev_run_state = prev_run
+        working = prior.deep_copy()
+        ctx = WalkContext(config=self.config, state=working, operation="plan", hook=self.hook,
+                          working_dir=self.opts.working_dir, workspace=self.workspace(), input_values=self.inputs)
+        ctx.refresh = refresh
+        ctx.refresh_only = refresh_only
+        ctx.destroy_mode = destroy
+        ctx.moved_from = moved_from
+        ctx.refreshed = prior
+        if destroy:
+            # a destroy plan first refreshes and evaluates like a normal plan (quietly), then plans
+            # every instance in state for deletion
+            return self._plan_destroy(prior, plan, ctx, tgt, diags)
+        b = BuildContext(self.config, working, targets=tgt, replace=rep_addrs)
+        g, d = self._build(plan_steps(), b, "plan")
+        diags.append(d)
+        if diags.has_errors:
+            plan.errored = True
+            return plan, diags
+        res = self._walk(g, ctx, "plan")
+        diags.append(res.diags)
+        if res.cancelled:
+            diags.error("Operation cancelled", "The plan was interrupted before it finished.")
+        for r in rep_addrs:
+            if working.current(r) is None and not any(c.addr == r for c in ctx.changes.values()):
+                diags.warning("Replace target not found",
+                              f"The -replace={r} option names an instance that does not exist in state.")
+        if tgt:
+            diags.warning("Resource targeting is in effect",
+                          "You are creating a plan with the -target option, which means that the result of this "
+                          "plan may not represent all of the changes requested by the current configuration.\n\n"
+                          "The -target option is not for routine use, and is provided only for exceptional "
+                          "situations such as recovering from errors or mistakes, or when Terraform specifically "
+                          "suggests to use it as part of an error message.")
+        self._finish_plan(plan, ctx, prior)
+        plan.errored = diags.has_errors
+        return plan, diags
+
+    def _plan_destroy(self, prior: State, plan: Plan, ctx: WalkContext, tgt: list, diags: Diagnostics) -> tuple[Plan, Diagnostics]:
+        from tfconsole.graph.nodes.resource import PlanOrphanNode
+
+        g = Graph()
+        b = BuildContext(self.config, prior, targets=tgt, destroy=True)  # type: ignore[arg-type]
+        from tfconsole.graph.transforms import ProviderTransformer, RootTransformer
+
+        for rs in prior.resources.values():
+            for key, inst in rs.instances.items():
+                addr = rs.addr.instance(key)
+                if tgt:
+                    from tfconsole.addrs import target_contains
+
+                    if not any(target_contains(t, addr) for t in tgt):
+                        continue
+                if inst.current is not None:
+                    g.add(PlanOrphanNode(addr, rs.provider, "", rs.addr.resource.mode))
+                for dk in inst.deposed:
+                    g.add(PlanOrphanNode(addr, rs.provider, "", rs.addr.resource.mode, deposed=dk))
+        ProviderTransformer().transform(g, b)
+        RootTransformer().transform(g, b)
+        diags.append(b.diags)
+        if diags.has_errors:
+            plan.errored = True
+            return plan, diags
+        self.last_graph = g
+        ctx.refresh = False
+        res = self._walk(g, ctx, "plan-destroy")
+        diags.append(res.diags)
+        self._finish_plan(plan, ctx, prior)
+        # outputs are all removed by a destroy
+        plan.output_changes = []
+        for name, out in prior.outputs.items():
+            plan.output_changes.append(OutputChange(name, Action.DELETE, _output_value(out), None, out.sensitive))
+        plan.errored = diags.has_errors
+        return plan, diags
+
+    def _finish_plan(self, plan: Plan, ctx: WalkContext, prior: State) -> None:
+        plan.changes = sorted(ctx.changes.values(), key=_change_sort_key)
+        plan.drift = list(ctx.drift)
+        plan.prior_state = prior
+        if plan.destroy:
+            return
+        # root output changes
+        if plan.targets and not ctx.root_outputs:
+            return
+        for name, (value, sensitive) in sorted(ctx.root_outputs.items()):
+            old = prior.outputs.get(name)
+            before = _output_value(old) if old else None
+            if old is None:
+                action = Action.CREATE
+            elif _same_output(before, value):
+                action = Action.NOOP
+            else:
+                action = Action.UPDATE
+            plan.output_changes.append(OutputChange(name, action, before, value, sensitive))
+        if not plan.targets:
+            for name, old in prior.outputs.items():
+                if name not in ctx.root_outputs:
+                    plan.output_changes.append(OutputChange(name, Action.DELETE, _output_value(old), None,
+                                                            old.sensitive))
+
+    def _targets_excluding(self, state: State, excludes: list[str], diags: Diagnostics) -> list[Any]:
+        """-exclude: target every configured resource except the excluded ones."""
+        assert self.config is not None
+        ex = parse_targets(excludes, diags, "-exclude")
+        out = []
+        for mod in self.config.descendants():
+            for rc in mod.resources.values():
+                addr = AbsResource(ModuleInstance(tuple((n, None) for n in mod.path.path)), rc.addr)
+                from tfconsole.addrs import target_contains
+
+                if any(target_contains(e, addr.instance(None)) or
+                       (hasattr(e, "resource") and e.resource == rc.addr) for e in ex):
+                    continue
+                out.append(parse_target(str(addr)) if mod.path.is_root else addr)
+        return out
+
+    def _apply_moves(self, state: State, diags: Diagnostics) -> dict[AbsResourceInstance, AbsResourceInstance]:
+        """moved blocks: rename objects in the prior state; returns new address -> previous address."""
+        moved: dict[AbsResourceInstance, AbsResourceInstance] = {}
+        if self.config is None:
+            return moved
+        for mod in self.config.descendants():
+            for mv in mod.moved:
+                try:
+                    src = parse_target(mod.path.prefix() + mv.from_addr)
+                    dst = parse_target(mod.path.prefix() + mv.to_addr)
+                except AddressError as exc:
+                    diags.error("Invalid \"moved\" address", str(exc), mv.range)
+                    continue
+                if isinstance(src, AbsResource) and isinstance(dst, AbsResource):
+                    rs = state.resources.get(src)
+                    if rs is None or dst in state.resources:
+                        continue
+                    del state.resources[src]
+                    rs.addr = dst
+                    state.resources[dst] = rs
+                    for key in rs.instances:
+                        moved[dst.instance(key)] = src.instance(key)
+                elif isinstance(src, AbsResourceInstance) and isinstance(dst, AbsResourceInstance):
+                    obj = state.current(src)
+                    if obj is None or state.current(dst) is not None:
+                        continue
+                    prov = state.resources[src.abs_resource()].provider
+                    state.set_current(src, None, prov)
+                    state.set_current(dst, obj, prov)
+                    moved[dst] = src
+                elif isinstance(src, ModuleInstance) and isinstance(dst, ModuleInstance):
+                    for ra in list(state.resources):
+                        if ra.module.steps[: len(src.steps)] == src.steps:
+                            rs = state.resources.pop(ra)
+                            new_mod = ModuleInstance(dst.steps + ra.module.steps[len(src.steps):])
+                            rs.addr = AbsResource(new_mod, ra.resource)
+                            state.resources[rs.addr] = rs
+                            for key in rs.instances:
+                                moved[rs.addr.instance(key)] = ra.instance(key)
+                else:
+                    diags.error("Invalid \"moved\" addresses",
+                                "The \"from\" and \"to\" addresses must be of the same kind.", mv.range)
+        return moved
+
+    def _config_snapshot(self) -> dict[str, str]:
+        out: dict[str, str] = {}
+        if self.config is None:
+            return out
+        for mod in self.config.descendants():
+            out.update(mod.files)
+        return out
+
+    # ---------------------------------------------------------------- apply
+    def apply(self, plan: Plan, manager: Any) -> tuple[State, Diagnostics]:
+        """Apply exactly `plan`. `manager` is the locked StateManager; each completed change is
+        journaled as it happens and folded into the state file at the end (or on cancel)."""
+        assert self.config is not None
+        diags = Diagnostics()
+        base = (plan.prior_state or State()).deep_copy()
+        if plan.refresh_only:
+            for name, out in base.outputs.items():
+                pass
+            self._write_outputs(base, plan, None)
+            diags.append(manager.persist(base))
+            return base, diags
+        journal = manager.open_journal()
+        ctx = WalkContext(config=self.config, state=base, operation="apply", hook=self.hook,
+                          working_dir=self.opts.working_dir, workspace=self.workspace(),
+                          input_values=plan.variables, journal=journal)
+        ctx.destroy_mode = plan.destroy
+        # expansions as planned: instance addresses are fixed by the plan
+        from tfconsole.walk.context import Expansion
+
+        exps: dict[AbsResource, Expansion] = {}
+        for ch in plan.changes:
+            if ch.action in (Action.DELETE, Action.FORGET) or ch.deposed:
+                continue
+            key = ch.addr.key
+            mode = "" if key is None else ("list" if isinstance(key, int) else "map")
+            e = exps.setdefault(ch.addr.abs_resource(), Expansion(mode, []))
+            if key not in e.keys:
+                e.keys.append(key)
+                if mode == "map":
+                    e.each_values[key] = ch.each_value
+        for ra, e in exps.items():
+            ctx.register_resource_expansion(ra, e)
+        if plan.destroy:
+            g, d = self._destroy_graph(plan, base)
+        else:
+            b = BuildContext(self.config, base, plan=plan)
+            g, d = self._build(apply_steps(), b, "apply")
+        diags.append(d)
+        if diags.has_errors:
+            journal.close()
+            return base, diags
+        # for_each each.value: recompute from the configuration as the instances are applied
+        res = self._walk(g, ctx, "apply")
+        diags.append(res.diags)
+        if res.cancelled:
+            diags.error("Operation cancelled", "The apply was interrupted; state was saved with every change that "
+                        "completed.")
+        self._write_outputs(base, plan, ctx)
+        for name in list(base.outputs):
+            journal.record_output(name, base.outputs[name])
+        diags.append(journal.fold(base))
+        return base, diags
+
+    def _destroy_graph(self, plan: Plan, state: State) -> tuple[Graph, Diagnostics]:
+        from tfconsole.graph.nodes.resource import DestroyInstanceNode
+        from tfconsole.graph.transforms import (
+            CycleValidationTransformer, DestroyEdgeTransformer, ProviderTransformer, RootTransformer,
+            TransitiveReductionTransformer,
+        )
+
+        assert self.config is not None
+        b = BuildContext(self.config, state, plan=plan, destroy=True)
+        g = Graph()
+        for ch in plan.changes:
+            if ch.action in (Action.DELETE, Action.FORGET):
+                mod = self.config.module_at(ch.addr.module.module())
+                rc = mod.resources.get(ch.addr.resource) if mod else None
+                g.add(DestroyInstanceNode(ch, rc))
+        for t in (ProviderTransformer(), DestroyEdgeTransformer(), RootTransformer(), CycleValidationTransformer(),
+                  TransitiveReductionTransformer()):
+            t.transform(g, b)
+        self.last_graph = g
+        return g, b.diags
+
+    def _write_outputs(self, state: State, plan: Plan, ctx: WalkContext | None) -> None:
+        if plan.destroy:
+            state.outputs.clear()
+            return
+        if ctx is None:
+            return
+        if plan.targets and not ctx.root_outputs:
+            return
+        keep = set()
+        for name, (value, sensitive) in ctx.root_outputs.items():
+            clean, marked = unmark_deep(value)
+            from tfconsole.lang.values import is_null, is_wholly_known
+
+            if is_null(clean) or not is_wholly_known(clean):
+                state.outputs.pop(name, None)
+                continue
+            ty = type_of(clean)
+            state.outputs[name] = OutputState(to_json_typed(clean, ty), ty.to_json(), sensitive or marked)
+            keep.add(name)
+        if not plan.targets:
+            for name in list(state.outputs):
+                if name not in keep:
+                    del state.outputs[name]
+
+
+def _output_value(out: OutputState | None) -> Any:
+    if out is None:
+        return None
+    from tfconsole.lang.types import type_from_json
+    from tfconsole.lang.values import from_json_typed, mark
+
+    try:
+        v = from_json_typed(out.value, type_from_json(out.type))
+    except (ValueError, TypeError):
+        v = out.value
+    return mark(v) if out.sensitive else v
+
+
+def _same_output(a: Any, b: Any) -> bool:
+    ua, _ = unmark_deep(a)
+    ub, _ = unmark_deep(b)
+    from tfconsole.lang.values import is_wholly_known
+
+    if not is_wholly_known(ub):
+        return False
+    if not equal(ua, ub):
+        return False
+    try:
+        return type_of(ua) == type_of(ub)
+    except TypeError:
+        return True
+
+
+def _change_sort_key(ch: Any) -> tuple:
+    a = ch.addr
+    key = a.key
+    kk = (0, 0, "") if key is None else ((1, key, "") if isinstance(key, int) else (2, 0, key))
+    return (str(a.module), a.resource.mode != "data", a.resource.type, a.resource.name, kk, ch.deposed or "")
+
+
+def plan_copy(plan: Plan) -> Plan:
+    return copy.deepcopy(plan)

@@ -1,0 +1,90 @@
+"""Graph builders: each operation's graph is the result of an ordered list of transforms.
+
+The order is the design: a comment at each step says why it stands where it does.
+"""
+from __future__ import annotations
+
+import logging
+
+from tfconsole.diags import Diagnostics
+
+from .dag import Graph
+from .transforms import (
+    AttachDependenciesTransformer, BuildContext, ConfigTransformer, CycleValidationTransformer,
+    DestroyEdgeTransformer, DiffTransformer, InstanceReferenceTransformer, ModuleExpansionTransformer,
+    OrphanResourceTransformer, ProviderTransformer, ReferenceTransformer, RootTransformer,
+    SelfReferenceTransformer, TargetsTransformer, Transform, TransitiveReductionTransformer,
+)
+
+log = logging.getLogger("tfconsole.graph")
+
+
+def plan_steps() -> list[Transform]:
+    return [
+        # 1. One vertex per configuration object; resources stay config-level and expand
+        #    into instances only when walked (count/for_each may depend on other values).
+        ConfigTransformer(),
+        # 2. Resources in state with no configuration become orphan (delete) vertices.
+        OrphanResourceTransformer(),
+        # 3. Everything inside a module waits for that module's count/for_each expansion.
+        ModuleExpansionTransformer(),
+        # 4. A resource may not refer to itself; say so before it shows up as a cycle.
+        SelfReferenceTransformer(),
+        # 5. References (and depends_on) become "happens after" edges.
+        ReferenceTransformer(),
+        # 6. Provider configurations: resources depend on the provider they resolve to.
+        ProviderTransformer(),
+        # 7. Once all dependency edges exist, each resource records what it depends on (state).
+        AttachDependenciesTransformer(),
+        # 8. -target prunes to the targets and their dependencies; needs the full edge set.
+        TargetsTransformer(),
+        # 9. A single root so the walk has one end.
+        RootTransformer(),
+        # 10. Cycles are reported with every member, before reduction could hide them.
+        CycleValidationTransformer(),
+        # 11. Drop redundant edges (keeps the walk and the DOT output small).
+        TransitiveReductionTransformer(),
+    ]
+
+
+def apply_steps() -> list[Transform]:
+    return [
+        # 1. Named values, module expansion and a config-level barrier per resource.
+        ConfigTransformer(apply=True),
+        # 2. The planned changes: create/update/read vertices, destroy vertices, replace split in two.
+        DiffTransformer(),
+        # 3. Module contents wait for their module's expansion.
+        ModuleExpansionTransformer(),
+        # 4. Named values and barriers reference what they use.
+        ReferenceTransformer(),
+        # 5. Instances reference instances where the reference names one, else the barrier.
+        InstanceReferenceTransformer(),
+        # 6. Providers before anything that uses them.
+        ProviderTransformer(),
+        # 7. Dependencies for state, from the edges above.
+        AttachDependenciesTransformer(),
+        # 8. Destroys in reverse dependency order (needs the dependencies above).
+        DestroyEdgeTransformer(),
+        # 9. Single root.
+        RootTransformer(),
+        # 10. Cycles are errors naming their members.
+        CycleValidationTransformer(),
+        # 11. Redundant edges removed.
+        TransitiveReductionTransformer(),
+    ]
+
+
+def validate_steps() -> list[Transform]:
+    return [ConfigTransformer(), ModuleExpansionTransformer(), SelfReferenceTransformer(), ReferenceTransformer(),
+            ProviderTransformer(), RootTransformer(), CycleValidationTransformer()]
+
+
+def build(steps: list[Transform], b: BuildContext, name: str) -> tuple[Graph, Diagnostics]:
+    g = Graph()
+    for step in steps:
+        step.transform(g, b)
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("%s graph after %r:\n%s", name, step, g.string())
+        if b.diags.has_errors and isinstance(step, (CycleValidationTransformer, SelfReferenceTransformer)):
+            break
+    return g, b.diags

@@ -1,0 +1,116 @@
+"""A thin wrapper over rustworkx's PyDiGraph holding vertex objects.
+
+Edges point from a dependency to its dependent ("happens before"), so a topological order
+is an execution order. Vertices are any hashable objects with a `name` attribute.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Iterator
+
+import rustworkx as rx
+
+
+class Graph:
+    def __init__(self) -> None:
+        self.g: rx.PyDiGraph = rx.PyDiGraph(check_cycle=False, multigraph=False)
+        self._index: dict[int, int] = {}  # id(vertex) -> node index
+
+    # ---- vertices
+    def add(self, v: Any) -> Any:
+        key = id(v)
+        if key not in self._index:
+            self._index[key] = self.g.add_node(v)
+        return v
+
+    def remove(self, v: Any) -> None:
+        idx = self._index.pop(id(v), None)
+        if idx is not None:
+            self.g.remove_node(idx)
+
+    def has(self, v: Any) -> bool:
+        return id(v) in self._index
+
+    def idx(self, v: Any) -> int:
+        return self._index[id(v)]
+
+    def vertices(self) -> list[Any]:
+        return [self.g[i] for i in self.g.node_indices()]
+
+    def __len__(self) -> int:
+        return self.g.num_nodes()
+
+    # ---- edges
+    def connect(self, dependent: Any, dependency: Any) -> None:
+        """dependent happens after dependency."""
+        if dependent is dependency:
+            return
+        a, b = self.idx(dependency), self.idx(dependent)
+        if not self.g.has_edge(a, b):
+            self.g.add_edge(a, b, None)
+
+    def disconnect(self, dependent: Any, dependency: Any) -> None:
+        a, b = self.idx(dependency), self.idx(dependent)
+        if self.g.has_edge(a, b):
+            self.g.remove_edge(a, b)
+
+    def dependencies(self, v: Any) -> list[Any]:
+        return [self.g[i] for i in self.g.predecessor_indices(self.idx(v))]
+
+    def dependents(self, v: Any) -> list[Any]:
+        return [self.g[i] for i in self.g.successor_indices(self.idx(v))]
+
+    def edges(self) -> Iterator[tuple[Any, Any]]:
+        """(dependency, dependent) pairs."""
+        for a, b in self.g.edge_list():
+            yield self.g[a], self.g[b]
+
+    def ancestors(self, v: Any) -> list[Any]:
+        return [self.g[i] for i in rx.ancestors(self.g, self.idx(v))]
+
+    def descendants(self, v: Any) -> list[Any]:
+        return [self.g[i] for i in rx.descendants(self.g, self.idx(v))]
+
+    # ---- whole-graph operations
+    def cycles(self) -> list[list[Any]]:
+        """Every strongly connected component with more than one vertex (or a self loop)."""
+        out = []
+        for comp in rx.strongly_connected_components(self.g):
+            if len(comp) > 1:
+                out.append([self.g[i] for i in comp])
+            elif self.g.has_edge(comp[0], comp[0]):
+                out.append([self.g[comp[0]]])
+        return out
+
+    def transitive_reduction(self) -> None:
+        if self.g.num_nodes() == 0 or self.cycles():
+            return
+        reduced, mapping = rx.transitive_reduction(self.g)
+        # mapping: old index -> new index; rebuild edges on our graph in place
+        inverse = {new: old for old, new in mapping.items()}
+        keep = {(inverse[a], inverse[b]) for a, b in reduced.edge_list()}
+        for a, b in list(self.g.edge_list()):
+            if (a, b) not in keep:
+                self.g.remove_edge(a, b)
+
+    def topological(self) -> list[Any]:
+        return [self.g[i] for i in rx.topological_sort(self.g)]
+
+    def string(self) -> str:
+        """A stable text form for tests: each vertex and its sorted dependencies."""
+        lines = []
+        for v in sorted(self.vertices(), key=lambda x: x.name):
+            lines.append(v.name)
+            for d in sorted(self.dependencies(v), key=lambda x: x.name):
+                lines.append(f"  {d.name}")
+        return "\n".join(lines) + "\n"
+
+    def subgraph_of(self, keep: Iterable[Any]) -> "Graph":
+        keep_ids = {id(v) for v in keep}
+        out = Graph()
+        for v in self.vertices():
+            if id(v) in keep_ids:
+                out.add(v)
+        for a, b in self.edges():
+            if id(a) in keep_ids and id(b) in keep_ids:
+                out.connect(b, a)
+        return out

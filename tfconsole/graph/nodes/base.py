@@ -1,0 +1,103 @@
+"""Vertex capabilities as small interfaces, and the abstract node they share.
+
+Transforms ask `isinstance(v, Referenceable)` etc.; a vertex kind implements only what it
+needs. Reference keys are (config module path, "var.x" | "local.x" | "type.name" |
+"data.type.name" | "module.name" | "output.name").
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tfconsole.addrs import Module as ModulePath
+from tfconsole.diags import Diagnostics
+from tfconsole.lang import ast as A
+
+if TYPE_CHECKING:
+    from tfconsole.graph.dag import Graph
+    from tfconsole.walk.context import WalkContext
+
+RefKey = tuple[ModulePath, str]
+
+
+class Node:
+    """Shared fields of every vertex; `kind` names the vertex kind in graph output."""
+
+    kind = "node"
+    name: str = ""
+    module: ModulePath = ModulePath()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+class Referenceable:
+    def referenceable_keys(self) -> list[RefKey]:
+        raise NotImplementedError
+
+
+class Referencer:
+    def reference_keys(self) -> list[RefKey]:
+        raise NotImplementedError
+
+
+class Executable:
+    def execute(self, ctx: "WalkContext") -> Diagnostics:
+        raise NotImplementedError
+
+
+class DynamicExpandable:
+    def dynamic_expand(self, ctx: "WalkContext") -> tuple["Graph | None", Diagnostics]:
+        raise NotImplementedError
+
+
+class ProviderConsumer:
+    """Needs a provider configuration: provider_ref() gives (module path, local name, alias)."""
+
+    resolved_provider: Any = None  # ProviderNode, set by the provider transform
+
+    def provider_ref(self) -> tuple[ModulePath, str, str | None]:
+        raise NotImplementedError
+
+
+class Expandable:
+    """Lives inside a module whose instances come from a module expansion node."""
+
+
+def keys_for_traversals(module: ModulePath, traversals: list[A.ScopeTraversal]) -> list[RefKey]:
+    out: list[RefKey] = []
+    for t in traversals:
+        k = key_for_traversal(module, t)
+        if k is not None:
+            out.append(k)
+    return out
+
+
+def key_for_traversal(module: ModulePath, t: A.ScopeTraversal) -> RefKey | None:
+    root, steps = t.root, t.steps
+    first = steps[0].name if steps and isinstance(steps[0], A.AttrStep) else None
+    if root in ("var", "local") and first:
+        return (module, f"{root}.{first}")
+    if root == "module" and first:
+        rest = steps[1:]
+        while rest and isinstance(rest[0], A.IndexStep):
+            rest = rest[1:]
+        if rest and isinstance(rest[0], A.AttrStep):
+            return (module.child(first), f"output.{rest[0].name}")
+        return (module, f"module.{first}")
+    if root in ("count", "each", "path", "terraform", "self"):
+        return None
+    if root == "data":
+        if len(steps) >= 2 and isinstance(steps[1], A.AttrStep) and first:
+            return (module, f"data.{first}.{steps[1].name}")
+        return None
+    if first:
+        return (module, f"{root}.{first}")
+    return None
+
+
+def expr_keys(module: ModulePath, *exprs: A.Expr | None) -> list[RefKey]:
+    out: list[RefKey] = []
+    for e in exprs:
+        if e is not None:
+            out.extend(keys_for_traversals(module, A.references(e)))
+    return out

@@ -1,0 +1,969 @@
+"""Resource vertices: the config-level node that expands during the plan walk, the instance
+nodes it expands into, orphans, and the apply/destroy instance nodes of the apply graph."""
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from tfconsole.addrs import AbsResource, AbsResourceInstance, InstanceKey, ModuleInstance
+from tfconsole.addrs import Module as ModulePath
+from tfconsole.addrs import target_contains
+from tfconsole.config.body import Body
+from tfconsole.config.model import CheckRule, ResourceConfig
+from tfconsole.diags import Diagnostics, SourceRange
+from tfconsole.lang import ast as A
+from tfconsole.lang.eval import NOT_FOUND, Scope, evaluate
+from tfconsole.lang.types import DYNAMIC, STRING, DynamicType, ListType, MapType, ObjectType, SetType
+from tfconsole.lang.values import (
+    ConversionError, Null, Sensitive, TList, TMap, TSet, Unknown, apply_sensitive_paths, convert, equal,
+    is_null, is_wholly_known, mark, sensitive_paths, to_json_typed, type_of, unmark, unmark_deep,
+)
+from tfconsole.plans import (
+    Action, REASON_BY_REQUEST, REASON_BY_TRIGGERS, REASON_CANNOT_UPDATE, REASON_COUNT_INDEX, REASON_EACH_KEY,
+    REASON_NO_MODULE, REASON_NO_RESOURCE_CONFIG, REASON_TAINTED, REASON_WRONG_REPETITION, ResourceInstanceChange,
+)
+from tfconsole.providers.interface import ApplyRequest, BlockSchema, PlanRequest, Schema
+from tfconsole.states.state import ObjectState
+
+from ..dag import Graph
+from .base import (
+    DynamicExpandable, Executable, Node, ProviderConsumer, Referenceable, Referencer, RefKey, expr_keys,
+    keys_for_traversals,
+)
+
+if TYPE_CHECKING:
+    from tfconsole.walk.context import Expansion, WalkContext
+
+
+# ---------------------------------------------------------------------------
+# count / for_each
+
+
+def evaluate_expansion(count: A.Expr | None, for_each: A.Expr | None, scope: Scope, what: str,
+                       allow_unknown: bool) -> tuple["Expansion | None", Diagnostics]:
+    from tfconsole.walk.context import Expansion
+
+    diags = Diagnostics()
+    if count is not None:
+        v, d = evaluate(count, scope)
+        diags.append(d)
+        if d.has_errors:
+            return None, diags
+        v, marked = unmark_deep(v)
+        if isinstance(v, Unknown):
+            if allow_unknown:
+                return Expansion("list", [], unknown=True), diags
+            diags.error("Invalid count argument",
+                        "The \"count\" value depends on resource attributes that cannot be determined until "
+                        "apply, so Terraform cannot predict how many instances will be created. To work around "
+                        "this, use the -target argument to first apply only the resources that the count "
+                        "depends on.", count.range)
+            return None, diags
+        if is_null(v):
+            diags.error("Invalid count argument",
+                        "The given \"count\" argument value is null. An integer is required.", count.range)
+            return None, diags
+        try:
+            n = convert(v, _NUMBER())
+        except ConversionError as exc:
+            diags.error("Invalid count argument",
+                        f"The given \"count\" argument value is unsuitable: {exc.message}.", count.range)
+            return None, diags
+        if n != int(n):
+            diags.error("Invalid count argument", "The given \"count\" argument value is unsuitable: value "
+                        "must be a whole number.", count.range)
+            return None, diags
+        if n < 0:
+            diags.error("Invalid count argument", "The given \"count\" argument value is unsuitable: must be "
+                        "greater than or equal to zero.", count.range)
+            return None, diags
+        return Expansion("list", list(range(int(n)))), diags
+    if for_each is not None:
+        v, d = evaluate(for_each, scope)
+        diags.append(d)
+        if d.has_errors:
+            return None, diags
+        raw, marked = unmark(v)
+        if marked or (not isinstance(raw, (dict, TMap)) and _has_marks(raw)):
+            diags.error("Invalid for_each argument",
+                        "Sensitive values, or values derived from sensitive values, cannot be used as for_each "
+                        "arguments. If used, the sensitive value could be exposed as a resource instance key.",
+                        for_each.range)
+            return None, diags
+        if isinstance(raw, Unknown):
+            if allow_unknown:
+                return Expansion("map", [], unknown=True), diags
+            kind = "set includes values" if isinstance(raw.type, SetType) else "map includes keys"
+            diags.error("Invalid for_each argument",
+                        f"The \"for_each\" {kind} derived from resource attributes that cannot be determined "
+                        "until apply, and so Terraform cannot determine the full set of keys that will identify "
+                        "the instances of this resource.\n\nWhen working with unknown values in for_each, it's "
+                        "better to define the map keys statically in your configuration and place apply-time "
+                        "results only in the map values.", for_each.range)
+            return None, diags
+        if is_null(raw):
+            diags.error("Invalid for_each argument", "The given \"for_each\" argument value is unsuitable: the "
+                        "given \"for_each\" argument value is null. A map, or set of strings is allowed.",
+                        for_each.range)
+            return None, diags
+        if isinstance(raw, (dict, TMap)):
+            keys = sorted(raw.keys())
+            return Expansion("map", keys, {k: raw[k] for k in keys}), diags
+        if isinstance(raw, TSet):
+            vals = []
+            for item in raw:
+                item, m = unmark(item)
+                if isinstance(item, Unknown):
+                    if allow_unknown:
+                        return Expansion("map", [], unknown=True), diags
+                    diags.error("Invalid for_each argument", "The \"for_each\" set includes values derived from "
+                                "resource attributes that cannot be determined until apply, and so Terraform "
+                                "cannot determine the full set of keys that will identify the instances of "
+                                "this resource.", for_each.range)
+                    return None, diags
+                if is_null(item):
+                    diags.error("Invalid for_each set argument", "The given \"for_each\" argument value is "
+                                "unsuitable: \"for_each\" sets must not contain null values.", for_each.range)
+                    return None, diags
+                if not isinstance(item, str):
+                    diags.error("Invalid for_each set argument",
+                                "The given \"for_each\" argument value is unsuitable: \"for_each\" supports sets "
+                                f"of strings, but you have provided a set containing type "
+                                f"{type_of(item).friendly()}.", for_each.range)
+                    return None, diags
+                vals.append(item)
+            return Expansion("map", sorted(vals), {k: k for k in vals}), diags
+        diags.error("Invalid for_each argument",
+                    "The given \"for_each\" argument value is unsuitable: the \"for_each\" argument must be a "
+                    f"map, or set of strings, and you have provided a value of type {type_of(raw).friendly()}.",
+                    for_each.range)
+        return None, diags
+    return Expansion("", [None]), diags
+
+
+def _NUMBER() -> Any:
+    from tfconsole.lang.types import NUMBER
+
+    return NUMBER
+
+
+def _has_marks(v: Any) -> bool:
+    from tfconsole.lang.values import contains_marks
+
+    return contains_marks(v)
+
+
+# ---------------------------------------------------------------------------
+# configuration bodies against schemas
+
+
+def evaluate_body(body: Body, schema: BlockSchema, scope: Scope, block_range: SourceRange | None,
+                  addr: str) -> tuple[dict[str, Any], Diagnostics]:
+    diags = Diagnostics()
+    out: dict[str, Any] = {}
+    for name, attr in body.attributes.items():
+        s = schema.attributes.get(name)
+        if s is None:
+            if name in schema.blocks:
+                diags.error("Unsupported argument", f"An argument named \"{name}\" is not expected here. Did you "
+                            f"mean to define a block of type \"{name}\"?", attr.name_range, address=addr)
+            else:
+                diags.error("Unsupported argument", f"An argument named \"{name}\" is not expected here.",
+                            attr.name_range, address=addr)
+            continue
+        if s.computed and not s.optional and not s.required:
+            diags.error("Invalid Configuration for Read-Only Attribute",
+                        f"Cannot set value for this attribute as the provider has marked it as read-only. Remove "
+                        f"the configuration line setting the value.", attr.range, address=addr)
+            continue
+        v, d = evaluate(attr.expr, scope)
+        diags.extend(_with_addr(d, addr))
+        if d.has_errors:
+            out[name] = Unknown(s.type)
+            continue
+        try:
+            out[name] = convert(v, s.type)
+        except ConversionError as exc:
+            diags.error("Incorrect attribute value type",
+                        f"Inappropriate value for attribute \"{name}\": {exc.message}.", attr.range, address=addr)
+            out[name] = Unknown(s.type)
+    for name, s in schema.attributes.items():
+        if name in out:
+            continue
+        if s.required:
+            diags.error("Missing required argument",
+                        f"The argument \"{name}\" is required, but no definition was found.", block_range,
+                        address=addr)
+        out[name] = Null(s.type) if not isinstance(s.type, DynamicType) else None
+    for blk in body.blocks:
+        if blk.type not in schema.blocks:
+            diags.error("Unsupported block type", f"Blocks of type \"{blk.type}\" are not expected here.",
+                        blk.range, address=addr)
+    for name, nb in schema.blocks.items():
+        blocks = body.blocks_of(name)
+        vals = []
+        for blk in blocks:
+            v, d = evaluate_body(blk.body, nb.block, scope, blk.range, addr)
+            diags.extend(d)
+            vals.append(v)
+        inner_ty = nb.block.implied_type()
+        if nb.nesting == "single":
+            out[name] = vals[0] if vals else Null(inner_ty)
+        elif nb.nesting == "set":
+            out[name] = TSet(vals, inner_ty)
+        else:
+            out[name] = TList(vals, inner_ty)
+        if nb.min_items and len(vals) < nb.min_items:
+            diags.error("Insufficient " + name + " blocks",
+                        f"At least {nb.min_items} \"{name}\" blocks are required.", block_range, address=addr)
+        if nb.max_items and len(vals) > nb.max_items:
+            diags.error("Too many " + name + " blocks",
+                        f"No more than {nb.max_items} \"{name}\" blocks are allowed.", blocks[-1].range,
+                        address=addr)
+    return out, diags
+
+
+def _with_addr(d: Diagnostics, addr: str) -> Diagnostics:
+    from dataclasses import replace
+
+    return Diagnostics([replace(x, address=x.address or addr) for x in d])
+
+
+def proposed_new(schema: BlockSchema, prior: dict[str, Any] | None, config: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, s in schema.attributes.items():
+        cv = config.get(name)
+        if s.computed and is_null(cv):
+            if prior is not None:
+                out[name] = prior.get(name)
+            else:
+                out[name] = Unknown(s.type)
+        else:
+            out[name] = cv
+    for name in schema.blocks:
+        out[name] = config.get(name)
+    return out
+
+
+def value_paths_equal(a: Any, b: Any) -> bool:
+    ua, _ = unmark_deep(a)
+    ub, _ = unmark_deep(b)
+    if not equal(ua, ub):
+        return False
+    try:
+        return type_of(ua) == type_of(ub) or is_null(ua)
+    except TypeError:
+        return False
+
+
+def apply_ignore_changes(config: dict[str, Any], prior: dict[str, Any] | None, ignore: Any,
+                         schema: BlockSchema) -> dict[str, Any]:
+    if prior is None or not ignore:
+        return config
+    out = dict(config)
+    if ignore == "all":
+        for k in schema.attributes:
+            if not (schema.attributes[k].computed and not schema.attributes[k].optional):
+                out[k] = prior.get(k)
+        return out
+    for path in ignore:
+        if not path:
+            continue
+        head = path[0]
+        if len(path) == 1:
+            out[head] = prior.get(head)
+        else:
+            cur, pv = out.get(head), prior.get(head)
+            out[head] = _set_path(cur, path[1:], _get_path(pv, path[1:]))
+    return out
+
+
+def _get_path(v: Any, path: tuple) -> Any:
+    for p in path:
+        v, _ = unmark(v)
+        if isinstance(v, (dict, TMap)):
+            v = v.get(p)
+        elif isinstance(v, (list, TList)) and isinstance(p, int) and 0 <= p < len(v):
+            v = v[p]
+        else:
+            return NOT_FOUND
+    return v
+
+
+def _set_path(v: Any, path: tuple, new: Any) -> Any:
+    if new is NOT_FOUND:
+        if isinstance(v, (dict, TMap)) and len(path) == 1 and path[0] in v:
+            c = dict(v)
+            del c[path[0]]
+            return TMap(c, v.etype) if isinstance(v, TMap) else c
+        return v
+    if not path:
+        return new
+    if isinstance(v, TMap):
+        c = dict(v)
+        c[path[0]] = _set_path(c.get(path[0]), path[1:], new)
+        return TMap(c, v.etype)
+    if isinstance(v, dict):
+        c = dict(v)
+        c[path[0]] = _set_path(c.get(path[0]), path[1:], new)
+        return c
+    return v
+
+
+def encode_object(value: dict[str, Any], schema: Schema) -> tuple[dict[str, Any], list[Any]]:
+    """(attributes JSON, sensitive_attributes) for the state file."""
+    from tfconsole.walk.context import tuple_to_state_path
+
+    paths = sensitive_paths(value)
+    clean, _ = unmark_deep(value)
+    attrs = to_json_typed(clean, schema.block.implied_type())
+    return attrs, [tuple_to_state_path(p) for p in paths]
+
+
+def remark(value: dict[str, Any] | None, paths: list[tuple], schema: Schema) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    out = apply_sensitive_paths(value, paths)
+    from tfconsole.walk.context import mark_sensitive_attrs
+
+    return mark_sensitive_attrs(out, schema)
+
+
+def check_rules(rules: list[CheckRule], scope: Scope, summary: str, addr: str) -> Diagnostics:
+    diags = Diagnostics()
+    for rule in rules:
+        ok, d = evaluate(rule.condition, scope)
+        if d.has_errors:
+            diags.extend(_with_addr(d, addr))
+            continue
+        ok, _ = unmark_deep(ok)
+        if isinstance(ok, Unknown) or ok is True:
+            continue
+        if ok is None:
+            diags.error("Invalid condition result", "Condition expression must return either true or false, "
+                        "not null.", rule.range, address=addr)
+            continue
+        msg = ""
+        if rule.error_message is not None:
+            m, d2 = evaluate(rule.error_message, scope)
+            m, _ = unmark_deep(m)
+            msg = m if isinstance(m, str) else ""
+        diags.error(summary, f"{msg}\n\nThis was checked by the condition at {rule.range}.", rule.range,
+                    address=addr)
+    return diags
+
+
+# ---------------------------------------------------------------------------
+# plan graph vertices
+
+
+class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Referencer, ProviderConsumer):
+    """A resource or data block (config level). Walking it evaluates count/for_each in each
+    instance of its module and expands into instance vertices plus count/for_each orphans."""
+
+    kind = "resource"
+
+    def __init__(self, rc: ResourceConfig, provider_addr: str = ""):
+        self.rc = rc
+        self.module = rc.module
+        self.name = rc.module.prefix() + str(rc.addr)
+        self.provider_addr = provider_addr
+        self.dependencies: list[str] = []  # config resources this depends on (for state)
+        self.targets: list[Any] = []
+        self.replace: set[AbsResourceInstance] = set()
+        self.destroy_plan = False
+
+    def referenceable_keys(self) -> list[RefKey]:
+        key = str(self.rc.addr)
+        return [(self.module, key)]
+
+    def reference_keys(self) -> list[RefKey]:
+        rc = self.rc
+        exprs = [a.expr for a in _all_attrs(rc.body)]
+        exprs += [rc.count, rc.for_each]
+        for r in rc.lifecycle.preconditions + rc.lifecycle.postconditions:
+            exprs += [r.condition, r.error_message]
+        exprs += list(rc.lifecycle.replace_triggered_by)
+        keys = [k for k in expr_keys(self.module, *exprs) if k != (self.module, str(rc.addr))]
+        keys.extend(keys_for_traversals(self.module, rc.depends_on))
+        return keys
+
+    def provider_ref(self) -> tuple[ModulePath, str, str | None]:
+        ref = self.rc.provider_ref
+        if ref:
+            return (self.module, ref[0], ref[1])
+        return (self.module, self.rc.provider_local_name, None)
+
+    def execute(self, ctx: "WalkContext") -> Diagnostics:
+        return Diagnostics()
+
+    def dynamic_expand(self, ctx: "WalkContext") -> tuple[Graph | None, Diagnostics]:
+        from tfconsole.walk.context import scope_for
+
+        diags = Diagnostics()
+        g = Graph()
+        rc = self.rc
+        for mi in ctx.instances_of(self.module):
+            abs_res = AbsResource(mi, rc.addr)
+            exp, d = evaluate_expansion(rc.count, rc.for_each, scope_for(ctx, mi), str(abs_res),
+                                        allow_unknown=False)
+            diags.extend(_with_addr(d, str(abs_res)))
+            if exp is None:
+                continue
+            ctx.register_resource_expansion(abs_res, exp)
+            for key in exp.keys:
+                addr = abs_res.instance(key)
+                if self.targets and not any(target_contains(t, addr) for t in self.targets):
+                    g.add(PlanSkippedInstance(self, addr, exp))
+                    continue
+                if rc.addr.mode == "data":
+                    g.add(PlanDataInstanceNode(self, addr, exp))
+                else:
+                    g.add(PlanInstanceNode(self, addr, exp))
+            # count / for_each orphans of this resource in this module instance
+            with ctx.lock:
+                rs = ctx.state.resources.get(abs_res)
+                state_keys = list(rs.instances.keys()) if rs else []
+            live = set(exp.keys)
+            for key in state_keys:
+                if key in live:
+                    continue
+                addr = abs_res.instance(key)
+                if self.targets and not any(target_contains(t, addr) for t in self.targets):
+                    continue
+                if exp.mode == "" or (key is None) or (isinstance(key, int) != (exp.mode == "list")):
+                    reason = REASON_WRONG_REPETITION
+                elif exp.mode == "list":
+                    reason = REASON_COUNT_INDEX
+                else:
+                    reason = REASON_EACH_KEY
+                g.add(PlanOrphanNode(addr, rs.provider if rs else self.provider_addr, reason, rc.addr.mode))
+        return g, diags
+
+
+def _all_attrs(body: Body) -> list[Any]:
+    out = list(body.attributes.values())
+    for b in body.blocks:
+        out.extend(_all_attrs(b.body))
+    return out
+
+
+class PlanSkippedInstance(Node, Executable):
+    """An instance outside -target: keeps its prior value visible to references."""
+
+    kind = "instance"
+
+    def __init__(self, parent: ResourceNode, addr: AbsResourceInstance, exp: "Expansion"):
+        self.parent = parent
+        self.addr = addr
+        self.name = str(addr) + " (untargeted)"
+
+    def execute(self, ctx: "WalkContext") -> Diagnostics:
+        return Diagnostics()
+
+
+class PlanInstanceNode(Node, Executable):
+    kind = "instance"
+
+    def __init__(self, parent: ResourceNode, addr: AbsResourceInstance, exp: "Expansion"):
+        self.parent = parent
+        self.addr = addr
+        self.exp = exp
+        self.name = str(addr)
+
+    def execute(self, ctx: "WalkContext") -> Diagnostics:
+        from tfconsole.walk.context import scope_for
+
+        diags = Diagnostics()
+        rc = self.parent.rc
+        addr = self.addr
+        addr_s = str(addr)
+        provider_addr = self.parent.provider_addr
+        provider = ctx.providers.get(provider_addr)
+        if provider is None:
+            return diags.error("Provider not configured", f"The provider {provider_addr} for {addr_s} is not "
+                               "available.", rc.range, address=addr_s)
+        schema = provider.resource_schemas().get(rc.addr.type)
+        if schema is None:
+            return diags.error("Invalid resource type",
+                               f"The provider {provider_addr} does not support resource type \"{rc.addr.type}\".",
+                               rc.range, address=addr_s)
+        ctx.hook.pre_diff(addr_s)
+        with ctx.lock:
+            obj = ctx.state.current(addr)
+        prior = None
+        tainted = False
+        if obj is not None:
+            from tfconsole.walk.context import decode_object
+
+            prior = decode_object(obj.attributes, schema, obj.sensitive_attributes)
+            tainted = obj.status == "tainted"
+            if ctx.refresh and not tainted:
+                ctx.hook.pre_refresh(addr_s, _id_hint(prior))
+                resp = provider.read_resource(rc.addr.type, unmark_deep(prior)[0], obj.private)
+                diags.extend(_with_addr(resp.diags, addr_s))
+                ctx.hook.post_refresh(addr_s)
+                if resp.diags.has_errors:
+                    return diags
+                new_prior = remark(resp.new_state, sensitive_paths(prior), schema)
+                if new_prior is None or not value_paths_equal(new_prior, prior):
+                    ctx.record_drift(addr, provider_addr, prior, new_prior, schema)
+                prior = new_prior
+                ctx.refreshed_object(addr, provider_addr, prior, schema, obj)
+        scope = scope_for(ctx, addr.module, key=addr.key, expansion=self.exp)
+        config, d = evaluate_body(rc.body, schema.block, scope, rc.range, addr_s)
+        diags.extend(d)
+        if d.has_errors:
+            return diags
+        diags.extend(_with_addr(provider.validate_resource(rc.addr.type, unmark_deep(config)[0]), addr_s))
+        if diags.has_errors:
+            return diags
+        diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s))
+        if diags.has_errors:
+            return diags
+        if ctx.refresh_only:
+            if prior is not None:
+                ctx.set_instance_value(addr, prior)
+            ctx.record_change(ResourceInstanceChange(addr, Action.NOOP, provider_addr, prior, prior,
+                                                     schema.block.implied_type()))
+            return diags
+        config = apply_ignore_changes(config, prior, rc.lifecycle.ignore_changes, schema.block)
+        config_marks = sensitive_paths(config)
+        clean_config, _ = unmark_deep(config)
+        clean_prior = unmark_deep(prior)[0] if prior is not None else None
+        replace_reason = None
+        if prior is not None and tainted:
+            replace_reason = REASON_TAINTED
+        elif prior is not None and addr in self.parent.replace:
+            replace_reason = REASON_BY_REQUEST
+        elif prior is not None and rc.lifecycle.replace_triggered_by:
+            if self._triggered(ctx, scope):
+                replace_reason = REASON_BY_TRIGGERS
+        plan_prior = None if replace_reason else clean_prior
+        proposed = proposed_new(schema.block, plan_prior, clean_config)
+        resp = provider.plan_resource(PlanRequest(rc.addr.type, plan_prior, proposed, clean_config,
+                                                  obj.private if obj else None))
+        diags.extend(_with_addr(resp.diags, addr_s))
+        if resp.diags.has_errors:
+            return diags
+        planned = resp.planned
+        replace_paths = list(resp.requires_replace)
+        if prior is None:
+            action = Action.CREATE
+        elif replace_reason:
+            action = Action.CREATE_THEN_DELETE if rc.lifecycle.create_before_destroy else Action.DELETE_THEN_CREATE
+        elif replace_paths:
+            action = Action.CREATE_THEN_DELETE if rc.lifecycle.create_before_destroy else Action.DELETE_THEN_CREATE
+            replace_reason = REASON_CANNOT_UPDATE
+            # re-plan as a create so computed attributes become unknown
+            proposed = proposed_new(schema.block, None, clean_config)
+            resp2 = provider.plan_resource(PlanRequest(rc.addr.type, None, proposed, clean_config, None))
+            if not resp2.diags.has_errors:
+                planned = resp2.planned
+        elif value_paths_equal(planned, clean_prior):
+            action = Action.NOOP
+        else:
+            action = Action.UPDATE
+        if action in (Action.DELETE_THEN_CREATE, Action.CREATE_THEN_DELETE) and rc.lifecycle.prevent_destroy:
+            diags.error("Instance cannot be destroyed",
+                        f"Resource {addr_s} has lifecycle.prevent_destroy set, but the plan calls for this "
+                        "resource to be destroyed. To avoid this error and continue with the plan, either disable "
+                        "lifecycle.prevent_destroy or reduce the scope of the plan using the -target flag.",
+                        rc.range, address=addr_s)
+            return diags
+        after = remark(planned, config_marks, schema)
+        before = prior
+        change = ResourceInstanceChange(
+            addr=addr, action=action, provider=provider_addr, before=before, after=after,
+            schema_type=schema.block.implied_type(), replace_paths=replace_paths if action.is_replace else [],
+            reason=replace_reason, private=resp.private,
+            create_before_destroy=rc.lifecycle.create_before_destroy,
+            prev_run_addr=ctx.moved_from.get(addr),
+            each_value=self.exp.each_values.get(addr.key) if self.exp.mode == "map" else None,
+        )
+        ctx.record_change(change)
+        ctx.set_instance_value(addr, after)
+        ctx.hook.post_diff(addr_s, action.value)
+        return diags
+
+    def _triggered(self, ctx: "WalkContext", scope: Scope) -> bool:
+        for e in self.parent.rc.lifecycle.replace_triggered_by:
+            for ref in A.references(e):
+                if ref.root in ("count", "each", "var", "local", "path", "terraform", "module", "self"):
+                    continue
+                if not ref.steps:
+                    continue
+                from tfconsole.addrs import Resource
+
+                if ref.root == "data":
+                    continue
+                res = Resource("managed", ref.root, ref.steps[0].name)  # type: ignore[union-attr]
+                key: Any = "__all__"
+                rest = ref.steps[1:]
+                if rest and isinstance(rest[0], A.IndexStep):
+                    key = rest[0].key
+                    rest = rest[1:]
+                elif isinstance(e, A.RelativeTraversal) and e.key is not None:
+                    kv, d = evaluate(e.key, scope)
+                    if not d.has_errors:
+                        key = unmark(kv)[0]
+                with ctx.lock:
+                    changes = [c for (a, dk), c in ctx.changes.items()
+                               if a.resource == res and a.module == self.addr.module
+                               and (key == "__all__" or a.key == key)]
+                for c in changes:
+                    if c.action in (Action.UPDATE, Action.DELETE_THEN_CREATE, Action.CREATE_THEN_DELETE,
+                                    Action.CREATE):
+                        if rest and isinstance(rest[0], A.AttrStep) and c.before is not None and c.after is not None:
+                            if value_paths_equal(c.before.get(rest[0].name), c.after.get(rest[0].name)):
+                                continue
+                        return True
+        return False
+
+
+def _id_hint(v: dict[str, Any] | None) -> str | None:
+    if not v:
+        return None
+    i, _ = unmark(v.get("id"))
+    return i if isinstance(i, str) else None
+
+
+class PlanDataInstanceNode(Node, Executable):
+    kind = "instance"
+
+    def __init__(self, parent: ResourceNode, addr: AbsResourceInstance, exp: "Expansion"):
+        self.parent = parent
+        self.addr = addr
+        self.exp = exp
+        self.name = str(addr)
+
+    def execute(self, ctx: "WalkContext") -> Diagnostics:
+        from tfconsole.walk.context import scope_for
+
+        diags = Diagnostics()
+        rc = self.parent.rc
+        addr, addr_s = self.addr, str(self.addr)
+        provider = ctx.providers.get(self.parent.provider_addr)
+        if provider is None:
+            return diags.error("Provider not configured", f"No provider for {addr_s}.", rc.range, address=addr_s)
+        schema = provider.data_source_schemas().get(rc.addr.type)
+        if schema is None:
+            return diags.error("Invalid data source",
+                               f"The provider {self.parent.provider_addr} does not support data source "
+                               f"\"{rc.addr.type}\".", rc.range, address=addr_s)
+        scope = scope_for(ctx, addr.module, key=addr.key, expansion=self.exp)
+        config, d = evaluate_body(rc.body, schema.block, scope, rc.range, addr_s)
+        diags.extend(d)
+        if d.has_errors:
+            return diags
+        marks = sensitive_paths(config)
+        clean, _ = unmark_deep(config)
+        diags.extend(_with_addr(provider.validate_data_source(rc.addr.type, clean), addr_s))
+        if diags.has_errors:
+            return diags
+        diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s))
+        if diags.has_errors:
+            return diags
+        depends_pending = self._depends_pending(ctx)
+        if not is_wholly_known(clean) or depends_pending:
+            planned = proposed_new(schema.block, None, clean)
+            after = remark(planned, marks, schema)
+            reason = "read_because_dependency_pending" if depends_pending and is_wholly_known(clean) else \
+                "read_because_config_unknown"
+            ctx.record_change(ResourceInstanceChange(addr, Action.READ, self.parent.provider_addr, None, after,
+                                                     schema.block.implied_type(), reason=reason))
+            ctx.set_instance_value(addr, after)
+            return diags
+        ctx.hook.pre_refresh(addr_s, None)
+        result, d = provider.read_data_source(rc.addr.type, clean)
+        diags.extend(_with_addr(d, addr_s))
+        ctx.hook.post_refresh(addr_s)
+        if d.has_errors or result is None:
+            if not d.has_errors:
+                diags.error("Provider produced null object", f"The data source {addr_s} returned no result.",
+                            rc.range, address=addr_s)
+            return diags
+        value = remark(result, marks, schema)
+        diags.extend(check_rules(rc.lifecycle.postconditions, scope_for(ctx, addr.module, key=addr.key,
+                                 expansion=self.exp, self_value=value), "Resource postcondition failed", addr_s))
+        ctx.set_instance_value(addr, value)
+        ctx.store_data_result(addr, self.parent.provider_addr, value, schema, self.exp.mode)
+        return diags
+
+    def _depends_pending(self, ctx: "WalkContext") -> bool:
+        rc = self.parent.rc
+        if not rc.depends_on:
+            return False
+        for t in rc.depends_on:
+            if t.root in ("module", "var", "local"):
+                continue
+            with ctx.lock:
+                for (a, _), c in ctx.changes.items():
+                    if a.module == self.addr.module and str(a.resource).startswith(t.text()) and \
+                            c.action not in (Action.NOOP, Action.READ):
+                        return True
+        return False
+
+
+class PlanOrphanNode(Node, Executable, ProviderConsumer):
+    """An instance in state with no configuration: planned for destroy (or forget)."""
+
+    kind = "orphan"
+
+    def __init__(self, addr: AbsResourceInstance, provider_addr: str, reason: str, mode: str = "managed",
+                 forget: bool = False, deposed: str | None = None):
+        self.addr = addr
+        self.provider_addr = provider_addr
+        self.reason = reason
+        self.mode = mode
+        self.forget = forget
+        self.deposed = deposed
+        self.module = addr.module.module()
+        self.name = str(addr) + (f" (deposed {deposed})" if deposed else "") + " (orphan)"
+
+    def provider_ref(self) -> tuple[ModulePath, str, str | None]:
+        return (ModulePath(), "", None)
+
+    def execute(self, ctx: "WalkContext") -> Diagnostics:
+        diags = Diagnostics()
+        addr = self.addr
+        with ctx.lock:
+            inst = ctx.state.instance(addr)
+            obj = (inst.deposed.get(self.deposed) if self.deposed else inst.current) if inst else None
+        if obj is None:
+            return diags
+        if self.mode == "data":
+            # data sources leave state without a planned action
+            ctx.forget_data(addr)
+            return diags
+        schema = ctx.schema_for(self.provider_addr, addr.resource)
+        if schema is None:
+            return diags.error("Provider not available",
+                               f"{addr} is in state with provider {self.provider_addr}, which is not available.",
+                               address=str(addr))
+        from tfconsole.walk.context import decode_object
+
+        prior = decode_object(obj.attributes, schema, obj.sensitive_attributes)
+        provider = ctx.providers.get(self.provider_addr)
+        if provider is not None and ctx.refresh and not self.deposed and not ctx.destroy_mode:
+            resp = provider.read_resource(addr.resource.type, unmark_deep(prior)[0], obj.private)
+            diags.extend(_with_addr(resp.diags, str(addr)))
+            if resp.new_state is None:
+                ctx.refreshed_object(addr, self.provider_addr, None, schema, obj)
+                return diags
+            prior = remark(resp.new_state, sensitive_paths(prior), schema)
+        if ctx.refresh_only:
+            return diags
+        action = Action.FORGET if self.forget else Action.DELETE
+        ctx.record_change(ResourceInstanceChange(addr, action, self.provider_addr, prior, None,
+                                                 schema.block.implied_type(), reason=self.reason if not
+                                                 ctx.destroy_mode else None, deposed=self.deposed))
+        ctx.hook.post_diff(str(addr), action.value)
+        return diags
+
+
+# ---------------------------------------------------------------------------
+# apply graph vertices
+
+
+class ApplyResourceNode(Node, Executable, Referenceable, Referencer, ProviderConsumer):
+    """Config-level barrier in the apply graph: done when every instance change of the resource
+    is applied, so whole-resource references wait for all of them."""
+
+    kind = "resource"
+
+    def __init__(self, rc: ResourceConfig, provider_addr: str):
+        self.rc = rc
+        self.module = rc.module
+        self.provider_addr = provider_addr
+        self.name = rc.module.prefix() + str(rc.addr)
+        self.dependencies: list[str] = []
+
+    def referenceable_keys(self) -> list[RefKey]:
+        return [(self.module, str(self.rc.addr))]
+
+    def reference_keys(self) -> list[RefKey]:
+        return []
+
+    def provider_ref(self) -> tuple[ModulePath, str, str | None]:
+        ref = self.rc.provider_ref
+        if ref:
+            return (self.module, ref[0], ref[1])
+        return (self.module, self.rc.provider_local_name, None)
+
+    def execute(self, ctx: "WalkContext") -> Diagnostics:
+        return Diagnostics()
+
+
+class ApplyInstanceNode(Node, Executable):
+    """Create, update, replace-create, or deferred data read of one instance."""
+
+    kind = "apply"
+
+    def __init__(self, change: ResourceInstanceChange, rc: ResourceConfig | None, resource_node: ApplyResourceNode,
+                 deposed_key: str | None = None):
+        self.change = change
+        self.rc = rc
+        self.resource_node = resource_node
+        self.addr = change.addr
+        self.module = change.addr.module.module()
+        self.deposed_key = deposed_key  # CBD: where the old object is moved before creating
+        verb = {Action.CREATE: "create", Action.UPDATE: "update", Action.READ: "read"}.get(change.action, "create")
+        self.name = f"{change.addr} ({verb})"
+
+    def execute(self, ctx: "WalkContext") -> Diagnostics:
+        from tfconsole.walk.context import decode_object, scope_for
+
+        diags = Diagnostics()
+        ch = self.change
+        rc = self.rc
+        addr, addr_s = self.addr, str(self.addr)
+        if rc is None:
+            return diags.error("Configuration missing", f"No configuration for {addr_s}.", address=addr_s)
+        provider = ctx.providers.get(ch.provider)
+        if provider is None:
+            return diags.error("Provider not configured", f"No provider for {addr_s}.", address=addr_s)
+        with ctx.lock:
+            exp = ctx.resource_expansions.get(addr.abs_resource())
+        scope = scope_for(ctx, addr.module, key=addr.key, expansion=exp)
+        if ch.action is Action.READ:
+            schema = provider.data_source_schemas()[addr.resource.type]
+            config, d = evaluate_body(rc.body, schema.block, scope, rc.range, addr_s)
+            diags.extend(d)
+            if d.has_errors:
+                return diags
+            marks = sensitive_paths(config)
+            ctx.hook.pre_apply(addr_s, "read", None)
+            t0 = time.monotonic()
+            result, d = provider.read_data_source(addr.resource.type, unmark_deep(config)[0])
+            diags.extend(_with_addr(d, addr_s))
+            ctx.hook.post_apply(addr_s, "read", time.monotonic() - t0, None if not d.has_errors else "failed", None)
+            if d.has_errors or result is None:
+                return diags
+            value = remark(result, marks, schema)
+            ctx.set_instance_value(addr, value)
+            ctx.store_data_result(addr, ch.provider, value, schema, exp.mode if exp else "")
+            return diags
+        schema = provider.resource_schemas()[addr.resource.type]
+        config, d = evaluate_body(rc.body, schema.block, scope, rc.range, addr_s)
+        diags.extend(d)
+        if d.has_errors:
+            return diags
+        with ctx.lock:
+            obj = ctx.state.current(addr)
+        prior = None
+        if ch.action is Action.UPDATE and obj is not None:
+            prior = decode_object(obj.attributes, schema, obj.sensitive_attributes)
+        config = apply_ignore_changes(config, prior if prior is not None else ch.before, rc.lifecycle.ignore_changes,
+                                      schema.block)
+        marks = sensitive_paths(config)
+        clean_config, _ = unmark_deep(config)
+        clean_prior = unmark_deep(prior)[0] if prior is not None else None
+        proposed = proposed_new(schema.block, clean_prior, clean_config)
+        presp = provider.plan_resource(PlanRequest(addr.resource.type, clean_prior, proposed, clean_config,
+                                                   obj.private if obj and prior is not None else None))
+        diags.extend(_with_addr(presp.diags, addr_s))
+        if presp.diags.has_errors:
+            return diags
+        if self.deposed_key and obj is not None:
+            ctx.depose(addr, self.deposed_key, ch.provider)
+        action = "create" if ch.action is not Action.UPDATE else "update"
+        ctx.hook.pre_apply(addr_s, action, _id_hint(prior))
+        t0 = time.monotonic()
+        resp = provider.apply_resource(ApplyRequest(addr.resource.type, clean_prior, presp.planned, clean_config,
+                                                    presp.private))
+        elapsed = time.monotonic() - t0
+        diags.extend(_with_addr(resp.diags, addr_s))
+        if resp.new_state is None:
+            ctx.hook.post_apply(addr_s, action, elapsed, "failed", None)
+            if not resp.diags.has_errors:
+                diags.error("Provider produced null object", f"The provider returned no object for {addr_s}.",
+                            address=addr_s)
+            return diags
+        value = remark(resp.new_state, marks, schema)
+        status = "tainted" if resp.diags.has_errors and ch.action is not Action.UPDATE else "ready"
+        ctx.save_object(addr, ch.provider, value, schema, status, resp.private, self.resource_node.dependencies,
+                        rc.lifecycle.create_before_destroy, exp.mode if exp else "")
+        ctx.set_instance_value(addr, value)
+        if resp.diags.has_errors:
+            ctx.hook.post_apply(addr_s, action, elapsed, "failed", None)
+            return diags
+        # creation-time provisioners
+        if ch.action is not Action.UPDATE and rc.provisioners:
+            pd = ctx.run_provisioners(addr, rc, value, when_destroy=False)
+            if pd.has_errors:
+                ctx.save_object(addr, ch.provider, value, schema, "tainted", resp.private,
+                                self.resource_node.dependencies, rc.lifecycle.create_before_destroy,
+                                exp.mode if exp else "")
+                diags.extend(pd)
+                ctx.hook.post_apply(addr_s, action, elapsed, "provisioner failed", _id_hint(value))
+                return diags
+            diags.extend(pd)
+        post_scope = scope_for(ctx, addr.module, key=addr.key, expansion=exp, self_value=value)
+        diags.extend(check_rules(rc.lifecycle.postconditions, post_scope, "Resource postcondition failed", addr_s))
+        ctx.hook.post_apply(addr_s, action, time.monotonic() - t0, None if not diags.has_errors else "failed",
+                            _id_hint(value))
+        return diags
+
+
+class DestroyInstanceNode(Node, Executable):
+    kind = "destroy"
+
+    def __init__(self, change: ResourceInstanceChange, rc: ResourceConfig | None, deposed_key: str | None = None):
+        self.change = change
+        self.rc = rc
+        self.addr = change.addr
+        self.module = change.addr.module.module()
+        self.deposed_key = deposed_key or change.deposed
+        self.name = f"{change.addr} (destroy{' deposed' if self.deposed_key else ''})"
+
+    def execute(self, ctx: "WalkContext") -> Diagnostics:
+        from tfconsole.walk.context import decode_object
+
+        diags = Diagnostics()
+        ch = self.change
+        addr, addr_s = self.addr, str(self.addr)
+        if ch.action is Action.FORGET:
+            ctx.save_raw(addr, None, ch.provider)
+            return diags
+        provider = ctx.providers.get(ch.provider)
+        if provider is None:
+            return diags.error("Provider not configured", f"No provider for {addr_s}.", address=addr_s)
+        with ctx.lock:
+            inst = ctx.state.instance(addr)
+            obj = None
+            if inst is not None:
+                obj = inst.deposed.get(self.deposed_key) if self.deposed_key else inst.current
+        if obj is None:
+            return diags
+        schema = provider.resource_schemas()[addr.resource.type]
+        prior = decode_object(obj.attributes, schema, obj.sensitive_attributes)
+        if self.rc is not None and any(p.when_destroy for p in self.rc.provisioners):
+            pd = ctx.run_provisioners(addr, self.rc, prior, when_destroy=True)
+            diags.extend(pd)
+            if pd.has_errors:
+                return diags
+        ctx.hook.pre_apply(addr_s, "delete", _id_hint(prior))
+        t0 = time.monotonic()
+        resp = provider.apply_resource(ApplyRequest(addr.resource.type, unmark_deep(prior)[0], None, None,
+                                                    obj.private))
+        diags.extend(_with_addr(resp.diags, addr_s))
+        ctx.hook.post_apply(addr_s, "delete", time.monotonic() - t0, "failed" if resp.diags.has_errors else None,
+                            _id_hint(prior))
+        if resp.diags.has_errors:
+            return diags
+        if self.deposed_key:
+            ctx.remove_deposed(addr, self.deposed_key, ch.provider)
+        else:
+            ctx.save_raw(addr, None, ch.provider)
+            if ch.action is Action.DELETE:
+                ctx.set_instance_value(addr, None)
+        return diags
+
+
+__all__ = [
+    "ResourceNode", "PlanInstanceNode", "PlanDataInstanceNode", "PlanOrphanNode", "PlanSkippedInstance",
+    "ApplyResourceNode", "ApplyInstanceNode", "DestroyInstanceNode", "evaluate_expansion", "evaluate_body",
+    "encode_object", "STRING", "DYNAMIC", "ListType", "MapType", "ObjectType", "Sensitive", "mark",
+    "InstanceKey", "ModuleInstance", "ObjectState",
+]

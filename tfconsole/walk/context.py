@@ -1,0 +1,495 @@
+"""The shared context of one walk, and the Data implementation expressions evaluate against.
+
+WalkContext holds everything vertices share: configuration, the state (behind a lock), the
+changes being planned, named values (variables, locals, module outputs), resource instance
+values, the instance expander, provider instances and the hooks. Vertices touch it only
+through its methods, which take the lock.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from tfconsole.addrs import (
+    AbsResource, AbsResourceInstance, InstanceKey, Module as ModulePath, ModuleInstance, Resource,
+)
+from tfconsole.config.model import Module, ResourceConfig
+from tfconsole.diags import Diagnostics, SourceRange
+from tfconsole.lang.eval import NOT_FOUND, EvalError, Scope
+from tfconsole.lang.types import DYNAMIC
+from tfconsole.lang.values import Unknown, apply_sensitive_paths, from_json_typed, mark
+from tfconsole.plans import Action, ResourceInstanceChange
+from tfconsole.providers.interface import Provider, Schema
+from tfconsole.states.state import ObjectState, State
+
+from .hooks import Hook
+
+
+@dataclass
+class Expansion:
+    mode: str  # "" | "list" | "map"
+    keys: list[InstanceKey]
+    each_values: dict[InstanceKey, Any] = field(default_factory=dict)
+    unknown: bool = False
+
+
+class WalkContext:
+    def __init__(self, *, config: Module, state: State, operation: str, hook: Hook, working_dir: str,
+                 workspace: str = "default", input_values: dict[str, Any] | None = None,
+                 journal: Any = None) -> None:
+        self.config = config
+        self.state = state
+        self.operation = operation  # "plan" | "apply" | "destroy" | "refresh" | "validate"
+        self.hook = hook
+        self.working_dir = working_dir
+        self.workspace = workspace
+        self.input_values = input_values or {}
+        self.journal = journal
+        self.lock = threading.RLock()
+        # named values
+        self.variables: dict[tuple[ModuleInstance, str], Any] = {}
+        self.locals: dict[tuple[ModuleInstance, str], Any] = {}
+        self.outputs: dict[tuple[ModuleInstance, str], Any] = {}
+        self.root_outputs: dict[str, tuple[Any, bool]] = {}
+        # expansion
+        self.module_instances: dict[ModulePath, list[ModuleInstance]] = {ModulePath(): [ModuleInstance()]}
+        self.module_expansions: dict[tuple[ModuleInstance, str], Expansion] = {}
+        self.resource_expansions: dict[AbsResource, Expansion] = {}
+        # resource instance values as expressions see them
+        self.instance_values: dict[AbsResourceInstance, Any] = {}
+        self._resource_cache: dict[AbsResource, Any] = {}
+        # planning output
+        self.changes: dict[tuple[AbsResourceInstance, str | None], ResourceInstanceChange] = {}
+        self.drift: list[ResourceInstanceChange] = []
+        # providers
+        self.providers: dict[str, Provider] = {}
+        self.provider_schemas: dict[str, tuple[dict[str, Schema], dict[str, Schema]]] = {}
+        self.check_warnings: list[Any] = []
+        self.stop_requested = threading.Event()
+        # plan options
+        self.refresh = True
+        self.refresh_only = False
+        self.destroy_mode = False
+        self.moved_from: dict[AbsResourceInstance, AbsResourceInstance] = {}
+        self.refreshed: State | None = None  # the prior state after refresh (plan)
+
+    # ---- state mutation (all under the lock; each change goes to the journal too)
+    def save_raw(self, addr: AbsResourceInstance, obj: ObjectState | None, provider: str,
+                 each: str | None = None) -> None:
+        with self.lock:
+            if obj is None and self.state.current(addr) is None:
+                return
+            self.state.set_current(addr, obj, provider, each)
+            rs = self.state.resources.get(addr.abs_resource())
+            if self.journal is not None:
+                self.journal.record(addr, obj, provider, rs.each if rs else (each or ""))
+
+    def save_object(self, addr: AbsResourceInstance, provider: str, value: dict[str, Any], schema: Schema,
+                    status: str, private: str | None, dependencies: list[str], cbd: bool, each: str) -> None:
+        from tfconsole.graph.nodes.resource import encode_object
+
+        attrs, sens = encode_object(value, schema)
+        obj = ObjectState(attributes=attrs, status=status, schema_version=schema.version,
+                          sensitive_attributes=sens, private=private, dependencies=sorted(dependencies),
+                          create_before_destroy=cbd)
+        self.save_raw(addr, obj, provider, each)
+
+    def depose(self, addr: AbsResourceInstance, key: str, provider: str) -> None:
+        with self.lock:
+            cur = self.state.current(addr)
+            if cur is None:
+                return
+            self.state.set_deposed(addr, key, cur, provider)
+            self.state.set_current(addr, None, provider)
+            if self.journal is not None:
+                self.journal.record(addr, cur, provider, "", deposed_key=key)
+                self.journal.record(addr, None, provider, "")
+
+    def remove_deposed(self, addr: AbsResourceInstance, key: str, provider: str) -> None:
+        with self.lock:
+            self.state.set_deposed(addr, key, None, provider)
+            if self.journal is not None:
+                self.journal.record(addr, None, provider, "", deposed_key=key)
+
+    def store_data_result(self, addr: AbsResourceInstance, provider: str, value: dict[str, Any], schema: Schema,
+                          each: str) -> None:
+        from tfconsole.graph.nodes.resource import encode_object
+
+        attrs, sens = encode_object(value, schema)
+        obj = ObjectState(attributes=attrs, schema_version=schema.version, sensitive_attributes=sens)
+        with self.lock:
+            self.state.set_current(addr, obj, provider, each)
+            if self.refreshed is not None:
+                self.refreshed.set_current(addr, obj, provider, each)
+            if self.journal is not None and self.operation != "plan":
+                self.journal.record(addr, obj, provider, each)
+
+    def forget_data(self, addr: AbsResourceInstance) -> None:
+        with self.lock:
+            rs = self.state.resources.get(addr.abs_resource())
+            if rs is not None:
+                self.state.set_current(addr, None, rs.provider)
+            if self.refreshed is not None and self.refreshed.resources.get(addr.abs_resource()):
+                self.refreshed.set_current(addr, None, rs.provider if rs else "")
+
+    def refreshed_object(self, addr: AbsResourceInstance, provider: str, value: dict[str, Any] | None,
+                         schema: Schema, old: ObjectState) -> None:
+        if self.refreshed is None:
+            return
+        from tfconsole.graph.nodes.resource import encode_object
+
+        with self.lock:
+            if value is None:
+                self.refreshed.set_current(addr, None, provider)
+                return
+            attrs, sens = encode_object(value, schema)
+            obj = ObjectState(attributes=attrs, status=old.status, schema_version=old.schema_version,
+                              sensitive_attributes=sens, private=old.private, dependencies=old.dependencies,
+                              create_before_destroy=old.create_before_destroy)
+            self.refreshed.set_current(addr, obj, provider)
+
+    def record_drift(self, addr: AbsResourceInstance, provider: str, before: Any, after: Any,
+                     schema: Schema) -> None:
+        action = Action.DELETE if after is None else Action.UPDATE
+        with self.lock:
+            self.drift.append(ResourceInstanceChange(addr, action, provider, before, after,
+                                                     schema.block.implied_type()))
+
+    def run_provisioners(self, addr: AbsResourceInstance, rc: ResourceConfig, value: Any,
+                         when_destroy: bool) -> "Diagnostics":
+        from tfconsole.diags import Diagnostics
+        from tfconsole.lang.eval import evaluate
+
+        diags = Diagnostics()
+        for p in rc.provisioners:
+            if p.when_destroy != when_destroy:
+                continue
+            if p.type != "local-exec":
+                diags.error("Unsupported provisioner", f"The provisioner \"{p.type}\" is not supported by "
+                            "tfconsole; only local-exec is.", p.range, address=str(addr))
+                return diags
+            with self.lock:
+                exp = self.resource_expansions.get(addr.abs_resource())
+            scope = scope_for(self, addr.module, key=addr.key, expansion=exp, self_value=value)
+            config: dict[str, Any] = {}
+            for name, attr in p.body.attributes.items():
+                v, d = evaluate(attr.expr, scope)
+                diags.extend(d)
+                config[name] = v
+            if diags.has_errors:
+                return diags
+            try:
+                from tfconsole.providers.builtin.provisioners import run_local_exec
+            except ImportError:
+                diags.error("Provisioner unavailable", "The local-exec provisioner is not installed.", p.range)
+                return diags
+            from tfconsole.lang.values import unmark_deep
+
+            clean, _ = unmark_deep(config)
+            d = run_local_exec(clean, self.working_dir,
+                               lambda line, a=str(addr): self.hook.provision_output(a, "local-exec", line))
+            if d.has_errors and p.on_failure_continue:
+                continue
+            if d.has_errors:
+                for x in d:
+                    diags.error(x.summary if x.summary else "local-exec provisioner error", x.detail,
+                                p.range, address=str(addr))
+                return diags
+        return diags
+
+    # ---- named values
+    def set_variable(self, mi: ModuleInstance, name: str, value: Any) -> None:
+        with self.lock:
+            self.variables[(mi, name)] = value
+
+    def set_local(self, mi: ModuleInstance, name: str, value: Any) -> None:
+        with self.lock:
+            self.locals[(mi, name)] = value
+
+    def set_output(self, mi: ModuleInstance, name: str, value: Any) -> None:
+        with self.lock:
+            self.outputs[(mi, name)] = value
+
+    # ---- expansion
+    def instances_of(self, path: ModulePath) -> list[ModuleInstance]:
+        with self.lock:
+            return list(self.module_instances.get(path, []))
+
+    def register_module_expansion(self, parent: ModuleInstance, call: str, exp: Expansion) -> None:
+        with self.lock:
+            self.module_expansions[(parent, call)] = exp
+            path = parent.module().child(call)
+            lst = self.module_instances.setdefault(path, [])
+            for k in exp.keys:
+                mi = parent.child(call, k)
+                if mi not in lst:
+                    lst.append(mi)
+
+    def register_resource_expansion(self, addr: AbsResource, exp: Expansion) -> None:
+        with self.lock:
+            self.resource_expansions[addr] = exp
+            self._resource_cache.pop(addr, None)
+
+    # ---- resource values
+    def set_instance_value(self, addr: AbsResourceInstance, value: Any) -> None:
+        with self.lock:
+            if value is None:
+                self.instance_values.pop(addr, None)
+            else:
+                self.instance_values[addr] = value
+            self._resource_cache.pop(addr.abs_resource(), None)
+
+    def instance_value(self, addr: AbsResourceInstance) -> Any:
+        with self.lock:
+            v = self.instance_values.get(addr, NOT_FOUND)
+            if v is not NOT_FOUND:
+                return v
+        return self._decode_from_state(addr)
+
+    def _decode_from_state(self, addr: AbsResourceInstance) -> Any:
+        with self.lock:
+            obj = self.state.current(addr)
+            if obj is None:
+                return NOT_FOUND
+            rs = self.state.resources[addr.abs_resource()]
+            schema = self.schema_for(rs.provider, addr.resource)
+        if schema is None:
+            return NOT_FOUND
+        value = decode_object(obj.attributes, schema, obj.sensitive_attributes)
+        with self.lock:
+            self.instance_values[addr] = value
+        return value
+
+    def schema_for(self, provider_addr: str, res: Resource) -> Schema | None:
+        source = provider_source_of(provider_addr)
+        schemas = self.provider_schemas.get(source)
+        if schemas is None:
+            from tfconsole.providers.registry import default_registry
+
+            reg = default_registry()
+            if not reg.has(source):
+                return None
+            p = reg.create(source)
+            schemas = (p.resource_schemas(), p.data_source_schemas())
+            self.provider_schemas[source] = schemas
+        return (schemas[0] if res.mode == "managed" else schemas[1]).get(res.type)
+
+    def resource_value(self, addr: AbsResource, rng: SourceRange | None) -> Any:
+        with self.lock:
+            cached = self._resource_cache.get(addr, NOT_FOUND)
+            if cached is not NOT_FOUND:
+                return cached
+            exp = self.resource_expansions.get(addr)
+        if exp is None or exp.unknown:
+            return Unknown(DYNAMIC)
+        if exp.mode == "":
+            v = self.instance_value(addr.instance(None))
+            value = Unknown(DYNAMIC) if v is NOT_FOUND else v
+        elif exp.mode == "list":
+            items = []
+            for k in sorted(exp.keys):  # type: ignore[type-var]
+                v = self.instance_value(addr.instance(k))
+                items.append(Unknown(DYNAMIC) if v is NOT_FOUND else v)
+            value = items
+        else:
+            obj = {}
+            for k in sorted(exp.keys):  # type: ignore[type-var]
+                v = self.instance_value(addr.instance(k))
+                obj[k] = Unknown(DYNAMIC) if v is NOT_FOUND else v
+            value = obj
+        with self.lock:
+            self._resource_cache[addr] = value
+        return value
+
+    # ---- changes
+    def record_change(self, change: ResourceInstanceChange) -> None:
+        with self.lock:
+            self.changes[(change.addr, change.deposed)] = change
+
+    def change_for(self, addr: AbsResourceInstance) -> ResourceInstanceChange | None:
+        with self.lock:
+            return self.changes.get((addr, None))
+
+
+def provider_source_of(provider_addr: str) -> str:
+    """provider["registry.terraform.io/hashicorp/null"].alias -> registry.terraform.io/hashicorp/null"""
+    start = provider_addr.find('["')
+    end = provider_addr.find('"]')
+    if start < 0 or end < 0:
+        return provider_addr
+    return provider_addr[start + 2:end]
+
+
+def decode_object(attrs: dict[str, Any], schema: Schema, sensitive_attributes: list[Any]) -> dict[str, Any]:
+    ty = schema.block.implied_type()
+    value = from_json_typed(attrs, ty)
+    paths = [state_path_to_tuple(p) for p in sensitive_attributes or []]
+    for name in schema.block.sensitive_attrs():
+        paths.append((name,))
+    if paths:
+        value = apply_sensitive_paths(value, [p for p in paths if p is not None])
+    return value
+
+
+def state_path_to_tuple(p: Any) -> tuple | None:
+    """v4 state sensitive path: [{"type":"get_attr","value":"x"}, {"type":"index","value":{"value":0,"type":"number"}}]"""
+    out: list[Any] = []
+    if not isinstance(p, list):
+        return None
+    for step in p:
+        if not isinstance(step, dict):
+            return None
+        if step.get("type") == "get_attr":
+            out.append(step.get("value"))
+        elif step.get("type") == "index":
+            v = step.get("value")
+            if isinstance(v, dict):
+                v = v.get("value")
+            out.append(v)
+    return tuple(out)
+
+
+def tuple_to_state_path(path: tuple) -> list[dict]:
+    out = []
+    for i, step in enumerate(path):
+        if i == 0 or (isinstance(step, str) and False):
+            out.append({"type": "get_attr", "value": step})
+        elif isinstance(step, int):
+            out.append({"type": "index", "value": {"value": step, "type": "number"}})
+        else:
+            out.append({"type": "index", "value": {"value": step, "type": "string"}})
+    return out
+
+
+class ModuleData:
+    """The Data protocol for expressions inside one module instance."""
+
+    def __init__(self, ctx: WalkContext, mi: ModuleInstance) -> None:
+        self.ctx = ctx
+        self.mi = mi
+        self.mod = ctx.config.module_at(mi.module())
+
+    def _where(self) -> str:
+        return "the root module" if self.mi.is_root else f"module.{'.module.'.join(n for n, _ in self.mi.steps)}"
+
+    def get_variable(self, name: str, rng: SourceRange | None) -> Any:
+        if self.mod is None or name not in self.mod.variables:
+            raise EvalError("Reference to undeclared input variable",
+                            f"An input variable with the name \"{name}\" has not been declared. This variable "
+                            f"can be declared with a variable \"{name}\" {{}} block.", rng)
+        with self.ctx.lock:
+            v = self.ctx.variables.get((self.mi, name), NOT_FOUND)
+        return Unknown(self.mod.variables[name].type) if v is NOT_FOUND else v
+
+    def get_local(self, name: str, rng: SourceRange | None) -> Any:
+        if self.mod is None or name not in self.mod.locals:
+            raise EvalError("Reference to undeclared local value",
+                            f"A local value with the name \"{name}\" has not been declared.", rng)
+        with self.ctx.lock:
+            v = self.ctx.locals.get((self.mi, name), NOT_FOUND)
+        return Unknown(DYNAMIC) if v is NOT_FOUND else v
+
+    def get_module(self, name: str, rng: SourceRange | None) -> Any:
+        if self.mod is None or name not in self.mod.module_calls:
+            raise EvalError("Reference to undeclared module",
+                            f"No module call named \"{name}\" is declared in {self._where()}.", rng)
+        child = self.mod.children.get(name)
+        with self.ctx.lock:
+            exp = self.ctx.module_expansions.get((self.mi, name))
+        if exp is None or exp.unknown:
+            return Unknown(DYNAMIC)
+
+        def outputs_of(mi: ModuleInstance) -> dict[str, Any]:
+            out = {}
+            for oname, oc in (child.outputs.items() if child else []):
+                with self.ctx.lock:
+                    v = self.ctx.outputs.get((mi, oname), NOT_FOUND)
+                out[oname] = Unknown(DYNAMIC) if v is NOT_FOUND else v
+            return out
+
+        if exp.mode == "":
+            return outputs_of(self.mi.child(name, None))
+        if exp.mode == "list":
+            return [outputs_of(self.mi.child(name, k)) for k in sorted(exp.keys)]  # type: ignore[type-var]
+        return {k: outputs_of(self.mi.child(name, k)) for k in sorted(exp.keys)}  # type: ignore[type-var]
+
+    def _resource_config(self, res: Resource, rng: SourceRange | None) -> ResourceConfig:
+        rc = self.mod.resources.get(res) if self.mod else None
+        if rc is None:
+            if res.mode == "managed":
+                raise EvalError("Reference to undeclared resource",
+                                f"A managed resource \"{res.type}\" \"{res.name}\" has not been declared in "
+                                f"{self._where()}.", rng)
+            raise EvalError("Reference to undeclared resource",
+                            f"A data resource \"{res.type}\" \"{res.name}\" has not been declared in "
+                            f"{self._where()}.", rng)
+        return rc
+
+    def get_resource(self, res: Resource, rng: SourceRange | None) -> Any:
+        self._resource_config(res, rng)
+        return self.ctx.resource_value(AbsResource(self.mi, res), rng)
+
+    def get_resource_instance(self, res: Resource, key: Any, rng: SourceRange | None) -> Any:
+        self._resource_config(res, rng)
+        addr = AbsResource(self.mi, res)
+        with self.ctx.lock:
+            exp = self.ctx.resource_expansions.get(addr)
+        if exp is None or exp.unknown:
+            return NOT_FOUND
+        if exp.mode == "list" and isinstance(key, int) and not isinstance(key, bool) or \
+                exp.mode == "map" and isinstance(key, str):
+            if key not in exp.keys:
+                return NOT_FOUND
+            v = self.ctx.instance_value(addr.instance(key))
+            return Unknown(DYNAMIC) if v is NOT_FOUND else v
+        return NOT_FOUND
+
+    def get_path(self, name: str, rng: SourceRange | None) -> Any:
+        if name == "module":
+            rel = os.path.relpath(self.mod.dir if self.mod else ".", self.ctx.config.dir)
+            return rel
+        if name == "root":
+            return "."
+        if name == "cwd":
+            return os.path.abspath(self.ctx.working_dir)
+        raise EvalError("Invalid \"path\" attribute",
+                        f"The \"path\" object does not have an attribute named \"{name}\". The supported "
+                        "attributes are path.cwd, path.module, and path.root.", rng)
+
+    def get_terraform(self, name: str, rng: SourceRange | None) -> Any:
+        if name == "workspace":
+            return self.ctx.workspace
+        raise EvalError("Invalid \"terraform\" attribute",
+                        f"The \"terraform\" object does not have an attribute named \"{name}\". The only "
+                        "supported attribute is terraform.workspace, the name of the currently-selected "
+                        "workspace.", rng)
+
+
+def scope_for(ctx: WalkContext, mi: ModuleInstance, *, key: InstanceKey = None, expansion: Expansion | None = None,
+              self_value: Any = NOT_FOUND) -> Scope:
+    count_index = None
+    each = None
+    if expansion is not None:
+        if expansion.mode == "list":
+            count_index = key
+        elif expansion.mode == "map":
+            each = (key, expansion.each_values.get(key))
+    return Scope(ModuleData(ctx, mi), count_index=count_index, each=each, self_value=self_value,
+                 base_dir=ctx.working_dir)
+
+
+def mark_sensitive_attrs(value: dict[str, Any], schema: Schema) -> dict[str, Any]:
+    sens = schema.block.sensitive_attrs()
+    if not sens:
+        return value
+    out = dict(value)
+    for k in sens:
+        if k in out and out[k] is not None:
+            out[k] = mark(out[k])
+    return out
+
+
+def is_destroying(action: Action) -> bool:
+    return action in (Action.DELETE, Action.DELETE_THEN_CREATE, Action.CREATE_THEN_DELETE)

@@ -1,0 +1,211 @@
+"""The graph walker: one coordinator thread, a pool of worker threads, a parallelism semaphore.
+
+Only the coordinator (the thread that calls `walk`) touches the ready/running/done bookkeeping;
+workers execute vertices and report back through a queue. A vertex starts as soon as all of its
+dependencies are done. The semaphore is held only while a vertex executes (and expands), never
+while its expanded sub-graph is being walked: the sub-graph's vertices join this same walk and the
+parent completes when all of them have.
+
+On a vertex failure its descendants are skipped (no extra noise) and independent work goes on;
+`cancel()` stops scheduling anything new, lets in-flight vertices finish, and returns.
+"""
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from tfconsole.diags import Diagnostics
+
+from ..graph.dag import Graph
+from .hooks import Hook
+
+
+@dataclass
+class VertexResult:
+    vertex: Any
+    diags: Diagnostics
+    subgraph: Graph | None
+    elapsed: float
+
+
+@dataclass
+class WalkResult:
+    diags: Diagnostics = field(default_factory=Diagnostics)
+    cancelled: bool = False
+    failed: list[Any] = field(default_factory=list)
+    skipped: list[Any] = field(default_factory=list)
+    timings: dict[str, tuple[float, float]] = field(default_factory=dict)  # name -> (start, end) offsets
+
+    @property
+    def ok(self) -> bool:
+        return not self.diags.has_errors and not self.cancelled
+
+
+class Walker:
+    def __init__(self, execute: Callable[[Any], Diagnostics],
+                 expand: Callable[[Any], tuple[Graph | None, Diagnostics]] | None = None,
+                 parallelism: int = 10, hook: Hook | None = None) -> None:
+        self.execute = execute
+        self.expand = expand
+        self.parallelism = max(1, parallelism)
+        self.hook = hook or Hook()
+        self._cancel = threading.Event()
+        self.semaphore = threading.Semaphore(self.parallelism)
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    # ------------------------------------------------------------------
+    def walk(self, graph: Graph, operation: str = "walk") -> WalkResult:
+        result = WalkResult()
+        t0 = time.monotonic()
+        ready: queue.SimpleQueue = queue.SimpleQueue()
+        done_q: queue.SimpleQueue = queue.SimpleQueue()
+
+        # coordinator-only bookkeeping
+        remaining: dict[int, int] = {}
+        dependents: dict[int, list[Any]] = {}
+        parent_of: dict[int, Any] = {}
+        open_children: dict[int, int] = {}
+        failed_children: dict[int, bool] = {}
+        poisoned: set[int] = set()
+        in_flight = 0
+        outstanding = 0  # vertices not yet completed (including expanded parents)
+
+        def add_graph(g: Graph, parent: Any | None) -> list[Any]:
+            nonlocal outstanding
+            verts = g.vertices()
+            for v in verts:
+                vid = id(v)
+                deps = g.dependencies(v)
+                remaining[vid] = len(deps)
+                dependents[vid] = g.dependents(v)
+                if parent is not None:
+                    parent_of[vid] = parent
+                outstanding += 1
+                if deps:
+                    self.hook.vertex_waiting(v.name, [d.name for d in deps])
+            return [v for v in verts if remaining[id(v)] == 0]
+
+        def schedule(v: Any) -> None:
+            nonlocal in_flight
+            if self._cancel.is_set():
+                finish(v, ok=False, skipped_because="cancelled")
+                return
+            if id(v) in poisoned:
+                finish(v, ok=False, skipped_because="an upstream dependency failed")
+                return
+            in_flight += 1
+            self.hook.vertex_queued(v.name)
+            ready.put(v)
+
+        def finish(v: Any, ok: bool, skipped_because: str | None = None) -> None:
+            """Complete v (success, failure, or skip) and release or poison its dependents."""
+            nonlocal outstanding
+            stack = [(v, ok, skipped_because)]
+            while stack:
+                cur, cur_ok, why = stack.pop()
+                outstanding -= 1
+                if why is not None:
+                    result.skipped.append(cur)
+                    self.hook.vertex_skipped(cur.name, why)
+                for d in dependents.get(id(cur), ()):
+                    if not cur_ok:
+                        poisoned.add(id(d))
+                    remaining[id(d)] -= 1
+                    if remaining[id(d)] == 0:
+                        if self._cancel.is_set():
+                            stack.append((d, False, "cancelled"))
+                        elif id(d) in poisoned:
+                            stack.append((d, False, "an upstream dependency failed"))
+                        else:
+                            schedule(d)
+                parent = parent_of.get(id(cur))
+                if parent is not None:
+                    pid = id(parent)
+                    if not cur_ok:
+                        failed_children[pid] = True
+                    open_children[pid] -= 1
+                    if open_children[pid] == 0:
+                        p_ok = not failed_children.get(pid, False)
+                        stack.append((parent, p_ok, None))
+
+        def worker() -> None:
+            while True:
+                v = ready.get()
+                if v is None:
+                    return
+                if self._cancel.is_set():
+                    done_q.put(("skip", v, None))
+                    continue
+                with self.semaphore:
+                    start = time.monotonic()
+                    self.hook.vertex_started(v.name)
+                    sub = None
+                    try:
+                        diags = self.execute(v)
+                        if not diags.has_errors and self.expand is not None:
+                            sub, d2 = self.expand(v)
+                            diags.append(d2)
+                    except Exception as exc:  # noqa: BLE001 - a bug in a vertex must not kill the walk
+                        import traceback
+
+                        diags = Diagnostics()
+                        diags.error("Internal error", f"{v.name}: {exc!r}\n{traceback.format_exc()}")
+                    elapsed = time.monotonic() - start
+                done_q.put(("done", v, VertexResult(v, diags, sub, elapsed)))
+                result.timings[v.name] = (start - t0, start - t0 + elapsed)
+
+        names = [v.name for v in graph.vertices()]
+        self.hook.walk_started(operation, names)
+        initial = add_graph(graph, None)
+        threads = [threading.Thread(target=worker, name=f"tfconsole-worker-{i}", daemon=True)
+                   for i in range(self.parallelism)]
+        for t in threads:
+            t.start()
+        try:
+            for v in initial:
+                schedule(v)
+            while outstanding > 0:
+                if in_flight == 0:
+                    break  # nothing running and nothing schedulable: cancelled or inconsistent
+                kind, v, res = done_q.get()
+                in_flight -= 1
+                if kind == "skip":
+                    finish(v, ok=False, skipped_because="cancelled")
+                    continue
+                assert res is not None
+                result.diags.append(res.diags)
+                for d in res.diags:
+                    self.hook.diagnostic(d)
+                if res.diags.has_errors:
+                    result.failed.append(v)
+                    msg = "; ".join(d.summary for d in res.diags.errors())
+                    self.hook.vertex_failed(v.name, res.elapsed, msg)
+                    finish(v, ok=False)
+                    continue
+                self.hook.vertex_finished(v.name, res.elapsed)
+                sub = res.subgraph
+                if sub is not None and len(sub) > 0:
+                    open_children[id(v)] = len(sub)
+                    edges = [(a.name, b.name) for a, b in sub.edges()]
+                    self.hook.vertex_expanded(v.name, [c.name for c in sub.vertices()], edges)
+                    for c in add_graph(sub, v):
+                        schedule(c)
+                    continue
+                finish(v, ok=True)
+        finally:
+            for _ in threads:
+                ready.put(None)
+            for t in threads:
+                t.join(timeout=60)
+        result.cancelled = self._cancel.is_set()
+        self.hook.walk_finished(operation, result.ok, result.cancelled)
+        return result
