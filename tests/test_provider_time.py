@@ -120,8 +120,8 @@ def test_sleep_update_in_place_without_delay(p: TimeProvider) -> None:
     ch = h.apply_config(p, "time_sleep", st, {"create_duration": "5s"})
     assert time.monotonic() - t0 < 1
     assert ch.action == "update" and ch.state["id"] == st["id"] and ch.state["create_duration"] == "5s"
-    ch = h.apply_config(p, "time_sleep", ch.state, {"create_duration": "5s", "triggers": TMap({"x": "1"}, STRING)})
-    assert ch.action == "replace" and ch.plan.requires_replace == [("triggers",)]
+    resp = h.plan(p, "time_sleep", ch.state, {"create_duration": "5s", "triggers": TMap({"x": "1"}, STRING)})
+    assert resp.requires_replace == [("triggers",)] and resp.planned["id"] == Unknown(STRING)
 
 
 def test_sleep_validation(p: TimeProvider) -> None:
