@@ -28,8 +28,8 @@ def keepers(**kw: str) -> TMap:
 def test_registered() -> None:
     assert isinstance(default_registry().create("hashicorp/random"), RandomProvider)
     assert set(RandomProvider().resource_schemas()) == {
-        "random_id", "random_string", "random_password", "random_integer", "random_pet", "random_uuid",
-        "random_shuffle"}
+        "random_id", "random_bytes", "random_string", "random_password", "random_integer", "random_pet",
+        "random_uuid", "random_uuid4", "random_uuid7", "random_shuffle"}
 
 
 def test_schema_flags(p: RandomProvider) -> None:
@@ -345,3 +345,35 @@ def test_shuffle_seed_and_replace(p: RandomProvider) -> None:
     resp = h.plan(p, "random_shuffle", st, {"input": TList(["z"], STRING)})
     assert resp.requires_replace == [("input",)]
     assert resp.planned["result"] == Unknown(resp.planned["result"].type)
+
+
+# -- random_bytes, random_uuid4, random_uuid7 ------------------------------------------------
+
+
+def test_bytes(p: RandomProvider) -> None:
+    a = p.resource_schemas()["random_bytes"].block.attributes
+    assert a["base64"].sensitive and a["hex"].sensitive
+    st = h.create(p, "random_bytes", {"length": 32})
+    raw = base64.b64decode(st["base64"])
+    assert len(raw) == 32 and st["hex"] == raw.hex()
+    assert h.apply_config(p, "random_bytes", st, {"length": 32}).action == "noop"
+    assert h.plan(p, "random_bytes", st, {"length": 16}).requires_replace == [("length",)]
+    # keepers use plain RequiresReplace here: even adding a null-valued key replaces
+    assert h.plan(p, "random_bytes", st, {"length": 32, "keepers": keepers(a=None)}).requires_replace == [("keepers",)]
+    imp = h.import_(p, "random_bytes", base64.b64encode(b"abc").decode())
+    assert imp["length"] == 3 and imp["hex"] == b"abc".hex()
+    assert p.validate_resource("random_bytes", {"length": 0}).has_errors
+
+
+def test_uuid4_and_uuid7(p: RandomProvider) -> None:
+    import uuid
+
+    u4 = uuid.UUID(h.create(p, "random_uuid4", {})["result"])
+    assert u4.version == 4
+    st7 = h.create(p, "random_uuid7", {})
+    u7 = uuid.UUID(st7["result"])
+    assert u7.version == 7
+    import time as _t
+    assert abs((u7.int >> 80) - _t.time_ns() // 1_000_000) < 60_000
+    imp = h.import_(p, "random_uuid7", st7["result"].upper())
+    assert imp["result"] == st7["result"]

@@ -15,6 +15,7 @@ import ctypes
 import ctypes.util
 import random as _pyrandom
 import secrets
+import uuid
 from typing import Any
 
 from tfconsole.diags import Diagnostics
@@ -612,7 +613,89 @@ class RandomShuffle(ResourceType):
         return state
 
 
+# ---------------------------------------------------------------------------
+# random_bytes, random_uuid4, random_uuid7
+
+
+class RandomBytes(ResourceType):
+    name = "random_bytes"
+    importable = True
+    attrs = {
+        "keepers": A(MapType(STRING), optional=True, force_new=True),
+        "length": A(NUMBER, required=True, force_new=True, int64=True, validators=(at_least(1),)),
+        "base64": A(STRING, computed=True, sensitive=True, use_state=True),
+        "hex": A(STRING, computed=True, sensitive=True, use_state=True),
+    }
+
+    def create(self, planned: dict[str, Any], diags: Diagnostics) -> dict[str, Any] | None:
+        data = secrets.token_bytes(whole(planned.get("length")))
+        return {"keepers": planned.get("keepers"), "length": len(data),
+                "base64": base64.b64encode(data).decode(), "hex": data.hex()}
+
+    def import_state(self, id_: str, diags: Diagnostics) -> dict[str, Any] | None:
+        try:
+            data = base64.b64decode(id_.encode("ascii"), validate=True)
+        except (binascii.Error, ValueError, UnicodeEncodeError) as exc:
+            diags.error("Import Random bytes Error",
+                        "There was an error during the parsing of the base64 string.\n\n" + RETRY_MSG +
+                        f"Original Error: illegal base64 data ({exc})")
+            return None
+        return {"keepers": None, "length": len(data), "base64": id_, "hex": data.hex()}
+
+
+def _uuid_v4() -> str:
+    raw = bytearray(secrets.token_bytes(16))
+    raw[6] = (raw[6] & 0x0F) | 0x40
+    raw[8] = (raw[8] & 0x3F) | 0x80
+    return _format_uuid(bytes(raw))
+
+
+def _uuid_v7() -> str:
+    import time as _t
+
+    ms = _t.time_ns() // 1_000_000
+    raw = bytearray(ms.to_bytes(6, "big") + secrets.token_bytes(10))
+    raw[6] = (raw[6] & 0x0F) | 0x70
+    raw[8] = (raw[8] & 0x3F) | 0x80
+    return _format_uuid(bytes(raw))
+
+
+class _VersionedUUID(ResourceType):
+    importable = True
+    attrs = {
+        "keepers": KEEPERS,
+        "result": _computed_str(),
+        "id": _computed_str(),
+    }
+    generate = staticmethod(_uuid_v4)
+
+    def create(self, planned: dict[str, Any], diags: Diagnostics) -> dict[str, Any] | None:
+        result = self.generate()
+        return {"id": result, "result": result, "keepers": planned.get("keepers")}
+
+    def import_state(self, id_: str, diags: Diagnostics) -> dict[str, Any] | None:
+        try:
+            result = str(uuid.UUID(id_))
+        except ValueError:
+            diags.error("Import Random UUID Error",
+                        "There was an error during the parsing of the UUID.\n\n" + RETRY_MSG +
+                        f"Original Error: invalid UUID length: {len(id_)}")
+            return None
+        return {"id": result, "result": result, "keepers": None}
+
+
+class RandomUUID4(_VersionedUUID):
+    name = "random_uuid4"
+    generate = staticmethod(_uuid_v4)
+
+
+class RandomUUID7(_VersionedUUID):
+    name = "random_uuid7"
+    generate = staticmethod(_uuid_v7)
+
+
 class RandomProvider(FrameworkProvider):
     type_name = "random"
     source = "registry.terraform.io/hashicorp/random"
-    resource_types = (RandomID, RandomString, RandomPassword, RandomInteger, RandomPet, RandomUUID, RandomShuffle)
+    resource_types = (RandomID, RandomBytes, RandomString, RandomPassword, RandomInteger, RandomPet, RandomUUID,
+                      RandomUUID4, RandomUUID7, RandomShuffle)
