@@ -1,0 +1,1081 @@
+"""The operations console: plan review, live apply, graph, state and orphans in one Textual app.
+
+The app observes the engine only through the hook bridge (bridge.py) and the plain results of
+operations.py, which run on thread workers. Handlers here run on the event loop and are the only
+code that touches widgets. Layout lives in app.tcss.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from typing import Any, Iterable
+
+from rich.text import Text
+from textual import on, work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import ContentSwitcher, Footer, Input, Static
+from textual.widgets.tree import TreeNode
+from textual.worker import Worker, WorkerState
+
+from tfconsole.diags import Diagnostics
+from tfconsole.plans import Action, Plan, ResourceInstanceChange
+
+from . import operations as ops
+from .bridge import HookBridge
+from .messages import VertexBatch, VertexUpdate, WalkFinished, WalkStarted
+from .screens import ConfirmScreen, HelpScreen
+from .widgets import ConsoleTree, DiagnosticsPane, NodeInfo, StatusBar
+
+ACTION_STYLE = {
+    Action.CREATE: "green", Action.UPDATE: "yellow", Action.DELETE: "red",
+    Action.DELETE_THEN_CREATE: "magenta", Action.CREATE_THEN_DELETE: "magenta",
+    Action.READ: "cyan", Action.FORGET: "red", Action.NOOP: "dim",
+}
+FILTERS = ["all", "create", "update", "delete", "replace"]
+STATUS_STYLE = {"waiting": "dim", "queued": "cyan", "running": "bold yellow", "done": "green",
+                "failed": "bold red", "skipped": "dim red"}
+_VERTEX_SUFFIX = re.compile(r" \([a-z][a-z -]*\)$")
+_DIFF_STYLE = {"+": "green", "-": "red", "~": "yellow", "-/+": "magenta", "+/-": "magenta", "<=": "cyan"}
+
+
+def _matches_filter(action: Action, flt: str) -> bool:
+    if flt == "all":
+        return True
+    if flt == "create":
+        return action is Action.CREATE
+    if flt == "update":
+        return action is Action.UPDATE
+    if flt == "delete":
+        return action in (Action.DELETE, Action.FORGET)
+    return action.is_replace
+
+
+def _counts_text(changes: Iterable[ResourceInstanceChange]) -> Text:
+    counts: dict[Action, int] = {}
+    for c in changes:
+        counts[c.action] = counts.get(c.action, 0) + 1
+    t = Text()
+    for action in (Action.CREATE, Action.UPDATE, Action.DELETE_THEN_CREATE, Action.CREATE_THEN_DELETE,
+                   Action.DELETE, Action.READ, Action.FORGET, Action.NOOP):
+        n = counts.get(action)
+        if n:
+            sym = action.symbol.strip() or "="
+            t.append(f" {sym}{n}", style=ACTION_STYLE[action])
+    return t
+
+
+def diff_text(text: str) -> Text:
+    """Colour Terraform's diff text by each line's leading action symbol."""
+    out = Text()
+    for i, line in enumerate(text.splitlines()):
+        if i:
+            out.append("\n")
+        body = line.lstrip()
+        style = ""
+        if body.startswith("#"):
+            style = "bold"
+        else:
+            for sym in ("-/+", "+/-", "<=", "+", "-", "~"):
+                if body.startswith(sym + " "):
+                    style = _DIFF_STYLE[sym]
+                    break
+        out.append(line, style=style)
+    return out
+
+
+def _fmt_seconds(s: float) -> str:
+    return f"{s * 1000:.0f}ms" if s < 1 else f"{s:.1f}s"
+
+
+class ConsoleApp(App[int]):
+    CSS_PATH = "app.tcss"
+    TITLE = "tfconsole"
+
+    BINDINGS = [
+        Binding("p", "plan", "Plan"),
+        Binding("a", "apply", "Apply"),
+        Binding("x", "cancel_op", "Cancel"),
+        Binding("d", "destroy", "Destroy", show=False),
+        Binding("t", "plan_targets", "Target"),
+        Binding("e", "plan_excludes", "Exclude", show=False),
+        Binding("c", "clear_marks", "Clear marks", show=False),
+        Binding("n", "toggle_noop", "No-ops", show=False),
+        Binding("f", "cycle_filter", "Filter", show=False),
+        Binding("slash", "search", "Search", show=False),
+        Binding("g", "graph", "Graph"),
+        Binding("s", "state", "State"),
+        Binding("o", "orphans", "Orphans"),
+        Binding("r", "reveal", "Reveal", show=False),
+        Binding("T", "taint", "Taint", show=False),
+        Binding("U", "untaint", "Untaint", show=False),
+        Binding("D", "orphan_destroy", "Plan-destroy orphans", show=False),
+        Binding("F", "orphan_forget", "Forget orphans", show=False),
+        Binding("escape", "back", "Back", show=False),
+        Binding("colon", "command_line", "Cmd"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "quit_app", "Quit"),
+    ]
+
+    view: reactive[str] = reactive("plan")
+    show_noop: reactive[bool] = reactive(False)
+    action_filter: reactive[str] = reactive("all")
+    search: reactive[str] = reactive("")
+    reveal: reactive[bool] = reactive(False)
+    busy: reactive[bool] = reactive(False)
+
+    def __init__(self, working_dir: str = ".", parallelism: int = 10) -> None:
+        super().__init__()
+        self.working_dir = os.path.abspath(working_dir)
+        self.parallelism = max(1, parallelism)
+        self.bridge = HookBridge(self)
+        self.plan: Plan | None = None
+        self.plan_ctx: Any = None  # the Context that made self.plan; apply reuses it
+        self.plan_applied = False
+        self.op_ctx: Any = None  # the running operation's Context, for x (cancel)
+        self.op_name = ""
+        self.marks: set[str] = set()
+        self.files: dict[str, str] = {}
+        self.vertices: dict[str, VertexUpdate] = {}
+        self.walk_operation = ""
+        self.expansions: dict[str, list[str]] = {}
+        self.expansion_edges: dict[str, list[tuple[str, str]]] = {}
+        self.instance_status: dict[str, VertexUpdate] = {}
+        self.instance_nodes: dict[str, TreeNode[NodeInfo]] = {}
+        self.state_outcome: ops.StateOutcome | None = None
+        self.graph_info: ops.GraphInfo | None = None
+        self.graph_focus = ""
+        self.summary_line = "Press p to plan, ? for help."
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        yield StatusBar(id="status")
+        yield Static(self.summary_line, id="summary")
+        with Horizontal(id="main"):
+            with ContentSwitcher(initial="plan-tree", id="views"):
+                yield ConsoleTree("plan", id="plan-tree")
+                yield ConsoleTree("state", id="state-tree")
+                yield ConsoleTree("orphans", id="orphans-tree")
+                yield ConsoleTree("graph", id="graph-tree")
+            with VerticalScroll(id="detail"):
+                yield Static("", id="detail-body")
+        yield DiagnosticsPane(id="diagnostics")
+        yield Input(placeholder="search addresses (enter keeps, esc clears)", id="search")
+        yield Input(placeholder="plan | apply | destroy | state | orphans | graph ADDR | help | quit",
+                    id="cmdline")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.theme = "nord"
+        for tid in ("plan-tree", "state-tree", "orphans-tree", "graph-tree"):
+            tree = self.query_one(f"#{tid}", ConsoleTree)
+            tree.show_root = False
+            tree.guide_depth = 2
+        status = self.query_one(StatusBar)
+        status.parallelism = self.parallelism
+        status.workdir = os.path.basename(self.working_dir.rstrip(os.sep)) or self.working_dir
+        self.query_one("#detail", VerticalScroll).border_title = "Detail"
+        self.query_one("#views", ContentSwitcher).border_title = "Plan"
+        self.query_one("#diagnostics", DiagnosticsPane).show([], {})
+        self.query_one("#plan-tree", ConsoleTree).focus()
+        self.set_interval(0.5, self._tick)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Plan", "Plan the configuration (p)", self.action_plan)
+        yield SystemCommand("Apply", "Apply the reviewed plan (a)", self.action_apply)
+        yield SystemCommand("Destroy", "Plan a destroy and confirm it (d)", self.action_destroy)
+        yield SystemCommand("Cancel operation", "Stop the running plan or apply (x)", self.action_cancel_op)
+        yield SystemCommand("State", "Browse the state (s)", self.action_state)
+        yield SystemCommand("Orphans", "State instances without configuration (o)", self.action_orphans)
+        yield SystemCommand("Graph", "Dependencies of the selected vertex (g)", self.action_graph)
+        yield SystemCommand("Keys", "Every key binding (?)", self.action_help)
+
+    # ------------------------------------------------------------------ small helpers
+    @property
+    def diagnostics_pane(self) -> DiagnosticsPane:
+        return self.query_one("#diagnostics", DiagnosticsPane)
+
+    def _tree(self, name: str) -> ConsoleTree:
+        return self.query_one(f"#{name}-tree", ConsoleTree)
+
+    def _set_summary(self, text: str | Text) -> None:
+        self.summary_line = text.plain if isinstance(text, Text) else text
+        self.query_one("#summary", Static).update(text)
+
+    def _show_diags(self, diags: Diagnostics, files: dict[str, str] | None = None) -> None:
+        if files is not None:
+            self.files = files
+        self.diagnostics_pane.show(list(diags), self.files)
+
+    def _set_detail(self, content: str | Text) -> None:
+        self.query_one("#detail-body", Static).update(content)
+
+    def _guard_idle(self) -> bool:
+        if self.busy:
+            self.notify(f"{self.op_name} is running; press x to cancel it.", severity="warning")
+            return False
+        return True
+
+    def _start_op(self, name: str) -> None:
+        self.busy = True
+        self.op_name = name
+        self.op_ctx = None
+        self.query_one(StatusBar).operation = f"{name}…"
+        self.diagnostics_pane.clear_log()
+
+    def _set_op_ctx(self, ctx: Any) -> None:
+        # called on the worker thread before the walk starts: a plain attribute, no widgets
+        self.op_ctx = ctx
+
+    # ------------------------------------------------------------------ operations
+    def action_plan(self) -> None:
+        self._plan()
+
+    def action_destroy(self) -> None:
+        self._plan(destroy=True)
+
+    def action_plan_targets(self) -> None:
+        if not self.marks:
+            self.notify("Mark instances, resources or modules with space first.")
+            return
+        self._plan(targets=sorted(self.marks))
+
+    def action_plan_excludes(self) -> None:
+        if not self.marks:
+            self.notify("Mark instances, resources or modules with space first.")
+            return
+        self._plan(excludes=sorted(self.marks))
+
+    def _plan(self, destroy: bool = False, targets: list[str] | None = None,
+              excludes: list[str] | None = None) -> None:
+        if not self._guard_idle():
+            return
+        self._start_op("destroy plan" if destroy else "plan")
+        self._set_summary("Planning…")
+        self.view = "plan"
+        self.run_plan(destroy, targets or [], excludes or [])
+
+    @work(thread=True, exclusive=True, group="op", name="plan")
+    def run_plan(self, destroy: bool, targets: list[str], excludes: list[str]) -> ops.PlanOutcome:
+        return ops.plan(self.working_dir, self.parallelism, [self.bridge], destroy=destroy,
+                        targets=targets, excludes=excludes, on_context=self._set_op_ctx)
+
+    def action_apply(self) -> None:
+        if not self._guard_idle():
+            return
+        plan = self.plan
+        if plan is None or plan.errored or self.plan_applied:
+            self.notify("Nothing to apply: press p to plan first.", severity="warning")
+            return
+        if not plan.has_changes():
+            self.notify("No changes. Your infrastructure matches the configuration.")
+            return
+        self._confirm_apply(plan)
+
+    def _confirm_apply(self, plan: Plan) -> None:
+        add, change, destroy = plan.summary()
+        lines = [plan.summary_line(), ""]
+        if plan.destroy:
+            title = "Destroy all remote objects managed by this configuration?"
+        else:
+            title = "Apply the reviewed plan?"
+        if plan.targets:
+            lines.append("Targets: " + ", ".join(plan.targets))
+        if plan.excludes:
+            lines.append("Excluded: " + ", ".join(plan.excludes))
+        lines.append(f"{add} to add, {change} to change, {destroy} to destroy; exactly these actions.")
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self._start_apply(plan)
+            else:
+                self.notify("Apply cancelled.")
+
+        self.push_screen(ConfirmScreen(title, "\n".join(lines), danger=plan.destroy or destroy > 0), done)
+
+    def _start_apply(self, plan: Plan) -> None:
+        if not self._guard_idle():
+            return
+        self._start_op("destroy" if plan.destroy else "apply")
+        self.op_ctx = self.plan_ctx
+        self.instance_status.clear()
+        self._set_summary("Applying…" if not plan.destroy else "Destroying…")
+        self.view = "plan"
+        self.run_apply(self.plan_ctx, plan)
+
+    @work(thread=True, exclusive=True, group="op", name="apply")
+    def run_apply(self, ctx: Any, plan: Plan) -> ops.ApplyOutcome:
+        return ops.apply(ctx, plan)
+
+    def action_cancel_op(self) -> None:
+        if not self.busy:
+            self.notify("No operation is running.")
+            return
+        if self.op_ctx is not None:
+            self.op_ctx.cancel()
+        self.query_one(StatusBar).operation = f"{self.op_name}: cancelling…"
+        self.notify("Cancelling: in-flight work finishes, state is saved.")
+
+    # ------------------------------------------------------------------ worker results
+    @on(Worker.StateChanged)
+    def _worker_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker.group not in ("op", "read"):
+            return
+        if event.state == WorkerState.ERROR:
+            d = Diagnostics()
+            d.error(f"Internal error in {worker.name}", f"{type(worker.error).__name__}: {worker.error}")
+            self._show_diags(d)
+            self._op_finished(f"{worker.name} failed: see diagnostics")
+        elif event.state == WorkerState.CANCELLED:
+            self._op_finished(f"{worker.name} cancelled")
+        elif event.state == WorkerState.SUCCESS:
+            handler = getattr(self, f"_{worker.name}_done", None)
+            if handler is not None:
+                handler(worker.result)
+
+    def _op_finished(self, status: str) -> None:
+        if self.busy and self.op_name:
+            self.busy = False
+        self.op_ctx = None
+        self.query_one(StatusBar).operation = status
+        self._refresh_counts()
+
+    def _plan_done(self, out: ops.PlanOutcome) -> None:
+        self._show_diags(out.diags, out.files)
+        self._op_finished("plan done" if out.plan is not None else "plan failed")
+        if out.plan is None:
+            if out.ctx.config is None:
+                self._set_summary(Text("The configuration is not valid: see diagnostics.", style="bold red"))
+            else:
+                self._set_summary(Text("Planning failed: see diagnostics.", style="bold red"))
+            return
+        self.plan = out.plan
+        self.plan_ctx = out.ctx
+        self.plan_applied = False
+        self.instance_status.clear()
+        self.graph_info = None
+        if out.ctx.last_graph is not None:
+            self.graph_info = ops.graph_info(out.ctx.last_graph, kind="plan")
+        self._rebuild_plan_tree()
+        if out.plan.has_changes():
+            self._set_summary(self._summary_text(out.plan.summary_line()))
+        else:
+            self._set_summary("No changes. Your infrastructure matches the configuration.")
+        if out.destroy and out.plan.has_changes():
+            self._confirm_apply(out.plan)
+
+    def _summary_text(self, line: str) -> Text:
+        t = Text(line, style="bold")
+        if self.plan is not None and (self.plan.targets or self.plan.excludes):
+            t.append("  (targeted)" if self.plan.targets else "  (with exclusions)", style="yellow")
+        return t
+
+    def _apply_done(self, out: ops.ApplyOutcome) -> None:
+        self._show_diags(out.diags)
+        self.plan_applied = True
+        if out.graph is not None:
+            self.graph_info = out.graph
+        add, change, destroy = out.plan.summary()
+        if out.cancelled:
+            line = Text("Apply cancelled: completed changes were saved to the state.", style="bold yellow")
+        elif out.diags.has_errors:
+            line = Text("Apply failed: see diagnostics. Completed changes were saved to the state.",
+                        style="bold red")
+        elif out.plan.destroy:
+            line = Text(f"Destroy complete! Resources: {destroy} destroyed.", style="bold green")
+        else:
+            line = Text(f"Apply complete! Resources: {add} added, {change} changed, {destroy} destroyed.",
+                        style="bold green")
+        self._set_summary(line)
+        self._op_finished("destroy done" if out.plan.destroy else "apply done")
+        self._relabel_instances(self.instance_status.keys())
+        self.state_outcome = None
+
+    def _state_done(self, out: ops.StateOutcome) -> None:
+        self.state_outcome = out
+        if out.diags.has_errors or self.view != "plan":
+            self._show_diags(out.diags, out.files)
+        self._rebuild_state_tree()
+        self._rebuild_orphans_tree()
+
+    def _graph_done(self, result: tuple[ops.GraphInfo | None, Diagnostics]) -> None:
+        info, diags = result
+        if diags.has_errors:
+            self._show_diags(diags)
+        if info is not None:
+            self.graph_info = info
+        self._rebuild_graph_tree()
+
+    def _edit_done(self, diags: Diagnostics) -> None:
+        self._show_diags(diags)
+        if not diags.has_errors:
+            self.notify("State updated.")
+        self.load_state_view()
+
+    # ------------------------------------------------------------------ hook bridge messages
+    @on(WalkStarted)
+    def _walk_started(self, msg: WalkStarted) -> None:
+        self.vertices = {}
+        self.walk_operation = msg.operation
+        if msg.operation == "plan":
+            self.expansions = {}
+            self.expansion_edges = {}
+        now = time.monotonic()
+        for name in msg.names:
+            self.vertices[name] = VertexUpdate(name, "waiting", now)
+        self._refresh_counts()
+
+    @on(VertexBatch)
+    def _vertex_batch(self, msg: VertexBatch) -> None:
+        touched: set[str] = set()
+        for upd in msg.updates:
+            self.vertices[upd.name] = upd
+            if self.walk_operation == "apply":
+                addr = _VERTEX_SUFFIX.sub("", upd.name)
+                if addr in self.instance_nodes:
+                    self.instance_status[addr] = upd
+                    touched.add(addr)
+        self.expansions.update(msg.expansions)
+        self.expansion_edges.update(msg.expansion_edges)
+        with self.batch_update():
+            self._relabel_instances(touched)
+            self._refresh_counts()
+            if msg.log:
+                self.diagnostics_pane.add_log(msg.log)
+
+    @on(WalkFinished)
+    def _walk_finished(self, msg: WalkFinished) -> None:
+        self._refresh_counts()
+
+    def _refresh_counts(self) -> None:
+        status = self.query_one(StatusBar)
+        total = len(self.vertices)
+        done = running = failed = 0
+        for v in self.vertices.values():
+            if v.status == "done":
+                done += 1
+            elif v.status == "running":
+                running += 1
+            elif v.status == "failed":
+                failed += 1
+        status.total = total
+        status.done = done
+        status.running = running
+
+    def _tick(self) -> None:
+        """Running vertices show a live elapsed time; only their labels are touched."""
+        if not self.busy:
+            return
+        running = [a for a, u in self.instance_status.items() if u.status == "running"]
+        if running:
+            self._relabel_instances(running)
+
+    # ------------------------------------------------------------------ the plan tree
+    def _visible_changes(self) -> list[ResourceInstanceChange]:
+        if self.plan is None:
+            return []
+        needle = self.search.lower()
+        out = []
+        for ch in self.plan.changes:
+            if ch.action is Action.NOOP and not self.show_noop:
+                continue
+            if not _matches_filter(ch.action, self.action_filter):
+                continue
+            if needle and needle not in ch.address.lower():
+                continue
+            out.append(ch)
+        return out
+
+    def _rebuild_plan_tree(self) -> None:
+        tree = self._tree("plan")
+        cursor = tree.cursor_node.data.addr if tree.cursor_node and tree.cursor_node.data else None
+        tree.clear()
+        self.instance_nodes = {}
+        changes = self._visible_changes()
+        modules: dict[str, dict[str, list[ResourceInstanceChange]]] = {}
+        for ch in changes:
+            modules.setdefault(str(ch.addr.module), {}).setdefault(str(ch.addr.abs_resource()), []).append(ch)
+        target_line = None
+        with self.batch_update():
+            for mod, resources in modules.items():
+                mod_changes = [c for rs in resources.values() for c in rs]
+                minfo = NodeInfo("module", mod, mod_changes)
+                mnode = tree.root.add(self._label(minfo), minfo, expand=True)
+                for raddr, rchanges in resources.items():
+                    rinfo = NodeInfo("resource", raddr, rchanges)
+                    rnode = mnode.add(self._label(rinfo), rinfo, expand=True)
+                    for ch in rchanges:
+                        info = NodeInfo("instance", ch.address, ch)
+                        node = rnode.add_leaf(self._label(info), info)
+                        self.instance_nodes[ch.address] = node
+            self._update_plan_title(len(changes))
+        if cursor and cursor in self.instance_nodes:
+            target_line = self.instance_nodes[cursor]
+        if target_line is not None:
+            self.call_after_refresh(tree.move_cursor, target_line)
+        elif not changes:
+            self._set_detail(Text("No changes to show." if self.plan else "Press p to plan.", style="dim"))
+
+    def _update_plan_title(self, shown: int) -> None:
+        parts = ["Plan"]
+        if self.plan is not None:
+            total = len([c for c in self.plan.changes if self.show_noop or c.action is not Action.NOOP])
+            parts.append(f"{shown}/{total}")
+        if self.action_filter != "all":
+            parts.append(f"filter:{self.action_filter}")
+        if self.search:
+            parts.append(f"/{self.search}")
+        if not self.show_noop:
+            parts.append("no-ops hidden")
+        if self.marks:
+            parts.append(f"{len(self.marks)} marked")
+        self.query_one("#views", ContentSwitcher).border_title = " · ".join(parts)
+
+    def _label(self, info: NodeInfo) -> Text:
+        t = Text()
+        marked = info.addr in self.marks
+        t.append("● " if marked else "  ", style="bold cyan")
+        if info.kind == "module":
+            t.append(info.addr or "root module", style="bold")
+            t.append_text(_counts_text(info.payload))
+        elif info.kind == "resource":
+            t.append(info.addr.rsplit("module.", 1)[-1].split(".", 1)[-1] if info.addr.startswith("module.")
+                     else info.addr)
+            t.append_text(_counts_text(info.payload))
+        else:
+            ch: ResourceInstanceChange = info.payload
+            style = ACTION_STYLE[ch.action]
+            t.append(f"{ch.action.symbol:>3} ", style=style)
+            t.append(str(ch.addr.resource) + _key_text(ch.addr.key), style=style)
+            if ch.deposed:
+                t.append(f" (deposed {ch.deposed})", style="dim")
+            upd = self.instance_status.get(info.addr)
+            if upd is not None:
+                t.append("  " + self._status_text(upd), style=STATUS_STYLE.get(upd.status, ""))
+        return t
+
+    def _status_text(self, upd: VertexUpdate) -> str:
+        if upd.status == "running":
+            return f"running {_fmt_seconds(time.monotonic() - upd.at)}"
+        if upd.status in ("done", "failed") and upd.elapsed is not None:
+            return f"{upd.status} {_fmt_seconds(upd.elapsed)}"
+        return upd.status
+
+    def _relabel_instances(self, addrs: Iterable[str]) -> None:
+        for addr in addrs:
+            node = self.instance_nodes.get(addr)
+            if node is not None and node.data is not None:
+                node.set_label(self._label(node.data))
+
+    def watch_show_noop(self) -> None:
+        self._rebuild_plan_tree()
+
+    def watch_action_filter(self) -> None:
+        self._rebuild_plan_tree()
+
+    def watch_search(self) -> None:
+        self._rebuild_plan_tree()
+
+    def action_toggle_noop(self) -> None:
+        self.show_noop = not self.show_noop
+        self.notify("No-ops shown." if self.show_noop else "No-ops hidden.")
+
+    def action_cycle_filter(self) -> None:
+        self.action_filter = FILTERS[(FILTERS.index(self.action_filter) + 1) % len(FILTERS)]
+        self.notify(f"Filter: {self.action_filter}")
+
+    def action_search(self) -> None:
+        if self.view != "plan":
+            self.view = "plan"
+        box = self.query_one("#search", Input)
+        box.add_class("visible")
+        box.value = self.search
+        box.focus()
+
+    @on(Input.Changed, "#search")
+    def _search_changed(self, event: Input.Changed) -> None:
+        self.search = event.value
+
+    @on(Input.Submitted, "#search")
+    def _search_submitted(self, event: Input.Submitted) -> None:
+        event.input.remove_class("visible")
+        self._tree("plan").focus()
+
+    # ------------------------------------------------------------------ marks
+    @on(ConsoleTree.MarkRequested)
+    def _mark(self, msg: ConsoleTree.MarkRequested) -> None:
+        info = msg.info
+        if info.kind not in ("module", "resource", "instance", "orphan"):
+            return
+        if info.kind == "module" and not info.addr:
+            self.notify("The root module cannot be a target; mark its resources instead.")
+            return
+        if info.addr in self.marks:
+            self.marks.discard(info.addr)
+        else:
+            self.marks.add(info.addr)
+        node = msg.tree.cursor_node
+        if node is not None and node.data is info:
+            if msg.tree.id == "orphans-tree":
+                node.set_label(self._orphan_label(info))
+            else:
+                node.set_label(self._label(info))
+        self._update_plan_title(len(self._visible_changes()))
+
+    def action_clear_marks(self) -> None:
+        self.marks.clear()
+        self._rebuild_plan_tree()
+        self._rebuild_orphans_tree()
+
+    # ------------------------------------------------------------------ detail pane
+    @on(ConsoleTree.NodeHighlighted)
+    def _highlighted(self, event: ConsoleTree.NodeHighlighted) -> None:
+        info = event.node.data
+        if info is None:
+            return
+        self._set_detail(self._detail_for(info))
+
+    def _detail_for(self, info: NodeInfo) -> Text:
+        if info.kind == "instance":
+            ch: ResourceInstanceChange = info.payload
+            from tfconsole.command.views import render_change
+
+            try:
+                body = diff_text(render_change(ch))
+            except Exception as exc:  # noqa: BLE001 - a renderer bug must not take the console down
+                body = Text(f"{ch.address}: cannot render this change ({exc})", style="red")
+            upd = self.instance_status.get(info.addr)
+            if upd is not None:
+                body.append("\n\n")
+                body.append(f"{self.walk_operation or 'apply'}: {self._status_text(upd)}",
+                            style=STATUS_STYLE.get(upd.status, ""))
+                if upd.detail:
+                    body.append(f"\n{upd.detail}")
+            return body
+        if info.kind in ("module", "resource"):
+            t = Text(info.addr or "root module", style="bold")
+            t.append_text(_counts_text(info.payload))
+            t.append(f"\n\n{len(info.payload)} instance(s) shown.")
+            t.append("\nspace marks it; t re-plans with marks as targets, e as exclusions.", style="dim")
+            return t
+        if info.kind in ("state-module", "state-resource", "state-instance", "attribute"):
+            return self._state_detail(info)
+        if info.kind == "orphan":
+            t = Text(info.addr, style="bold red")
+            t.append(f"\n\n{info.payload}\n\n")
+            t.append("D plans its destruction (review, then a); F forgets it (state rm) after y.\n"
+                     "space marks several.", style="dim")
+            return t
+        if info.kind == "vertex":
+            return self._vertex_detail(info.addr)
+        return Text(info.addr)
+
+    # ------------------------------------------------------------------ views
+    def watch_view(self, view: str) -> None:
+        self.query_one("#views", ContentSwitcher).current = f"{view}-tree"
+        self.query_one(StatusBar).view = view
+        titles = {"state": "State", "orphans": "Orphans", "graph": "Graph"}
+        if view == "plan":
+            self._update_plan_title(len(self._visible_changes()))
+        else:
+            self.query_one("#views", ContentSwitcher).border_title = titles[view]
+        tree = self._tree(view)
+        tree.focus()
+        node = tree.cursor_node
+        if node is not None and node.data is not None:
+            self._set_detail(self._detail_for(node.data))
+        else:
+            self._set_detail("")
+
+    def action_back(self) -> None:
+        for box_id in ("#cmdline", "#search"):
+            box = self.query_one(box_id, Input)
+            if box.has_class("visible"):
+                box.remove_class("visible")
+                if box_id == "#search":
+                    box.value = ""
+                    self.search = ""
+                self._tree(self.view).focus()
+                return
+        self.view = "plan"
+
+    def action_state(self) -> None:
+        self.view = "state"
+        self.load_state_view()
+
+    def action_orphans(self) -> None:
+        self.view = "orphans"
+        self.load_state_view()
+
+    def load_state_view(self) -> None:
+        self.run_load_state()
+
+    @work(thread=True, exclusive=True, group="read", name="state")
+    def run_load_state(self) -> ops.StateOutcome:
+        return ops.load_state(self.working_dir)
+
+    def action_graph(self, addr: str | None = None) -> None:
+        if addr is None:
+            node = self._tree(self.view).cursor_node if self.view in ("plan", "state", "orphans") else None
+            addr = node.data.addr if node is not None and node.data is not None else ""
+        self.graph_focus = addr or self.graph_focus
+        self.view = "graph"
+        if self.graph_info is None:
+            self.run_build_graph()
+        else:
+            self._rebuild_graph_tree()
+
+    @work(thread=True, exclusive=True, group="read", name="graph")
+    def run_build_graph(self) -> tuple[ops.GraphInfo | None, Diagnostics]:
+        return ops.build_graph(self.working_dir)
+
+    # ------------------------------------------------------------------ state view
+    def _rebuild_state_tree(self) -> None:
+        tree = self._tree("state")
+        tree.clear()
+        out = self.state_outcome
+        if out is None or out.state is None:
+            self._set_detail(Text("No state could be read: see diagnostics.", style="red"))
+            return
+        state = out.state
+        if state.is_empty():
+            tree.root.add_leaf(Text("The state is empty.", style="dim"), NodeInfo("empty", ""))
+        modules: dict[str, list[Any]] = {}
+        for rs in sorted(state.resources.values(), key=lambda r: (str(r.addr.module), str(r.addr.resource))):
+            modules.setdefault(str(rs.addr.module), []).append(rs)
+        first: TreeNode[NodeInfo] | None = None
+        with self.batch_update():
+            for mod, resources in modules.items():
+                mnode = tree.root.add(Text(mod or "root module", style="bold"),
+                                      NodeInfo("state-module", mod), expand=True)
+                for rs in resources:
+                    rnode = mnode.add(Text(str(rs.addr.resource)), NodeInfo("state-resource", str(rs.addr), rs),
+                                      expand=True)
+                    for key, inst in rs.instances.items():
+                        addr = rs.addr.instance(key)
+                        info = NodeInfo("state-instance", str(addr), inst)
+                        inode = rnode.add(self._state_instance_label(addr, inst), info, expand=False)
+                        first = first or inode
+                        obj = inst.current
+                        if obj is None:
+                            continue
+                        hidden = self._sensitive_names(obj)
+                        for name, value in sorted((obj.attributes or {}).items()):
+                            inode.add_leaf(self._attr_label(name, value, name in hidden),
+                                           NodeInfo("attribute", str(addr), (name, value, name in hidden)))
+        if self.view == "state" and tree.cursor_node is None and first is not None:
+            self.call_after_refresh(tree.move_cursor, first)
+
+    def _state_instance_label(self, addr: Any, inst: Any) -> Text:
+        t = Text()
+        t.append(str(addr.resource) + _key_text(addr.key))
+        if inst.current is not None and inst.current.status == "tainted":
+            t.append("  tainted", style="bold red")
+        if inst.deposed:
+            t.append(f"  {len(inst.deposed)} deposed", style="magenta")
+        return t
+
+    @staticmethod
+    def _sensitive_names(obj: Any) -> set[str]:
+        names: set[str] = set()
+        for path in obj.sensitive_attributes or []:
+            if isinstance(path, list) and path and isinstance(path[0], dict):
+                v = path[0].get("value")
+                if isinstance(v, str):
+                    names.add(v)
+        return names
+
+    def _attr_label(self, name: str, value: Any, sensitive: bool) -> Text:
+        t = Text(f"{name} = ", style="")
+        if sensitive and not self.reveal:
+            t.append("(sensitive value)", style="italic magenta")
+        else:
+            text = json.dumps(value, ensure_ascii=False)
+            t.append(text if len(text) <= 60 else text[:57] + "...", style="magenta" if sensitive else "cyan")
+        return t
+
+    def _state_detail(self, info: NodeInfo) -> Text:
+        if info.kind == "state-module":
+            return Text(info.addr or "root module", style="bold")
+        if info.kind == "state-resource":
+            rs = info.payload
+            t = Text(info.addr, style="bold")
+            t.append(f"\nprovider: {rs.provider}\ninstances: {len(rs.instances)}")
+            return t
+        if info.kind == "attribute":
+            name, value, sensitive = info.payload
+            t = Text(f"{info.addr}.{name}\n\n", style="bold")
+            if sensitive and not self.reveal:
+                t.append("(sensitive value) press r to reveal", style="italic magenta")
+            else:
+                t.append(json.dumps(value, indent=2, ensure_ascii=False))
+            return t
+        inst = info.payload
+        t = Text(f"# {info.addr}", style="bold")
+        obj = inst.current
+        if obj is None:
+            t.append("\n(no current object)", style="dim")
+            return t
+        if obj.status == "tainted":
+            t.append("  (tainted)", style="bold red")
+        hidden = self._sensitive_names(obj)
+        width = max((len(k) for k in obj.attributes or {}), default=0)
+        for name, value in sorted((obj.attributes or {}).items()):
+            t.append(f"\n  {name.ljust(width)} = ")
+            if name in hidden and not self.reveal:
+                t.append("(sensitive value)", style="italic magenta")
+            else:
+                t.append(json.dumps(value, ensure_ascii=False), style="cyan")
+        if obj.dependencies:
+            t.append("\n\ndepends on: " + ", ".join(obj.dependencies), style="dim")
+        t.append("\n\nT taints, U untaints; r reveals sensitive values.", style="dim")
+        return t
+
+    def action_reveal(self) -> None:
+        self.reveal = not self.reveal
+        self.notify("Sensitive values revealed." if self.reveal else "Sensitive values hidden.")
+        if self.state_outcome is not None:
+            self._rebuild_state_tree()
+        node = self._tree(self.view).cursor_node
+        if node is not None and node.data is not None:
+            self._set_detail(self._detail_for(node.data))
+
+    def _selected_state_instance(self) -> str | None:
+        if self.view != "state":
+            self.notify("Select an instance in the state view (s) first.")
+            return None
+        node = self._tree("state").cursor_node
+        if node is None or node.data is None or node.data.kind not in ("state-instance", "attribute"):
+            self.notify("Select a resource instance.")
+            return None
+        return node.data.addr
+
+    def action_taint(self) -> None:
+        addr = self._selected_state_instance()
+        if addr and self._guard_idle():
+            self.run_edit("taint", addr)
+
+    def action_untaint(self) -> None:
+        addr = self._selected_state_instance()
+        if addr and self._guard_idle():
+            self.run_edit("untaint", addr)
+
+    @work(thread=True, exclusive=True, group="read", name="edit")
+    def run_edit(self, what: str, arg: Any) -> Diagnostics:
+        if what == "taint":
+            return ops.set_status(self.working_dir, arg, "tainted")
+        if what == "untaint":
+            return ops.set_status(self.working_dir, arg, "ready")
+        return ops.forget(self.working_dir, list(arg))
+
+    # ------------------------------------------------------------------ orphans view
+    def _rebuild_orphans_tree(self) -> None:
+        tree = self._tree("orphans")
+        tree.clear()
+        out = self.state_outcome
+        if out is None:
+            return
+        if out.config is None:
+            tree.root.add_leaf(Text("The configuration is not valid: see diagnostics.", style="red"),
+                               NodeInfo("empty", ""))
+            return
+        if not out.orphans:
+            tree.root.add_leaf(Text("No orphans: every state instance has configuration.", style="dim"),
+                               NodeInfo("empty", ""))
+            return
+        first = None
+        for addr, reason in out.orphans:
+            info = NodeInfo("orphan", addr, reason)
+            node = tree.root.add_leaf(self._orphan_label(info), info)
+            first = first or node
+        if self.view == "orphans" and first is not None:
+            self.call_after_refresh(tree.move_cursor, first)
+
+    def _orphan_label(self, info: NodeInfo) -> Text:
+        t = Text("● " if info.addr in self.marks else "  ", style="bold cyan")
+        t.append(info.addr, style="red")
+        t.append("  " + str(info.payload).split(":", 1)[0], style="dim")
+        return t
+
+    def _selected_orphans(self) -> list[str]:
+        if self.view != "orphans" or self.state_outcome is None:
+            self.notify("Open the orphans view (o) first.")
+            return []
+        orphans = [a for a, _ in self.state_outcome.orphans]
+        chosen = [a for a in orphans if a in self.marks]
+        if not chosen:
+            node = self._tree("orphans").cursor_node
+            if node is not None and node.data is not None and node.data.kind == "orphan":
+                chosen = [node.data.addr]
+        if not chosen:
+            self.notify("No orphan selected.")
+        return chosen
+
+    def action_orphan_destroy(self) -> None:
+        chosen = self._selected_orphans()
+        if chosen:
+            self._plan(targets=chosen)
+
+    def action_orphan_forget(self) -> None:
+        chosen = self._selected_orphans()
+        if not chosen or not self._guard_idle():
+            return
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self.marks.difference_update(chosen)
+                self.run_edit("forget", chosen)
+
+        body = ("These instances will be removed from the state without being destroyed:\n\n"
+                + "\n".join(f"  {a}" for a in chosen))
+        self.push_screen(ConfirmScreen("Forget (state rm)?", body, danger=True), done)
+
+    # ------------------------------------------------------------------ graph view
+    def _graph_vertices(self) -> dict[str, tuple[list[str], list[str]]]:
+        info = self.graph_info
+        if info is None:
+            return {}
+        out = {n: (list(info.deps.get(n, [])), list(info.dependents.get(n, []))) for n in info.deps}
+        if info.kind == "plan":
+            # the plan graph has config-level vertices; the walk told us their instances
+            for parent, children in self.expansions.items():
+                if parent not in out:
+                    continue
+                pdeps, pdents = out[parent]
+                inner = self.expansion_edges.get(parent, [])
+                for child in children:
+                    if child == parent:
+                        continue
+                    deps = pdeps + [b for a, b in inner if a == child]
+                    dents = pdents + [a for a, b in inner if b == child]
+                    out[child] = (sorted(set(deps)), sorted(set(dents)))
+        return out
+
+    def _rebuild_graph_tree(self) -> None:
+        tree = self._tree("graph")
+        tree.clear()
+        vertices = self._graph_vertices()
+        timings = self.graph_info.timings if self.graph_info else {}
+        focus_node = None
+        focus = self._match_vertex(self.graph_focus, vertices)
+        for name in sorted(vertices, key=lambda n: (n == "root", n.startswith("provider"), n)):
+            t = Text(name)
+            if name in timings:
+                start, end = timings[name]
+                t.append(f"  {_fmt_seconds(end - start)}", style="green")
+            node = tree.root.add_leaf(t, NodeInfo("vertex", name))
+            if name == focus:
+                focus_node = node
+        kind = self.graph_info.kind if self.graph_info else ""
+        self.query_one("#views", ContentSwitcher).border_title = f"Graph ({kind}, {len(vertices)} vertices)"
+        if focus_node is not None:
+            self.call_after_refresh(tree.move_cursor, focus_node)
+        elif vertices:
+            self.call_after_refresh(tree.move_cursor, tree.root.children[0])
+
+    @staticmethod
+    def _match_vertex(addr: str, vertices: dict[str, Any]) -> str | None:
+        if not addr:
+            return None
+        if addr in vertices:
+            return addr
+        for name in sorted(vertices):
+            if name.startswith(addr + " ("):
+                return name
+        base = re.sub(r"\[[^\]]*\]$", "", addr)
+        if base in vertices:
+            return base
+        for name in sorted(vertices):
+            if name.startswith(addr):
+                return name
+        return None
+
+    def _vertex_detail(self, name: str) -> Text:
+        vertices = self._graph_vertices()
+        deps, dents = vertices.get(name, ([], []))
+        t = Text(name, style="bold")
+        timings = self.graph_info.timings if self.graph_info else {}
+        if name in timings:
+            start, end = timings[name]
+            t.append(f"\n\nran +{start:.3f}s → +{end:.3f}s ({_fmt_seconds(end - start)})", style="green")
+        t.append(f"\n\ndepends on ({len(deps)}):", style="bold")
+        for d in deps:
+            t.append(f"\n  ← {d}")
+        t.append(f"\n\ndependents ({len(dents)}):", style="bold")
+        for d in dents:
+            t.append(f"\n  → {d}")
+        return t
+
+    # ------------------------------------------------------------------ command line
+    def action_command_line(self) -> None:
+        box = self.query_one("#cmdline", Input)
+        box.value = ""
+        box.add_class("visible")
+        box.focus()
+
+    @on(Input.Submitted, "#cmdline")
+    def _command_submitted(self, event: Input.Submitted) -> None:
+        event.input.remove_class("visible")
+        self._tree(self.view).focus()
+        self.run_command(event.value)
+
+    def run_command(self, text: str) -> None:
+        words = text.strip().lstrip(":").split()
+        if not words:
+            return
+        cmd, args = words[0].lower(), words[1:]
+        simple = {
+            "plan": self.action_plan, "p": self.action_plan, "apply": self.action_apply,
+            "destroy": self.action_destroy, "state": self.action_state, "orphans": self.action_orphans,
+            "help": self.action_help, "cancel": self.action_cancel_op, "quit": self.action_quit_app,
+            "q": self.action_quit_app, "exit": self.action_quit_app,
+        }
+        if cmd == "graph":
+            self.action_graph(args[0] if args else None)
+        elif cmd in ("target", "exclude") and args:
+            self.marks.update(args)
+            self.action_plan_targets() if cmd == "target" else self.action_plan_excludes()
+        elif cmd in simple:
+            simple[cmd]()
+        else:
+            self.notify(f"Unknown command: {cmd}", severity="error")
+
+    # ------------------------------------------------------------------ misc
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_quit_app(self) -> None:
+        if self.busy and self.op_ctx is not None:
+            self.op_ctx.cancel()
+        self.exit(0)
+
+
+def _key_text(key: Any) -> str:
+    if key is None:
+        return ""
+    if isinstance(key, int):
+        return f"[{key}]"
+    return f"[{json.dumps(key)}]"
+
+
+def run_app(target_dir: str, args: Any = None) -> int:
+    """The `tfconsole ui` entry point: run the console on target_dir; 0 on a normal quit."""
+    parallelism = 10
+    if args is not None:
+        try:
+            parallelism = int(args.get("parallelism", "10") or "10")
+        except (AttributeError, TypeError, ValueError):
+            parallelism = 10
+    app = ConsoleApp(target_dir, parallelism=parallelism)
+    result = app.run()
+    if isinstance(result, int):
+        return result
+    return app.return_code or 0

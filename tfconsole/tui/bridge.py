@@ -1,0 +1,101 @@
+"""The hook bridge: the engine's Hook interface, turned into coalesced app messages.
+
+Hooks are called from the walker's coordinator and worker threads. This module never touches
+a widget: it records the newest status per vertex under a lock and posts one VertexBatch per
+flush interval (a 10,000-vertex walk produces a few dozen messages per second, not tens of
+thousands). post_message is thread-safe; nothing here blocks the walk.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from tfconsole.walk.hooks import Hook
+
+from .messages import VertexBatch, VertexUpdate, WalkFinished, WalkStarted
+
+FLUSH_INTERVAL = 0.075  # seconds: fast enough to feel live, slow enough to coalesce
+
+_VERBS = {"create": "Creating...", "update": "Modifying...", "delete": "Destroying...", "read": "Reading..."}
+_DONE = {"create": "Creation complete", "update": "Modifications complete", "delete": "Destruction complete",
+         "read": "Read complete"}
+
+
+class HookBridge(Hook):
+    def __init__(self, target: Any, interval: float = FLUSH_INTERVAL) -> None:
+        self._target = target  # anything with a thread-safe post_message (the App)
+        self._interval = interval
+        self._lock = threading.Lock()
+        self._pending: dict[str, VertexUpdate] = {}
+        self._expansions: dict[str, list[str]] = {}
+        self._edges: dict[str, list[tuple[str, str]]] = {}
+        self._log: list[str] = []
+        self._timer: threading.Timer | None = None
+
+    # ---- coalescing
+    def _record(self, upd: VertexUpdate | None = None, line: str | None = None) -> None:
+        with self._lock:
+            if upd is not None:
+                self._pending[upd.name] = upd
+            if line is not None:
+                self._log.append(line)
+            if self._timer is None:
+                self._timer = threading.Timer(self._interval, self.flush)
+                self._timer.daemon = True
+                self._timer.start()
+
+    def flush(self) -> None:
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            pending, self._pending = self._pending, {}
+            exps, self._expansions = self._expansions, {}
+            edges, self._edges = self._edges, {}
+            log, self._log = self._log, []
+        if pending or exps or log:
+            self._target.post_message(VertexBatch(list(pending.values()), exps, edges, log))
+
+    # ---- walk progress
+    def walk_started(self, operation: str, vertex_names: list[str]) -> None:
+        self.flush()
+        self._target.post_message(WalkStarted(operation, list(vertex_names)))
+
+    def vertex_waiting(self, name: str, waiting_on: list[str]) -> None:
+        self._record(VertexUpdate(name, "waiting", time.monotonic(), detail=", ".join(waiting_on)))
+
+    def vertex_queued(self, name: str) -> None:
+        self._record(VertexUpdate(name, "queued", time.monotonic()))
+
+    def vertex_started(self, name: str) -> None:
+        self._record(VertexUpdate(name, "running", time.monotonic()))
+
+    def vertex_finished(self, name: str, elapsed: float) -> None:
+        self._record(VertexUpdate(name, "done", time.monotonic(), elapsed=elapsed))
+
+    def vertex_failed(self, name: str, elapsed: float, message: str) -> None:
+        self._record(VertexUpdate(name, "failed", time.monotonic(), elapsed=elapsed, detail=message))
+
+    def vertex_skipped(self, name: str, because: str) -> None:
+        self._record(VertexUpdate(name, "skipped", time.monotonic(), detail=because))
+
+    def vertex_expanded(self, name: str, children: list[str], edges: list[tuple[str, str]]) -> None:
+        with self._lock:
+            self._expansions[name] = list(children)
+            self._edges[name] = list(edges)
+
+    def walk_finished(self, operation: str, ok: bool, cancelled: bool) -> None:
+        self.flush()
+        self._target.post_message(WalkFinished(operation, ok, cancelled))
+
+    # ---- instance events: a short human log, like the CLI's progress lines
+    def pre_apply(self, addr: str, action: str, id_hint: str | None) -> None:
+        hint = f" [id={id_hint}]" if id_hint and action != "create" else ""
+        self._record(line=f"{addr}: {_VERBS.get(action, action)}{hint}")
+
+    def post_apply(self, addr: str, action: str, elapsed: float, error: str | None, id_hint: str | None) -> None:
+        if error:
+            self._record(line=f"{addr}: {action} failed: {error}")
+            return
+        self._record(line=f"{addr}: {_DONE.get(action, action)} after {elapsed:.1f}s")

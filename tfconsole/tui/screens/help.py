@@ -1,0 +1,58 @@
+"""The ? screen: every key, grouped by view."""
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+HELP = """\
+[b]tfconsole — keys[/b]
+
+[b]Operations[/b]
+  p        plan (review in the left tree)
+  a        apply the reviewed plan (asks y/n)
+  d        plan a destroy, then confirm it
+  x        cancel the running operation (in-flight work finishes, state is saved)
+
+[b]Plan review[/b]
+  space    mark / unmark the instance, resource or module under the cursor
+  t        re-plan with the marks as targets (-target)
+  e        re-plan with the marks as exclusions (-exclude)
+  c        clear marks
+  n        show / hide no-op instances
+  f        filter by action (all, create, update, delete, replace)
+  /        search addresses (esc clears)
+
+[b]Views[/b]
+  g        graph: dependencies and dependents of the selected vertex (timings after apply)
+  s        state: module → resource → instance → attributes
+  r        reveal / hide sensitive attributes (state view)
+  T / U    taint / untaint the selected state instance
+  o        orphans: state instances without configuration
+  D        plan-destroy the selected or marked orphans
+  F        forget (state rm) the selected or marked orphans (asks y/n)
+  esc      back to the plan review
+
+[b]Other[/b]
+  :        command line: plan, apply, destroy, state, orphans, graph ADDR, help, quit
+  ctrl+p   command palette
+  ?        this help
+  q        quit
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [
+        Binding("escape", "close", "Close"),
+        Binding("question_mark", "close", "Close", show=False),
+        Binding("q", "close", "Close", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-dialog"):
+            yield Static(HELP, id="help-text")
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,27 @@
+"""The header line: operation, progress (k/M done, r running, slots r/P) and the summary."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import Static
+
+
+class StatusBar(Static):
+    operation: reactive[str] = reactive("ready")
+    done: reactive[int] = reactive(0)
+    total: reactive[int] = reactive(0)
+    running: reactive[int] = reactive(0)
+    parallelism: reactive[int] = reactive(10)
+    workdir: reactive[str] = reactive("")
+    view: reactive[str] = reactive("plan")
+
+    def render(self) -> Text:
+        t = Text()
+        t.append(" tfconsole ", style="bold reverse")
+        t.append(f" {self.view} ", style="bold")
+        t.append(f"│ {self.operation} ")
+        t.append(f"│ {self.done}/{self.total} done, {self.running} running, "
+                 f"slots {self.running}/{self.parallelism} ")
+        if self.workdir:
+            t.append(f"│ {self.workdir}", style="dim")
+        return t
