@@ -102,3 +102,197 @@ async def test_apply_declined_changes_nothing(tmp_path: Path) -> None:
         await pilot.pause(0.2)
         assert summary(app).startswith("Plan:")
     assert not (d / "terraform.tfstate").exists()
+
+
+async def _plan_and_apply(app: ConsoleApp, pilot) -> None:
+    await pilot.press("p")
+    await wait_for(pilot, lambda: summary(app).startswith("Plan:"))
+    await pilot.press("a")
+    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
+    await pilot.press("y")
+    await wait_for(pilot, lambda: summary(app).startswith("Apply complete!"))
+
+
+def tree_labels(app: ConsoleApp, name: str) -> list[str]:
+    tree = app.query_one(f"#{name}-tree")
+    out = []
+
+    def walk(node) -> None:
+        for child in node.children:
+            out.append(str(child.label))
+            walk(child)
+
+    walk(tree.root)
+    return out
+
+
+async def test_state_view_shows_addresses(tmp_path: Path) -> None:
+    d = write_config(tmp_path / "cfg")
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _plan_and_apply(app, pilot)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: app.state_outcome is not None and bool(tree_labels(app, "state")))
+        labels = tree_labels(app, "state")
+        assert "terraform_data.a" in labels
+        assert "terraform_data.b" in labels
+        assert "[2]" in labels
+        assert app.view == "state"
+
+
+async def test_taint_from_state_view(tmp_path: Path) -> None:
+    d = write_config(tmp_path / "cfg", 'resource "terraform_data" "only" {\n  input = "v"\n}\n')
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _plan_and_apply(app, pilot)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: any("terraform_data.only" == x for x in tree_labels(app, "state")))
+        tree = app.query_one("#state-tree")
+        inst = tree.root.children[0].children[0].children[0]
+        tree.move_cursor(inst)
+        await pilot.pause(0.05)
+        await pilot.press("T")
+        await wait_for(pilot, lambda: any("tainted" in x for x in tree_labels(app, "state")))
+        await pilot.press("p")
+        await wait_for(pilot, lambda: summary(app).startswith("Plan:"))
+        assert summary(app) == "Plan: 1 to add, 0 to change, 1 to destroy."
+    data = json.loads((d / "terraform.tfstate").read_text())
+    assert data["resources"][0]["instances"][0]["status"] == "tainted"
+
+
+async def test_help_screen(tmp_path: Path) -> None:
+    d = write_config(tmp_path / "cfg")
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause(0.1)
+        assert app.screen.__class__.__name__ == "HelpScreen"
+        text = str(app.screen.query_one("#help-text").render())
+        assert "re-plan with the marks as targets" in text
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert app.screen.__class__.__name__ != "HelpScreen"
+
+
+async def test_command_line_plan(tmp_path: Path) -> None:
+    d = write_config(tmp_path / "cfg")
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("colon")
+        await pilot.pause(0.05)
+        assert app.focused is not None and app.focused.id == "cmdline"
+        await pilot.press("p", "l", "a", "n", "enter")
+        await wait_for(pilot, lambda: summary(app).startswith("Plan:"))
+        assert summary(app) == "Plan: 4 to add, 0 to change, 0 to destroy."
+        assert app.focused is not None and app.focused.id == "plan-tree"
+
+
+async def test_broken_config_shows_diagnostic(tmp_path: Path) -> None:
+    d = write_config(tmp_path / "cfg", 'resource "terraform_data" "a" {\n  input = \n}\n'
+                     'resource "terraform_data" "b" {\n  nope = 1\n}\n')
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("p")
+        await wait_for(pilot, lambda: not app.busy and bool(app.diagnostics_pane.diagnostics))
+        diags = app.diagnostics_pane.diagnostics
+        assert any(x.is_error for x in diags)
+        body = str(app.query_one("#diagnostics-body").render())
+        assert "main.tf:" in body
+        assert "configuration is not valid" in summary(app) or "failed" in summary(app)
+        # still alive: other views open without crashing
+        await pilot.press("s")
+        await pilot.pause(0.3)
+        await pilot.press("o")
+        await pilot.pause(0.3)
+        await pilot.press("g")
+        await pilot.pause(0.3)
+        assert app.is_running
+
+
+async def test_invalid_reference_reports_file_and_line(tmp_path: Path) -> None:
+    d = write_config(tmp_path / "cfg", 'resource "terraform_data" "a" {\n  input = terraform_data.missing.id\n}\n')
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("p")
+        await wait_for(pilot, lambda: not app.busy and bool(app.diagnostics_pane.diagnostics))
+        body = str(app.query_one("#diagnostics-body").render())
+        assert "main.tf:2" in body
+
+
+async def test_marks_target_replan(tmp_path: Path) -> None:
+    d = write_config(tmp_path / "cfg")
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("p")
+        await wait_for(pilot, lambda: summary(app).startswith("Plan:"))
+        tree = app.query_one("#plan-tree")
+        tree.move_cursor(app.instance_nodes["terraform_data.a[1]"])
+        await pilot.pause(0.05)
+        await pilot.press("space")
+        await pilot.pause(0.05)
+        assert app.marks == {"terraform_data.a[1]"}
+        await pilot.press("t")
+        await wait_for(pilot, lambda: not app.busy and app.plan is not None and bool(app.plan.targets))
+        assert summary(app).startswith("Plan: 1 to add, 0 to change, 0 to destroy.")
+        # exclusions: mark the resource terraform_data.b (instead of a[1]) and re-plan with e
+        await pilot.press("c")
+        await pilot.press("p")
+        await wait_for(pilot, lambda: not app.busy and app.plan is not None and not app.plan.targets
+                       and "terraform_data.b" in app.instance_nodes)
+        tree.move_cursor(app.instance_nodes["terraform_data.b"].parent)
+        await pilot.pause(0.05)
+        await pilot.press("space", "e")
+        await wait_for(pilot, lambda: not app.busy and app.plan is not None and bool(app.plan.excludes))
+        assert app.plan.excludes == ["terraform_data.b"]
+        assert summary(app).startswith("Plan: 3 to add, 0 to change, 0 to destroy.")
+        assert "terraform_data.b" not in app.instance_nodes
+
+
+async def test_orphans_view_and_forget(tmp_path: Path) -> None:
+    d = write_config(tmp_path / "cfg", 'resource "terraform_data" "keep" {}\nresource "terraform_data" "gone" {}\n')
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _plan_and_apply(app, pilot)
+        (d / "main.tf").write_text('resource "terraform_data" "keep" {}\n')
+        await pilot.press("o")
+        await wait_for(pilot, lambda: any("terraform_data.gone" in x for x in tree_labels(app, "orphans")))
+        await pilot.press("F")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: any("No orphans" in x for x in tree_labels(app, "orphans")))
+    assert state_addresses(d) == {"terraform_data.keep"}
+
+
+async def test_destroy_with_confirmation(tmp_path: Path) -> None:
+    d = write_config(tmp_path / "cfg")
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _plan_and_apply(app, pilot)
+        await pilot.press("d")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: summary(app).startswith("Destroy complete!"))
+        assert summary(app) == "Destroy complete! Resources: 4 destroyed."
+    assert state_addresses(d) == set()
+
+
+async def test_graph_view_after_apply_has_timings(tmp_path: Path) -> None:
+    d = write_config(tmp_path / "cfg")
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _plan_and_apply(app, pilot)
+        app.run_command("graph terraform_data.b")
+        await pilot.pause(0.3)
+        assert app.view == "graph"
+        assert app.graph_info is not None and app.graph_info.timings
+        detail = str(app.query_one("#detail-body").render())
+        assert "terraform_data.b" in detail and "depends on" in detail
+
+
+async def test_cancel_is_harmless_when_idle(tmp_path: Path) -> None:
+    d = write_config(tmp_path / "cfg")
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("x")
+        await pilot.pause(0.05)
+        assert app.is_running

@@ -540,20 +540,19 @@ class ConsoleApp(App[int]):
 
     def _label(self, info: NodeInfo) -> Text:
         t = Text()
-        marked = info.addr in self.marks
-        t.append("● " if marked else "  ", style="bold cyan")
+        t.append("●" if info.addr in self.marks else " ", style="bold cyan")
         if info.kind == "module":
-            t.append(info.addr or "root module", style="bold")
+            t.append(" " + (info.addr or "root module"), style="bold")
             t.append_text(_counts_text(info.payload))
         elif info.kind == "resource":
-            t.append(info.addr.rsplit("module.", 1)[-1].split(".", 1)[-1] if info.addr.startswith("module.")
-                     else info.addr)
+            t.append(" " + str(info.payload[0].addr.resource))
             t.append_text(_counts_text(info.payload))
         else:
             ch: ResourceInstanceChange = info.payload
             style = ACTION_STYLE[ch.action]
             t.append(f"{ch.action.symbol:>3} ", style=style)
-            t.append(str(ch.addr.resource) + _key_text(ch.addr.key), style=style)
+            # under its resource node a keyed instance needs only its key
+            t.append(_key_text(ch.addr.key) if ch.addr.key is not None else str(ch.addr.resource), style=style)
             if ch.deposed:
                 t.append(f" (deposed {ch.deposed})", style="dim")
             upd = self.instance_status.get(info.addr)
@@ -775,7 +774,7 @@ class ConsoleApp(App[int]):
 
     def _state_instance_label(self, addr: Any, inst: Any) -> Text:
         t = Text()
-        t.append(str(addr.resource) + _key_text(addr.key))
+        t.append(_key_text(addr.key) if addr.key is not None else str(addr.resource))
         if inst.current is not None and inst.current.status == "tainted":
             t.append("  tainted", style="bold red")
         if inst.deposed:
