@@ -749,7 +749,9 @@ class CLI:
 
     def cmd_workspace_list(self, a: Args) -> int:
         b = self._backend(a)
-        self.stdout.write(b.list_message(b.workspaces(), b.current_workspace()))
+        from tfconsole.backends import local as L
+
+        self.stdout.write(L.list_message(b.workspaces(), b.current_workspace()))
         return 0
 
     def cmd_workspace_show(self, a: Args) -> int:
@@ -765,7 +767,9 @@ class CLI:
         self.diags(d)
         if d.has_errors:
             return 1
-        self.out(b.created_message(a.pos[0]))
+        from tfconsole.backends import local as L
+
+        self.out(L.created_message(a.pos[0]))
         return 0
 
     def cmd_workspace_select(self, a: Args) -> int:
@@ -777,7 +781,9 @@ class CLI:
         self.diags(d)
         if d.has_errors:
             return 1
-        self.out(b.created_message(a.pos[0]) if created else b.switched_message(a.pos[0]))
+        from tfconsole.backends import local as L
+
+        self.out(L.created_message(a.pos[0]) if created else L.switched_message(a.pos[0]))
         return 0
 
     def cmd_workspace_delete(self, a: Args) -> int:
@@ -789,7 +795,9 @@ class CLI:
         self.diags(d)
         if d.has_errors:
             return 1
-        self.out(b.deleted_message(a.pos[0], non_empty))
+        from tfconsole.backends import local as L
+
+        self.out(L.deleted_message(a.pos[0], non_empty))
         return 0
 
     # ---- the console

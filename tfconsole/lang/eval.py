@@ -532,11 +532,9 @@ def _call(e: A.FunctionCall, s: Scope) -> Any:
         rng = e.range
         if exc.arg_index is not None and 0 <= exc.arg_index < len(e.args):
             rng = e.args[exc.arg_index].range or rng
-            summary = "Invalid function argument"
-            detail = exc.message
-        else:
-            summary = getattr(exc, "summary", None) or "Error in function call"
-            detail = getattr(exc, "detail", None) or f"Call to function \"{name}\" failed: {exc.message}."
+        summary = getattr(exc, "summary", None) or ("Invalid function argument" if exc.arg_index is not None
+                                                    else "Error in function call")
+        detail = getattr(exc, "detail", None) or f"Call to function \"{name}\" failed: {exc.message}."
         raise EvalError(summary, detail, rng) from None
     except EvalError:
         raise
@@ -699,6 +697,8 @@ def _conditional(e: A.Conditional, s: Scope) -> Any:
     if err is not None:
         raise err
     other_ok = (ferr if cond else terr) is None
+    if other_ok and chosen is None and not isinstance(type_of(other), DynamicType):
+        return mark(Null(type_of(other)), cm)
     if other_ok:
         ct, ot = type_of(chosen), type_of(other)
         if ct != ot and not isinstance(ct, DynamicType) and not isinstance(ot, DynamicType):

@@ -324,6 +324,15 @@ def remark(value: dict[str, Any] | None, paths: list[tuple], schema: Schema) -> 
     if value is None:
         return None
     out = apply_sensitive_paths(value, paths)
+    # A computed attribute that carries a sensitive input through unchanged (terraform_data's
+    # output, a provider echoing its config) stays sensitive: never show a secret by accident.
+    marked_top = {p[0] for p in paths if p}
+    if marked_top:
+        for name, a in schema.block.attributes.items():
+            if a.computed and name not in marked_top and name in out and not is_null(unmark(out[name])[0]):
+                plain = unmark_deep(out[name])[0]
+                if any(equal(plain, unmark_deep(out.get(m))[0]) for m in marked_top):
+                    out[name] = mark(out[name])
     from tfconsole.walk.context import mark_sensitive_attrs
 
     return mark_sensitive_attrs(out, schema)

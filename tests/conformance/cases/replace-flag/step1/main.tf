@@ -1,0 +1,6 @@
+resource "terraform_data" "a" {
+  input = "a"
+}
+resource "terraform_data" "b" {
+  input = terraform_data.a.output
+}

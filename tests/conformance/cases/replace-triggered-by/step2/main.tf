@@ -1,0 +1,9 @@
+resource "terraform_data" "src" {
+  input = "two"
+}
+resource "terraform_data" "dep" {
+  input = "fixed"
+  lifecycle {
+    replace_triggered_by = [terraform_data.src]
+  }
+}

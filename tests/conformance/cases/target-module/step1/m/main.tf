@@ -1,0 +1,2 @@
+variable "tag" { type = string }
+resource "terraform_data" "r" { input = var.tag }

@@ -1,0 +1,8 @@
+module "one" {
+  source = "./m"
+  tag    = "one"
+}
+module "two" {
+  source = "./m"
+  tag    = "two"
+}
