@@ -101,25 +101,25 @@ class ConsoleApp(App[int]):
         Binding("p", "plan", "Plan"),
         Binding("a", "apply", "Apply"),
         Binding("x", "cancel_op", "Cancel"),
-        Binding("d", "destroy", "Destroy", show=False),
         Binding("t", "plan_targets", "Target"),
-        Binding("e", "plan_excludes", "Exclude", show=False),
+        Binding("e", "plan_excludes", "Exclude"),
+        Binding("r", "reveal", "Reveal"),
+        Binding("T", "taint", "Taint"),
+        Binding("U", "untaint", "Untaint"),
+        Binding("D", "orphan_destroy", "Destroy"),
+        Binding("F", "orphan_forget", "Forget"),
+        Binding("g", "graph", "Graph"),
+        Binding("s", "state", "State"),
+        Binding("o", "orphans", "Orphans"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "quit_app", "Quit"),
+        Binding("d", "destroy", "Destroy all", show=False),
         Binding("c", "clear_marks", "Clear marks", show=False),
         Binding("n", "toggle_noop", "No-ops", show=False),
         Binding("f", "cycle_filter", "Filter", show=False),
         Binding("slash", "search", "Search", show=False),
-        Binding("g", "graph", "Graph"),
-        Binding("s", "state", "State"),
-        Binding("o", "orphans", "Orphans"),
-        Binding("r", "reveal", "Reveal", show=False),
-        Binding("T", "taint", "Taint", show=False),
-        Binding("U", "untaint", "Untaint", show=False),
-        Binding("D", "orphan_destroy", "Plan-destroy orphans", show=False),
-        Binding("F", "orphan_forget", "Forget orphans", show=False),
         Binding("escape", "back", "Back", show=False),
-        Binding("colon", "command_line", "Cmd"),
-        Binding("question_mark", "help", "Help"),
-        Binding("q", "quit_app", "Quit"),
+        Binding("colon", "command_line", "Command", show=False),
     ]
 
     view: reactive[str] = reactive("plan")
@@ -196,6 +196,20 @@ class ConsoleApp(App[int]):
         yield SystemCommand("Graph", "Dependencies of the selected vertex (g)", self.action_graph)
         yield SystemCommand("Keys", "Every key binding (?)", self.action_help)
 
+    # bindings that only make sense in one view (hidden from the footer elsewhere)
+    VIEW_ACTIONS = {
+        "plan_targets": ("plan",), "plan_excludes": ("plan",), "reveal": ("state",), "taint": ("state",),
+        "untaint": ("state",), "orphan_destroy": ("orphans",), "orphan_forget": ("orphans",),
+    }
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel_op" and not self.busy:
+            return False
+        views = self.VIEW_ACTIONS.get(action)
+        if views is not None and self.view not in views:
+            return False
+        return True
+
     # ------------------------------------------------------------------ small helpers
     @property
     def diagnostics_pane(self) -> DiagnosticsPane:
@@ -221,6 +235,9 @@ class ConsoleApp(App[int]):
             self.notify(f"{self.op_name} is running; press x to cancel it.", severity="warning")
             return False
         return True
+
+    def watch_busy(self) -> None:
+        self.refresh_bindings()
 
     def _start_op(self, name: str) -> None:
         self.busy = True
@@ -678,6 +695,7 @@ class ConsoleApp(App[int]):
 
     # ------------------------------------------------------------------ views
     def watch_view(self, view: str) -> None:
+        self.refresh_bindings()
         self.query_one("#views", ContentSwitcher).current = f"{view}-tree"
         self.query_one(StatusBar).view = view
         titles = {"state": "State", "orphans": "Orphans", "graph": "Graph"}
@@ -900,7 +918,8 @@ class ConsoleApp(App[int]):
     def _orphan_label(self, info: NodeInfo) -> Text:
         t = Text("● " if info.addr in self.marks else "  ", style="bold cyan")
         t.append(info.addr, style="red")
-        t.append("  " + str(info.payload).split(":", 1)[0], style="dim")
+        code = str(info.payload).split(":", 1)[0]
+        t.append("  " + _SHORT_REASON.get(code, code), style="dim")
         return t
 
     def _selected_orphans(self) -> list[str]:
@@ -1055,6 +1074,13 @@ class ConsoleApp(App[int]):
         if self.busy and self.op_ctx is not None:
             self.op_ctx.cancel()
         self.exit(0)
+
+
+_SHORT_REASON = {
+    "delete_because_no_resource_config": "no config",
+    "delete_because_no_module": "no module",
+    "delete_because_wrong_repetition": "wrong repetition",
+}
 
 
 def _key_text(key: Any) -> str:

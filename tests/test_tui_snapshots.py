@@ -1,0 +1,122 @@
+"""Snapshot tests of the console's panes (pytest-textual-snapshot).
+
+Regenerate after an intended UI change: pytest tests/test_tui_snapshots.py --snapshot-update
+The working directory is always named "demo" and the state is written by hand (fixed ids and
+lineage), so nothing random or time-dependent reaches the screen.
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from tfconsole.tui.app import ConsoleApp
+
+SIZE = (100, 30)
+
+CONFIG = """\
+resource "terraform_data" "web" {
+  count = 2
+  input = "web-${count.index}"
+}
+
+resource "terraform_data" "db" {
+  input = "postgres"
+}
+
+resource "terraform_data" "cache" {
+  input = "redis"
+}
+"""
+
+PROVIDER = 'provider["terraform.io/builtin/terraform"]'
+
+
+def _instance(key, ident: str, value: str, *, tainted: bool = False, sensitive: bool = False) -> dict:
+    inst = {
+        "schema_version": 0,
+        "attributes": {"id": ident, "input": value, "output": value, "triggers_replace": None},
+        "sensitive_attributes": [[{"type": "get_attr", "value": "input"}]] if sensitive else [],
+    }
+    if key is not None:
+        inst = {"index_key": key, **inst}
+    if tainted:
+        inst["status"] = "tainted"
+    return inst
+
+
+STATE = {
+    "version": 4,
+    "terraform_version": "1.15.0",
+    "serial": 3,
+    "lineage": "00000000-0000-4000-8000-000000000000",
+    "outputs": {},
+    "resources": [
+        {"mode": "managed", "type": "terraform_data", "name": "db", "provider": PROVIDER,
+         "instances": [_instance(None, "11111111-1111-4111-8111-111111111111", "mysql", sensitive=True)]},
+        {"mode": "managed", "type": "terraform_data", "name": "old", "provider": PROVIDER,
+         "instances": [_instance(None, "22222222-2222-4222-8222-222222222222", "legacy")]},
+        {"mode": "managed", "type": "terraform_data", "name": "web", "provider": PROVIDER,
+         "each": "list",
+         "instances": [_instance(0, "33333333-3333-4333-8333-333333333333", "web-0"),
+                       _instance(1, "44444444-4444-4444-8444-444444444444", "web-1", tainted=True)]},
+    ],
+    "check_results": None,
+}
+
+
+def make_demo(tmp_path: Path) -> Path:
+    d = tmp_path / "demo"
+    d.mkdir()
+    (d / "main.tf").write_text(CONFIG)
+    (d / "terraform.tfstate").write_text(json.dumps(STATE, indent=2))
+    return d
+
+
+async def _wait(pilot, cond, timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        await pilot.pause(0.05)
+        if cond():
+            return
+    raise AssertionError("condition not met in time")
+
+
+def test_plan_review_snapshot(snap_compare, tmp_path: Path) -> None:
+    app = ConsoleApp(str(make_demo(tmp_path)))
+
+    async def run_before(pilot) -> None:
+        await pilot.press("p")
+        await _wait(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy)
+        tree = app.query_one("#plan-tree")
+        tree.move_cursor(app.instance_nodes["terraform_data.db"])
+        await pilot.pause(0.1)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_state_view_snapshot(snap_compare, tmp_path: Path) -> None:
+    app = ConsoleApp(str(make_demo(tmp_path)))
+
+    async def run_before(pilot) -> None:
+        await pilot.press("s")
+        await _wait(pilot, lambda: app.state_outcome is not None)
+        await pilot.pause(0.1)
+        tree = app.query_one("#state-tree")
+        web = tree.root.children[0].children[2]
+        web.children[1].expand()
+        tree.move_cursor(web.children[1])
+        await pilot.pause(0.1)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_orphans_view_snapshot(snap_compare, tmp_path: Path) -> None:
+    app = ConsoleApp(str(make_demo(tmp_path)))
+
+    async def run_before(pilot) -> None:
+        await pilot.press("o")
+        await _wait(pilot, lambda: app.state_outcome is not None)
+        await pilot.pause(0.2)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
