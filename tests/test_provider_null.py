@@ -63,7 +63,7 @@ def test_null_data_source(p: NullProvider) -> None:
     assert st["id"] == "static"
     assert st["has_computed_default"] == "default"
     assert st["random"].isdigit()
-    assert any(w.summary == "Deprecated data source" for w in d.warnings())
+    assert any(w.summary == "Deprecated" and "terraform_data" in w.detail for w in d.warnings())
     st2, _ = h.read_data(p, "null_data_source", {"has_computed_default": "mine"})
     assert st2["has_computed_default"] == "mine" and st2["outputs"] is None
 

@@ -580,7 +580,7 @@ def validate_attrs(attrs: dict[str, A], raw: dict[str, Any], diags: Diagnostics,
                         f"An unexpected error was encountered trying to convert the value of attribute "
                         f'"{prefix}{name}" to a whole number: {cv} has a fractional part.')
             continue
-        if a.deprecated:
+        if a.deprecated and type(cv) is not Unknown:
             diags.warning("Attribute Deprecated", a.deprecated)
         if type(cv) is not Unknown and a.validators:
             checks.append((name, a, cv))

@@ -62,7 +62,7 @@ class NullProvider(FrameworkProvider):
     def validate_data_source(self, type_name: str, config: dict[str, Any]) -> Diagnostics:
         diags = super().validate_data_source(type_name, config)
         if type_name == "null_data_source" and not diags.has_errors:
-            diags.warning("Deprecated data source",
+            diags.warning("Deprecated",
                           'The null_data_source was historically used to construct intermediate values to re-use '
                           'elsewhere in configuration, the same can now be achieved using locals or the '
                           'terraform_data resource type in Terraform 1.4 and later.')
