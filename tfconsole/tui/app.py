@@ -411,7 +411,9 @@ class ConsoleApp(App[int]):
             line = Text(f"Apply complete! Resources: {add} added, {change} changed, {destroy} destroyed.",
                         style="bold green")
         self._set_summary(line)
-        self._op_finished("destroy done" if out.plan.destroy else "apply done")
+        verb = "destroy" if out.plan.destroy else "apply"
+        self._op_finished(f"{verb} cancelled" if out.cancelled else
+                          f"{verb} failed" if out.diags.has_errors else f"{verb} done")
         self._relabel_instances(self.instance_status.keys())
         self.state_outcome = None
 
@@ -535,6 +537,8 @@ class ConsoleApp(App[int]):
             self._update_plan_title(len(changes))
         if cursor and cursor in self.instance_nodes:
             target_line = self.instance_nodes[cursor]
+        elif self.instance_nodes:
+            target_line = next(iter(self.instance_nodes.values()))
         if target_line is not None:
             self.call_after_refresh(tree.move_cursor, target_line)
         elif not changes:
@@ -686,7 +690,7 @@ class ConsoleApp(App[int]):
         if info.kind == "orphan":
             t = Text(info.addr, style="bold red")
             t.append(f"\n\n{info.payload}\n\n")
-            t.append("D plans its destruction (review, then a); F forgets it (state rm) after y.\n"
+            t.append("D plans its destruction and asks y/n; F forgets it (state rm) after y.\n"
                      "space marks several.", style="dim")
             return t
         if info.kind == "vertex":
@@ -903,17 +907,45 @@ class ConsoleApp(App[int]):
             tree.root.add_leaf(Text("The configuration is not valid: see diagnostics.", style="red"),
                                NodeInfo("empty", ""))
             return
-        if not out.orphans:
+        orphans = self._orphans()
+        if not orphans:
             tree.root.add_leaf(Text("No orphans: every state instance has configuration.", style="dim"),
                                NodeInfo("empty", ""))
             return
         first = None
-        for addr, reason in out.orphans:
+        for addr, reason in orphans:
             info = NodeInfo("orphan", addr, reason)
             node = tree.root.add_leaf(self._orphan_label(info), info)
             first = first or node
         if self.view == "orphans" and first is not None:
             self.call_after_refresh(tree.move_cursor, first)
+
+    def _orphans(self) -> list[tuple[str, str]]:
+        """Static orphans (no resource block or module) plus what the last plan deletes because
+        of count, for_each or module expansion (those need evaluation to know)."""
+        out = self.state_outcome
+        found = list(out.orphans) if out is not None else []
+        seen = {a for a, _ in found}
+        plan = self.plan
+        if plan is not None and not plan.destroy and not self.plan_applied:
+            for ch in plan.changes:
+                if ch.action is Action.DELETE and (ch.reason or "").startswith("delete_because") \
+                        and ch.address not in seen:
+                    found.append((ch.address, f"{ch.reason}: the last plan deletes it"))
+                    seen.add(ch.address)
+            if out is not None and out.state is not None and not plan.targets and not plan.excludes:
+                # a full plan has a change (maybe a no-op) for every instance it still manages;
+                # a managed instance it does not mention has lost its configuration
+                planned = {c.address for c in plan.changes}
+                for addr, inst in out.state.all_instances():
+                    text = str(addr)
+                    if inst.current is None or addr.resource.mode != "managed" or text in planned \
+                            or text in seen:
+                        continue
+                    found.append((text, "not_planned: the last full plan has no change for it (its module "
+                                        "instance or key is no longer in the configuration)"))
+                    seen.add(text)
+        return found
 
     def _orphan_label(self, info: NodeInfo) -> Text:
         t = Text("● " if info.addr in self.marks else "  ", style="bold cyan")
@@ -926,7 +958,7 @@ class ConsoleApp(App[int]):
         if self.view != "orphans" or self.state_outcome is None:
             self.notify("Open the orphans view (o) first.")
             return []
-        orphans = [a for a, _ in self.state_outcome.orphans]
+        orphans = [a for a, _ in self._orphans()]
         chosen = [a for a in orphans if a in self.marks]
         if not chosen:
             node = self._tree("orphans").cursor_node
@@ -938,8 +970,8 @@ class ConsoleApp(App[int]):
 
     def action_orphan_destroy(self) -> None:
         chosen = self._selected_orphans()
-        if chosen:
-            self._plan(targets=chosen)
+        if chosen:  # a targeted destroy plan: deletes exactly these, then asks for confirmation
+            self._plan(destroy=True, targets=chosen)
 
     def action_orphan_forget(self) -> None:
         chosen = self._selected_orphans()
@@ -1080,6 +1112,10 @@ _SHORT_REASON = {
     "delete_because_no_resource_config": "no config",
     "delete_because_no_module": "no module",
     "delete_because_wrong_repetition": "wrong repetition",
+    "delete_because_count_index": "count index",
+    "delete_because_each_key": "each key",
+    "delete_because_no_move_target": "no move target",
+    "not_planned": "not planned",
 }
 
 

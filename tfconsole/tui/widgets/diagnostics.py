@@ -44,6 +44,8 @@ class DiagnosticsPane(VerticalScroll):
         self._diags = list(diags)
         self._files = files
         self._refresh()
+        if self._diags:  # diagnostics matter more than the progress log under them
+            self.call_after_refresh(self.scroll_home, animate=False)
 
     def clear_log(self) -> None:
         self._log = []
