@@ -1,14 +1,11 @@
 """Pilot tests for the operations console (tfconsole/tui)."""
 from __future__ import annotations
 
-import asyncio
 import json
-import os
-import time
 from pathlib import Path
-from typing import Callable
 
 import pytest
+from test_tui_helpers import state_addresses, wait_for
 
 from tfconsole.tui.app import ConsoleApp
 
@@ -38,28 +35,8 @@ def write_config(d: Path, text: str = CONFIG) -> Path:
     return d
 
 
-async def wait_for(pilot, cond: Callable[[], bool], timeout: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        await pilot.pause(0.05)
-        if cond():
-            return
-    raise AssertionError("condition not met in time")
-
-
 def summary(app: ConsoleApp) -> str:
     return app.summary_line
-
-
-def state_addresses(d: Path) -> set[str]:
-    data = json.loads((d / "terraform.tfstate").read_text())
-    out = set()
-    for r in data["resources"]:
-        for inst in r["instances"]:
-            key = inst.get("index_key")
-            suffix = "" if key is None else f"[{json.dumps(key)}]"
-            out.add(f"{r['type']}.{r['name']}{suffix}")
-    return out
 
 
 async def test_plan_shows_summary_line(tmp_path: Path) -> None:
@@ -79,12 +56,7 @@ async def test_apply_confirms_and_writes_state(tmp_path: Path) -> None:
     d = write_config(tmp_path / "cfg")
     app = ConsoleApp(str(d))
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("p")
-        await wait_for(pilot, lambda: summary(app).startswith("Plan:"))
-        await pilot.press("a")
-        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
-        await pilot.press("y")
-        await wait_for(pilot, lambda: summary(app).startswith("Apply complete!"))
+        await _plan_and_apply(app, pilot)
         assert summary(app) == "Apply complete! Resources: 4 added, 0 changed, 0 destroyed."
         assert all(u.status == "done" for u in app.instance_status.values())
         assert len(app.instance_status) == 4
@@ -296,3 +268,28 @@ async def test_cancel_is_harmless_when_idle(tmp_path: Path) -> None:
         await pilot.press("x")
         await pilot.pause(0.05)
         assert app.is_running
+
+
+def test_bridge_coalesces_vertex_updates() -> None:
+    from tfconsole.tui.bridge import HookBridge
+    from tfconsole.tui.messages import VertexBatch
+
+    class Target:
+        def __init__(self) -> None:
+            self.messages: list = []
+
+        def post_message(self, m) -> None:
+            self.messages.append(m)
+
+    target = Target()
+    bridge = HookBridge(target, interval=0.05)
+    bridge.walk_started("apply", [f"v{i}" for i in range(2000)])
+    for i in range(2000):
+        bridge.vertex_queued(f"v{i}")
+        bridge.vertex_started(f"v{i}")
+        bridge.vertex_finished(f"v{i}", 0.001)
+    bridge.walk_finished("apply", True, False)
+    batches = [m for m in target.messages if isinstance(m, VertexBatch)]
+    assert len(batches) <= 5
+    final = {u.name: u.status for b in batches for u in b.updates}
+    assert len(final) == 2000 and set(final.values()) == {"done"}

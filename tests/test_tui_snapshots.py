@@ -7,10 +7,10 @@ lineage), so nothing random or time-dependent reaches the screen.
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 from tfconsole.tui.app import ConsoleApp
+from test_tui_helpers import wait_for as _wait
 
 SIZE = (100, 30)
 
@@ -71,15 +71,6 @@ def make_demo(tmp_path: Path) -> Path:
     (d / "main.tf").write_text(CONFIG)
     (d / "terraform.tfstate").write_text(json.dumps(STATE, indent=2))
     return d
-
-
-async def _wait(pilot, cond, timeout: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        await pilot.pause(0.05)
-        if cond():
-            return
-    raise AssertionError("condition not met in time")
 
 
 def test_plan_review_snapshot(snap_compare, tmp_path: Path) -> None:

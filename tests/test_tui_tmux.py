@@ -4,7 +4,6 @@ Skipped when tmux is not installed.
 """
 from __future__ import annotations
 
-import json
 import shlex
 import shutil
 import subprocess
@@ -14,6 +13,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from test_tui_helpers import state_addresses
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -59,16 +59,6 @@ class Tmux:
                 return screen
             time.sleep(0.1)
         raise AssertionError(f"{text!r} did not appear; screen:\n{screen}")
-
-
-def state_addresses(d: Path) -> set[str]:
-    data = json.loads((d / "terraform.tfstate").read_text())
-    out = set()
-    for r in data["resources"]:
-        for inst in r["instances"]:
-            key = inst.get("index_key")
-            out.add(f"{r['type']}.{r['name']}" + ("" if key is None else f"[{json.dumps(key)}]"))
-    return out
 
 
 def test_plan_apply_state_quit_in_tmux(tmp_path: Path) -> None:

@@ -7,7 +7,6 @@ their widgets (see widgets/).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from textual.message import Message
 

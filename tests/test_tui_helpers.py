@@ -1,0 +1,28 @@
+"""Shared helpers for the console tests (no tests here)."""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+
+async def wait_for(pilot: Any, cond: Callable[[], bool], timeout: float = 15.0) -> None:
+    """Let the app run until cond() holds (workers are threads; the loop must keep turning)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        await pilot.pause(0.05)
+        if cond():
+            return
+    raise AssertionError("condition not met in time")
+
+
+def state_addresses(d: Path) -> set[str]:
+    """Every instance address in d/terraform.tfstate."""
+    data = json.loads((d / "terraform.tfstate").read_text())
+    out = set()
+    for r in data["resources"]:
+        for inst in r["instances"]:
+            key = inst.get("index_key")
+            out.add(f"{r['type']}.{r['name']}" + ("" if key is None else f"[{json.dumps(key)}]"))
+    return out
