@@ -20,15 +20,8 @@ CASES = sorted(p for p in SHARED.glob("cases/*") if p.is_dir()) + sorted(p for p
 TOOL = str(Path(sys.executable).parent / "tfconsole")
 
 
-# Known to disagree with Terraform after the last change of the session (sensitive marking of
-# computed attributes that echo a sensitive input); left visible, see the session note.
-KNOWN = {"sensitive-values", "templates-heredoc"}
-PARAMS = [pytest.param(p, marks=pytest.mark.xfail(reason="known difference, see note", strict=False))
-          if p.name in KNOWN else p for p in CASES]
-
-
 @pytest.mark.skipif(not (SHARED / "compare.py").exists(), reason="../shared/conformance is not beside the repo")
-@pytest.mark.parametrize("case", PARAMS, ids=[f"{p.parent.parent.name}/{p.name}" for p in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[f"{p.parent.parent.name}/{p.name}" for p in CASES])
 def test_case_matches_terraform(case: Path, tmp_path: Path) -> None:
     env = dict(os.environ, TMPDIR=str(tmp_path), CHECKPOINT_DISABLE="1")
     proc = subprocess.run([sys.executable, str(SHARED / "compare.py"), "--tool", TOOL, str(case)],

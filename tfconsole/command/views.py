@@ -97,6 +97,28 @@ def _is_unknown(v: Any) -> bool:
     return type(unmark(v)[0]) is Unknown
 
 
+def redact_echoes(obj: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Mark, for display only, attributes whose value repeats a sensitive attribute of the same
+    object (terraform_data's output echoing a sensitive input): state keeps Terraform's marks,
+    but a secret is never shown by accident."""
+    if not obj:
+        return obj
+    secrets = [unmark_deep(v)[0] for v in obj.values() if type(v) is Sensitive]
+    secrets = [x for x in secrets if not is_null(x) and x not in ("", True, False)]
+    if not secrets:
+        return obj
+    from tfconsole.lang.values import equal, mark
+
+    out = dict(obj)
+    for k, v in obj.items():
+        if type(v) is Sensitive or is_null(unmark(v)[0]):
+            continue
+        plain = unmark_deep(v)[0]
+        if any(equal(plain, x) for x in secrets):
+            out[k] = mark(v)
+    return out
+
+
 def render_change(ch: ResourceInstanceChange) -> str:
     """The `# addr will be created` block of a plan."""
     a = ch.action
@@ -121,8 +143,8 @@ def render_change(ch: ResourceInstanceChange) -> str:
     kind = "data" if res.mode == "data" else "resource"
     sym = a.symbol if a is not Action.READ else " <="
     lines.append(f"{sym.rjust(3)} {kind} \"{res.type}\" \"{res.name}\" {{")
-    before = ch.before or {}
-    after = ch.after or {}
+    before = redact_echoes(ch.before) or {}
+    after = redact_echoes(ch.after) or {}
     names = sorted(set(before) | set(after))
     rows = []
     replace_attrs = {p[0] for p in ch.replace_paths if p}

@@ -470,13 +470,8 @@ class Compiler:
         body = body.rstrip("\n")
         last_nl = body.rfind("\n")
         body = body[: last_nl + 1] if last_nl >= 0 else ""
-        if trim:
-            lines = body.split("\n")
-            indents = [len(ln) - len(ln.lstrip(" \t")) for ln in lines if ln.strip()]
-            cut = min(indents) if indents else 0
-            body = "\n".join(ln[cut:] if ln.strip() else ln.lstrip(" \t") for ln in lines)
-        start_line = (tok.line or 1) + self.line_offset
-        return parse_template(body, self.filename, start_line, heredoc=True)
+        start_line = (tok.line or 1) + self.line_offset + 1
+        return parse_template(body, self.filename, start_line, heredoc=True, flush=trim)
 
     # --- traversals
     def c_get_attr_expr_term(self, t: Tree) -> Expr:
@@ -617,9 +612,10 @@ def _unescape(text: str) -> str:
 # templates: flat parts -> structured template
 
 
-def build_template(parts: list[tuple], rng: SourceRange | None) -> Expr:
+def build_template(parts: list[tuple], rng: SourceRange | None, stripped: bool = False) -> Expr:
     """parts: ("lit", text) | (kind, payload, strip_left, strip_right, range)."""
-    parts = _apply_strip(parts)
+    if not stripped:
+        parts = _apply_strip(parts)
     pos = 0
 
     def parse_seq(stop: set[str]) -> tuple[list[Expr], tuple | None]:
@@ -680,8 +676,13 @@ def _apply_strip(parts: list[tuple]) -> list[tuple]:
     return [tuple(p) for p in out]
 
 
-def parse_template(text: str, filename: str, start_line: int = 1, heredoc: bool = True) -> Expr:
-    """Parse template text (heredoc body or template file): literal text with ${...}, %{...}."""
+def parse_template(text: str, filename: str, start_line: int = 1, heredoc: bool = True,
+                   flush: bool = False) -> Expr:
+    """Parse template text (heredoc body or template file): literal text with ${...}, %{...}.
+
+    As HCL's scanner does, literal text is split into one token per line; strip markers (~)
+    trim only the adjacent token, and then a flush heredoc (<<-) removes the smallest
+    indentation from the literal tokens that start a line."""
     parts: list[tuple] = []
     i = 0
     buf: list[str] = []
@@ -721,13 +722,47 @@ def parse_template(text: str, filename: str, start_line: int = 1, heredoc: bool 
                 parts.append(_directive(inner.strip(), filename, here, strip_l, strip_r, r))
             i = end + 1
             continue
+        buf.append(c)
         if c == "\n":
             line += 1
-        buf.append(c)
+            parts.append(("lit", "".join(buf)))
+            buf = []
         i += 1
     if buf:
         parts.append(("lit", "".join(buf)))
-    return build_template(parts, rng_at(start_line))
+    parts = _apply_strip(parts)
+    if flush:
+        parts = _flush_heredoc(parts)
+    return build_template(parts, rng_at(start_line), stripped=True)
+
+
+def _flush_heredoc(parts: list[tuple]) -> list[tuple]:
+    big = 1 << 60
+    min_spaces = big
+    newline = True
+    adjust: list[int] = []
+    for i, p in enumerate(parts):
+        if newline:
+            newline = False
+            if p[0] == "lit":
+                val = p[1]
+                trimmed = val.lstrip()
+                if not trimmed and val.endswith("\n"):
+                    spaces = big
+                else:
+                    spaces = len(val) - len(trimmed)
+                    adjust.append(i)
+            else:
+                spaces = 0
+            min_spaces = min(min_spaces, spaces)
+        if p[0] == "lit" and p[1].endswith("\n"):
+            newline = True
+    if min_spaces == big:
+        return parts
+    out = list(parts)
+    for i in adjust:
+        out[i] = ("lit", out[i][1][min_spaces:])
+    return out
 
 
 def _find_close(text: str, j: int) -> int:

@@ -312,27 +312,40 @@ def _set_path(v: Any, path: tuple, new: Any) -> Any:
 
 def encode_object(value: dict[str, Any], schema: Schema) -> tuple[dict[str, Any], list[Any]]:
     """(attributes JSON, sensitive_attributes) for the state file."""
-    from tfconsole.walk.context import tuple_to_state_path
-
-    paths = sensitive_paths(value)
     clean, _ = unmark_deep(value)
     attrs = to_json_typed(clean, schema.block.implied_type())
-    return attrs, [tuple_to_state_path(p) for p in paths]
+    out: list[Any] = []
+    for k, v in value.items():
+        _state_marks(v, [{"type": "get_attr", "value": k}], out)
+    return attrs, out
+
+
+def _state_marks(v: Any, path: list[dict], out: list[Any]) -> None:
+    """v4 state paths of every marked value: objects step by get_attr, maps and lists by index."""
+    t = type(v)
+    if t is Sensitive:
+        out.append(path)
+        return
+    if t is dict:
+        for k, x in v.items():
+            _state_marks(x, path + [{"type": "get_attr", "value": k}], out)
+    elif t is TMap:
+        for k, x in v.items():
+            _state_marks(x, path + [{"type": "index", "value": {"value": k, "type": "string"}}], out)
+    elif t is list or t is TList:
+        for i, x in enumerate(v):
+            _state_marks(x, path + [{"type": "index", "value": {"value": i, "type": "number"}}], out)
+    elif t is TSet:
+        from tfconsole.lang.values import contains_marks
+
+        if contains_marks(v):
+            out.append(path)
 
 
 def remark(value: dict[str, Any] | None, paths: list[tuple], schema: Schema) -> dict[str, Any] | None:
     if value is None:
         return None
     out = apply_sensitive_paths(value, paths)
-    # A computed attribute that carries a sensitive input through unchanged (terraform_data's
-    # output, a provider echoing its config) stays sensitive: never show a secret by accident.
-    marked_top = {p[0] for p in paths if p}
-    if marked_top:
-        for name, a in schema.block.attributes.items():
-            if a.computed and name not in marked_top and name in out and not is_null(unmark(out[name])[0]):
-                plain = unmark_deep(out[name])[0]
-                if any(equal(plain, unmark_deep(out.get(m))[0]) for m in marked_top):
-                    out[name] = mark(out[name])
     from tfconsole.walk.context import mark_sensitive_attrs
 
     return mark_sensitive_attrs(out, schema)
