@@ -1,0 +1,5 @@
+module "keep" {
+  source = "./m"
+  v      = "keep"
+}
+output "o" { value = [module.keep.out] }

@@ -1,0 +1,1 @@
+resource "terraform_data" "inside" { input = "from-a" }

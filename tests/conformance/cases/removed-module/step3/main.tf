@@ -1,0 +1,1 @@
+resource "terraform_data" "stay" { input = "stay2" }
