@@ -1,6 +1,6 @@
-# The bundled demo: ~40 resources across two local modules, with count, for_each,
+# The bundled demo: ~30 resources across two local modules, with count, for_each,
 # random names, files written under ./out, a few short sleeps and sensitive values.
-# Step 2 (leaves orphans): apply with -var=services='["api","web"]' -var=workers=1
+# Step 2 (leaves orphans): apply with -var='services=["api","web"]' -var=workers=1
 
 terraform {
   required_providers {
@@ -34,6 +34,8 @@ locals {
 resource "random_pet" "project" {
   length = 2
 }
+
+resource "time_static" "created" {}
 
 resource "random_password" "db" {
   length  = var.db_password_length
@@ -83,6 +85,10 @@ resource "local_file" "inventory" {
 
 output "project" {
   value = random_pet.project.id
+}
+
+output "created" {
+  value = time_static.created.rfc3339
 }
 
 output "endpoints" {

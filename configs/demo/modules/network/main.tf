@@ -25,3 +25,9 @@ resource "time_sleep" "propagate" {
 output "subnets" {
   value = { for z, s in terraform_data.subnet : z => s.output }
 }
+
+resource "local_file" "routes" {
+  filename        = "${path.root}/out/routes.txt"
+  file_permission = "0644"
+  content         = join("", [for z in sort(tolist(var.zones)) : "${z} ${terraform_data.subnet[z].output}\n"])
+}
