@@ -95,15 +95,15 @@ def _json_kind(v: Any) -> str:
 
 LOOKUP_DETAIL = (
     "The data source received an unexpected error while attempting to parse the query. "
-    "The data source received an unexpected error while attempting to find the program.\n"
-    "The program must be accessible according to the platform where Terraform is running.\n"
+    "The data source received an unexpected error while attempting to find the program.\n\n"
+    "The program must be accessible according to the platform where Terraform is running.\n\n"
     "If the expected program should be automatically found on the platform where Terraform is running, ensure "
     "that the program is in an expected directory. On Unix-based platforms, these directories are typically "
     "searched based on the '$PATH' environment variable. On Windows-based platforms, these directories are "
-    "typically searched based on the '%PATH%' environment variable.\n"
+    "typically searched based on the '%PATH%' environment variable.\n\n"
     "If the expected program is relative to the Terraform configuration, it is recommended that the program name "
     "includes the interpolated value of 'path.module' before the program name to ensure that it is compatible "
-    "with varying module usage. For example: \"${path.module}/my-program\"\n"
+    "with varying module usage. For example: \"${path.module}/my-program\"\n\n"
     "The program must also be executable according to the platform where Terraform is running. On Unix-based "
     "platforms, the file on the filesystem must have the executable bit set. On Windows-based platforms, no "
     "action is typically necessary.\n"
@@ -174,8 +174,8 @@ class ExternalData(DataSourceType):
             result = _decode_result(proc.stdout)
         except ValueError as exc:
             diags.error("Unexpected External Program Results",
-                        "The data source received unexpected results after executing the program.\n"
-                        "Program output must be a JSON encoded map of string keys and string values.\n"
+                        "The data source received unexpected results after executing the program.\n\n"
+                        "Program output must be a JSON encoded map of string keys and string values.\n\n"
                         "If the error is unclear, the output can be viewed by enabling Terraform's logging at "
                         "TRACE level. Terraform documentation on logging: "
                         "https://www.terraform.io/internals/debugging\n"
