@@ -140,8 +140,7 @@ class Context:
                 diags.error("Invalid replace address", f"-replace={r}: a resource instance address is required.")
                 continue
             rep_addrs.add(t)
-        if excludes:
-            tgt = self._targets_excluding(prior, excludes, diags) if not tgt else tgt
+        exc = parse_targets(list(excludes or []), diags, "-exclude")
         if diags.has_errors:
             return Plan(errored=True), diags
         plan = Plan(destroy=destroy, refresh_only=refresh_only, targets=list(targets or []),
@@ -162,7 +161,7 @@ class Context:
             # a destroy plan first refreshes and evaluates like a normal plan (quietly), then plans
             # every instance in state for deletion
             return self._plan_destroy(prior, plan, ctx, tgt, diags)
-        b = BuildContext(self.config, working, targets=tgt, replace=rep_addrs)
+        b = BuildContext(self.config, working, targets=tgt, replace=rep_addrs, excludes=exc)
         g, d = self._build(plan_steps(), b, "plan")
         diags.append(d)
         if diags.has_errors:
@@ -176,7 +175,7 @@ class Context:
             if working.current(r) is None and not any(c.addr == r for c in ctx.changes.values()):
                 diags.warning("Replace target not found",
                               f"The -replace={r} option names an instance that does not exist in state.")
-        if tgt:
+        if tgt or exc:
             diags.warning("Resource targeting is in effect",
                           "You are creating a plan with the -target option, which means that the result of this "
                           "plan may not represent all of the changes requested by the current configuration.\n\n"
@@ -243,27 +242,11 @@ class Context:
             else:
                 action = Action.UPDATE
             plan.output_changes.append(OutputChange(name, action, before, value, sensitive))
-        if not plan.targets:
+        if not plan.targets and not plan.excludes:
             for name, old in prior.outputs.items():
                 if name not in ctx.root_outputs:
                     plan.output_changes.append(OutputChange(name, Action.DELETE, _output_value(old), None,
                                                             old.sensitive))
-
-    def _targets_excluding(self, state: State, excludes: list[str], diags: Diagnostics) -> list[Any]:
-        """-exclude: target every configured resource except the excluded ones."""
-        assert self.config is not None
-        ex = parse_targets(excludes, diags, "-exclude")
-        out = []
-        for mod in self.config.descendants():
-            for rc in mod.resources.values():
-                addr = AbsResource(ModuleInstance(tuple((n, None) for n in mod.path.path)), rc.addr)
-                from tfconsole.addrs import target_contains
-
-                if any(target_contains(e, addr.instance(None)) or
-                       (hasattr(e, "resource") and e.resource == rc.addr) for e in ex):
-                    continue
-                out.append(parse_target(str(addr)) if mod.path.is_root else addr)
-        return out
 
     def _apply_moves(self, state: State, diags: Diagnostics) -> dict[AbsResourceInstance, AbsResourceInstance]:
         """moved blocks: rename objects in the prior state; returns new address -> previous address."""
@@ -412,7 +395,7 @@ class Context:
             ty = type_of(clean)
             state.outputs[name] = OutputState(to_json_typed(clean, ty), ty.to_json(), sensitive or marked)
             keep.add(name)
-        if not plan.targets:
+        if not plan.targets and not plan.excludes:
             for name in list(state.outputs):
                 if name not in keep:
                     del state.outputs[name]

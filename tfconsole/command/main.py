@@ -83,7 +83,7 @@ class CLIHook(Hook):
             return
         verb = {"create": "Creation complete", "update": "Modifications complete", "delete": "Destruction complete",
                 "read": "Read complete"}
-        hint = f" [id={id_hint}]" if id_hint else ""
+        hint = f" [id={id_hint}]" if id_hint and action != "delete" else ""
         self._p(f"{addr}: {verb.get(action, action)} after {int(elapsed)}s{hint}")
 
     def provision_output(self, addr: str, provisioner: str, line: str) -> None:
@@ -408,7 +408,7 @@ class CLI:
         return self.cmd_apply(a)
 
     def cmd_show(self, a: Args) -> int:
-        from .views import plan_json, render_change, render_plan, state_json
+        from .views import plan_json, render_plan, render_state_instance, state_json
 
         ctx = self.context(a)
         if a.pos:
@@ -432,15 +432,13 @@ class CLI:
             self.out("No state.")
             return 0
         decode = self.decoder()
-        from tfconsole.plans import Action, ResourceInstanceChange
 
         for addr, inst in sorted(state.all_instances(), key=lambda x: str(x[0])):
             if inst.current is None:
                 continue
             rs = state.resources[addr.abs_resource()]
             v = decode(addr, rs.provider, inst.current)
-            text = render_change(ResourceInstanceChange(addr, Action.NOOP, rs.provider, v, v))
-            self.out(text.replace("  # " + str(addr), "# " + str(addr), 1))
+            self.out(render_state_instance(addr, v))
             self.out("")
         self._print_outputs(state)
         return 0
@@ -540,9 +538,7 @@ class CLI:
 
     def cmd_state_show(self, a: Args) -> int:
         from tfconsole.addrs import AddressError, parse_instance
-        from tfconsole.plans import Action, ResourceInstanceChange
-
-        from .views import render_change
+        from .views import render_state_instance
 
         if len(a.pos) != 1:
             self.stderr.write("Exactly one argument expected: the address of a resource instance.\n")
@@ -564,8 +560,7 @@ class CLI:
             return 1
         rs = state.resources[addr.abs_resource()]
         v = self.decoder()(addr, rs.provider, obj)
-        text = render_change(ResourceInstanceChange(addr, Action.NOOP, rs.provider, v, v))
-        self.out(text.replace("  # " + str(addr), "# " + str(addr), 1))
+        self.out(render_state_instance(addr, v))
         return 0
 
     def _mutate_state(self, a: Args, fn: Callable[[Any], int]) -> int:
@@ -732,6 +727,88 @@ class CLI:
             return 0
 
         return self._mutate_state(a, fn)
+
+    def cmd_import(self, a: Args) -> int:
+        """tfconsole import ADDR ID: read an existing object into state through its provider."""
+        from tfconsole.addrs import AddressError, parse_instance
+        from tfconsole.graph.nodes.resource import encode_object, remark
+        from tfconsole.graph.transforms import ProviderTransformer
+        from tfconsole.providers.registry import default_registry
+        from tfconsole.states.state import ObjectState
+
+        if len(a.pos) != 2:
+            self.stderr.write("The import command expects two arguments: ADDR and ID.\n")
+            return 1
+        try:
+            addr = parse_instance(a.pos[0])
+        except AddressError as exc:
+            self.stderr.write(f"╷\n│ Error: Invalid address\n│\n│ {exc}\n╵\n")
+            return 1
+        ctx = self.context(a)
+        if not self.load(ctx):
+            return 1
+        mod = ctx.config.module_at(addr.module.module())
+        rc = mod.resources.get(addr.resource) if mod else None
+        if rc is None or addr.resource.mode != "managed":
+            self.stderr.write(f"╷\n│ Error: Configuration for import target does not exist\n│\n│ The "
+                              f"configuration for the given import {addr} does not exist. All target instances "
+                              "must have an associated configuration to be imported.\n╵\n")
+            return 1
+        local = rc.provider_ref[0] if rc.provider_ref else rc.provider_local_name
+        source = ProviderTransformer.source_for(mod, local)
+        reg = default_registry()
+        if not reg.has(source):
+            self.stderr.write(f"Error: provider {source} is not available.\n")
+            return 1
+        provider = reg.create(source)
+        if hasattr(provider, "base_dir"):
+            provider.base_dir = "."  # type: ignore[attr-defined]
+        d = provider.configure({})
+        schema = provider.resource_schemas().get(addr.resource.type)
+        if schema is None:
+            self.stderr.write(f"Error: the provider does not support resource type {addr.resource.type}.\n")
+            return 1
+        self.out(f"{addr}: Importing from ID \"{a.pos[1]}\"...")
+        value, d2 = provider.import_resource(addr.resource.type, a.pos[1])
+        d.append(d2)
+        if value is not None and not d.has_errors:
+            resp = provider.read_resource(addr.resource.type, value, None)
+            d.append(resp.diags)
+            if resp.new_state is None and not resp.diags.has_errors:
+                d.error("Cannot import non-existent remote object",
+                        f"While attempting to import an existing object to \"{addr}\", the provider detected "
+                        "that no object exists with the given id. Only pre-existing objects can be imported; "
+                        "check that the id is correct and that it is associated with the provider's configured "
+                        "region or endpoint, or use \"terraform apply\" to create a new remote object for this "
+                        "resource.")
+            value = resp.new_state
+        self.diags(d)
+        if d.has_errors or value is None:
+            return 1
+        prov_addr = addr.module.module().prefix() + f'provider["{source}"]'
+        mgr = self.manager(ctx, a, "OperationTypeImport")
+        with _locked(self, mgr) as ok:
+            if not ok:
+                return 1
+            state, okk = self.load_state(mgr)
+            if not okk:
+                return 1
+            if state.current(addr) is not None:
+                self.stderr.write(f"╷\n│ Error: Resource already managed by Terraform\n│\n│ Terraform is already "
+                                  f"managing a remote object for {addr}. To import to this address you must first "
+                                  "remove the existing object from the state.\n╵\n")
+                return 1
+            attrs, sens = encode_object(remark(value, [], schema) or {}, schema)
+            state.set_current(addr, ObjectState(attributes=attrs, schema_version=schema.version,
+                                                sensitive_attributes=sens), prov_addr)
+            d = mgr.persist(state)
+            self.diags(d)
+            if d.has_errors:
+                return 1
+        self.out(f"{addr}: Import prepared!\n  Prepared {addr.resource.type} for import\n{addr}: Refreshing "
+                 f"state...\n\nImport successful!\n\nThe resources that were imported are shown above. These "
+                 "resources are now in\nyour Terraform state and will henceforth be managed by Terraform.")
+        return 0
 
     def cmd_taint(self, a: Args) -> int:
         return self._taint(a, "tainted")

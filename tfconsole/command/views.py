@@ -210,9 +210,13 @@ def _reason_text(ch: ResourceInstanceChange) -> str:
     if r == "delete_because_no_module":
         return f"(because {a.module} is not in configuration)"
     if r == "delete_because_count_index":
-        return f"(because index {a.key_str() if hasattr(a, 'key_str') else a.key} is out of range for count)"
+        from tfconsole.addrs import key_str
+
+        return f"(because index {key_str(a.key)} is out of range for count)"
     if r == "delete_because_each_key":
-        return f"(because key [{json.dumps(a.key)}] is not in for_each map)"
+        from tfconsole.addrs import key_str
+
+        return f"(because key {key_str(a.key)} is not in for_each map)"
     if r == "delete_because_wrong_repetition":
         return "(because resource does not use count)" if a.key is not None else \
             "(because resource uses count or for_each)"
@@ -221,6 +225,22 @@ def _reason_text(ch: ResourceInstanceChange) -> str:
     if r == "read_because_dependency_pending":
         return "(depends on a resource or a module with changes pending)"
     return ""
+
+
+def render_state_instance(addr: Any, value: dict[str, Any], deposed: str | None = None) -> str:
+    """`terraform state show` / `show` form of one object."""
+    res = addr.resource
+    kind = "data" if res.mode == "data" else "resource"
+    head = f"# {addr}:" if not deposed else f"# {addr}: (deposed object {deposed})"
+    lines = [head, f"{kind} \"{res.type}\" \"{res.name}\" {{"]
+    value = redact_echoes(value) or {}
+    rows = [(k, v) for k, v in sorted(value.items()) if not is_null(unmark(v)[0])]
+    if rows:
+        width = max(len(k) for k, _ in rows)
+        for k, v in rows:
+            lines.append(f"    {k.ljust(width)} = {render_value(v, 2)}")
+    lines.append("}")
+    return "\n".join(lines)
 
 
 def render_plan(plan: Plan) -> str:

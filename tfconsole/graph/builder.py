@@ -11,7 +11,7 @@ from tfconsole.diags import Diagnostics
 from .dag import Graph
 from .transforms import (
     AttachDependenciesTransformer, BuildContext, ConfigTransformer, CycleValidationTransformer,
-    DestroyEdgeTransformer, DiffTransformer, InstanceReferenceTransformer, ModuleExpansionTransformer,
+    DestroyEdgeTransformer, DiffTransformer, ExcludeTransformer, InstanceReferenceTransformer, ModuleExpansionTransformer,
     OrphanResourceTransformer, ProviderTransformer, ReferenceTransformer, RootTransformer,
     SelfReferenceTransformer, TargetsTransformer, Transform, TransitiveReductionTransformer,
 )
@@ -38,6 +38,9 @@ def plan_steps() -> list[Transform]:
         AttachDependenciesTransformer(),
         # 8. -target prunes to the targets and their dependencies; needs the full edge set.
         TargetsTransformer(),
+        # 8b. -exclude removes excluded resources and their dependents (after targeting, so
+        #     both flags combine as an intersection).
+        ExcludeTransformer(),
         # 9. A single root so the walk has one end.
         RootTransformer(),
         # 10. Cycles are reported with every member, before reduction could hide them.

@@ -223,10 +223,12 @@ def evaluate_body(body: Body, schema: BlockSchema, scope: Scope, block_range: So
     return out, diags
 
 
-def _with_addr(d: Diagnostics, addr: str) -> Diagnostics:
+def _with_addr(d: Diagnostics, addr: str, rng: SourceRange | None = None) -> Diagnostics:
+    """Name the address on every diagnostic; a provider's diagnostic without a source range
+    points at the resource block (as Terraform's "with ADDR, on FILE line N" does)."""
     from dataclasses import replace
 
-    return Diagnostics([replace(x, address=x.address or addr) for x in d])
+    return Diagnostics([replace(x, address=x.address or addr, subject=x.subject or rng) for x in d])
 
 
 def proposed_new(schema: BlockSchema, prior: dict[str, Any] | None, config: dict[str, Any]) -> dict[str, Any]:
@@ -392,6 +394,7 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
         self.provider_addr = provider_addr
         self.dependencies: list[str] = []  # config resources this depends on (for state)
         self.targets: list[Any] = []
+        self.excludes: list[Any] = []
         self.replace: set[AbsResourceInstance] = set()
         self.destroy_plan = False
 
@@ -435,7 +438,8 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
             ctx.register_resource_expansion(abs_res, exp)
             for key in exp.keys:
                 addr = abs_res.instance(key)
-                if self.targets and not any(target_contains(t, addr) for t in self.targets):
+                if (self.targets and not any(target_contains(t, addr) for t in self.targets)) or \
+                        any(target_contains(t, addr) for t in self.excludes):
                     g.add(PlanSkippedInstance(self, addr, exp))
                     continue
                 if rc.addr.mode == "data":
@@ -460,6 +464,20 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
                 else:
                     reason = REASON_EACH_KEY
                 g.add(PlanOrphanNode(addr, rs.provider if rs else self.provider_addr, reason, rc.addr.mode))
+        # instances of this resource in module instances that no longer exist (a for_each key or
+        # count index of a module call removed)
+        live_modules = set(ctx.instances_of(self.module))
+        with ctx.lock:
+            gone = [rs for ra, rs in ctx.state.resources.items()
+                    if ra.resource == rc.addr and ra.module.module() == self.module and ra.module not in live_modules]
+        for rs in gone:
+            for key, inst in rs.instances.items():
+                addr = rs.addr.instance(key)
+                if inst.current is None:
+                    continue
+                if self.targets and not any(target_contains(t, addr) for t in self.targets):
+                    continue
+                g.add(PlanOrphanNode(addr, rs.provider, REASON_NO_MODULE, rc.addr.mode))
         return g, diags
 
 
@@ -523,7 +541,7 @@ class PlanInstanceNode(Node, Executable):
             if ctx.refresh and not tainted:
                 ctx.hook.pre_refresh(addr_s, _id_hint(prior))
                 resp = provider.read_resource(rc.addr.type, unmark_deep(prior)[0], obj.private)
-                diags.extend(_with_addr(resp.diags, addr_s))
+                diags.extend(_with_addr(resp.diags, addr_s, rc.range if rc is not None else None))
                 ctx.hook.post_refresh(addr_s)
                 if resp.diags.has_errors:
                     return diags
@@ -537,7 +555,7 @@ class PlanInstanceNode(Node, Executable):
         diags.extend(d)
         if d.has_errors:
             return diags
-        diags.extend(_with_addr(provider.validate_resource(rc.addr.type, unmark_deep(config)[0]), addr_s))
+        diags.extend(_with_addr(provider.validate_resource(rc.addr.type, unmark_deep(config)[0]), addr_s, rc.range if rc is not None else None))
         if diags.has_errors:
             return diags
         diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s))
@@ -565,7 +583,7 @@ class PlanInstanceNode(Node, Executable):
         proposed = proposed_new(schema.block, plan_prior, clean_config)
         resp = provider.plan_resource(PlanRequest(rc.addr.type, plan_prior, proposed, clean_config,
                                                   obj.private if obj else None))
-        diags.extend(_with_addr(resp.diags, addr_s))
+        diags.extend(_with_addr(resp.diags, addr_s, rc.range if rc is not None else None))
         if resp.diags.has_errors:
             return diags
         planned = resp.planned
@@ -680,7 +698,7 @@ class PlanDataInstanceNode(Node, Executable):
             return diags
         marks = sensitive_paths(config)
         clean, _ = unmark_deep(config)
-        diags.extend(_with_addr(provider.validate_data_source(rc.addr.type, clean), addr_s))
+        diags.extend(_with_addr(provider.validate_data_source(rc.addr.type, clean), addr_s, rc.range if rc is not None else None))
         if diags.has_errors:
             return diags
         diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s))
@@ -698,7 +716,7 @@ class PlanDataInstanceNode(Node, Executable):
             return diags
         ctx.hook.pre_refresh(addr_s, None)
         result, d = provider.read_data_source(rc.addr.type, clean)
-        diags.extend(_with_addr(d, addr_s))
+        diags.extend(_with_addr(d, addr_s, rc.range))
         ctx.hook.post_refresh(addr_s)
         if d.has_errors or result is None:
             if not d.has_errors:
@@ -710,6 +728,10 @@ class PlanDataInstanceNode(Node, Executable):
                                  expansion=self.exp, self_value=value), "Resource postcondition failed", addr_s))
         ctx.set_instance_value(addr, value)
         ctx.store_data_result(addr, self.parent.provider_addr, value, schema, self.exp.mode)
+        ctx.record_change(ResourceInstanceChange(addr, Action.NOOP, self.parent.provider_addr, value, value,
+                                                 schema.block.implied_type(),
+                                                 each_value=self.exp.each_values.get(addr.key)
+                                                 if self.exp.mode == "map" else None))
         return diags
 
     def _depends_pending(self, ctx: "WalkContext") -> bool:
@@ -884,7 +906,7 @@ class ApplyInstanceNode(Node, Executable):
         proposed = proposed_new(schema.block, clean_prior, clean_config)
         presp = provider.plan_resource(PlanRequest(addr.resource.type, clean_prior, proposed, clean_config,
                                                    obj.private if obj and prior is not None else None))
-        diags.extend(_with_addr(presp.diags, addr_s))
+        diags.extend(_with_addr(presp.diags, addr_s, rc.range if rc is not None else None))
         if presp.diags.has_errors:
             return diags
         if self.deposed_key and obj is not None:
@@ -895,7 +917,7 @@ class ApplyInstanceNode(Node, Executable):
         resp = provider.apply_resource(ApplyRequest(addr.resource.type, clean_prior, presp.planned, clean_config,
                                                     presp.private))
         elapsed = time.monotonic() - t0
-        diags.extend(_with_addr(resp.diags, addr_s))
+        diags.extend(_with_addr(resp.diags, addr_s, rc.range if rc is not None else None))
         if resp.new_state is None:
             ctx.hook.post_apply(addr_s, action, elapsed, "failed", None)
             if not resp.diags.has_errors:
@@ -969,7 +991,7 @@ class DestroyInstanceNode(Node, Executable):
         t0 = time.monotonic()
         resp = provider.apply_resource(ApplyRequest(addr.resource.type, unmark_deep(prior)[0], None, None,
                                                     obj.private))
-        diags.extend(_with_addr(resp.diags, addr_s))
+        diags.extend(_with_addr(resp.diags, addr_s, self.rc.range if self.rc is not None else None))
         ctx.hook.post_apply(addr_s, "delete", time.monotonic() - t0, "failed" if resp.diags.has_errors else None,
                             _id_hint(prior))
         if resp.diags.has_errors:

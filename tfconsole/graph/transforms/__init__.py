@@ -37,6 +37,7 @@ class BuildContext:
     state: State
     diags: Diagnostics = field(default_factory=Diagnostics)
     targets: list[Any] = field(default_factory=list)
+    excludes: list[Any] = field(default_factory=list)
     replace: set[AbsResourceInstance] = field(default_factory=set)
     plan: Plan | None = None
     destroy: bool = False
@@ -580,6 +581,32 @@ def _config_target_match(t: Any, v: ResourceNode) -> bool:
     return False
 
 
+class ExcludeTransformer(Transform):
+    """-exclude: drop excluded resources (and modules) and everything that depends on them;
+    an excluded instance is skipped within its resource's expansion."""
+
+    def transform(self, g: Graph, b: BuildContext) -> None:
+        if not b.excludes:
+            return
+        drop: set[int] = set()
+        for v in g.vertices():
+            if isinstance(v, ResourceNode):
+                whole = [t for t in b.excludes if not isinstance(t, _ARI) and _config_target_match(t, v)]
+                if whole:
+                    drop.add(id(v))
+                    for d in g.descendants(v):
+                        if isinstance(d, (ResourceNode, OutputNode)):
+                            drop.add(id(d))
+                else:
+                    v.excludes = [t for t in b.excludes if isinstance(t, _ARI) and _config_target_match(t, v)]
+            elif isinstance(v, PlanOrphanNode):
+                if any(_target_contains(t, v.addr) for t in b.excludes):
+                    drop.add(id(v))
+        for v in g.vertices():
+            if id(v) in drop:
+                g.remove(v)
+
+
 class RootTransformer(Transform):
     """A single root: it depends on every vertex nothing else depends on."""
 
@@ -644,6 +671,6 @@ __all__ = [
     "BuildContext", "Transform", "ConfigTransformer", "OrphanResourceTransformer", "DiffTransformer",
     "ModuleExpansionTransformer", "ReferenceTransformer", "InstanceReferenceTransformer", "ProviderTransformer",
     "AttachDependenciesTransformer", "DestroyEdgeTransformer", "TargetsTransformer", "RootTransformer",
-    "TransitiveReductionTransformer", "CycleValidationTransformer", "SelfReferenceTransformer", "parse_targets",
+    "TransitiveReductionTransformer", "ExcludeTransformer", "CycleValidationTransformer", "SelfReferenceTransformer", "parse_targets",
     "Node", "Referenceable",
 ]
