@@ -25,6 +25,7 @@ class Args:
 
     def __init__(self, argv: list[str]):
         self.flags: dict[str, list[str]] = {}
+        self.ordered: list[tuple[str, str]] = []  # flags in command-line order
         self.pos: list[str] = []
         i = 0
         while i < len(argv):
@@ -40,6 +41,7 @@ class Args:
                         v = argv[i + 1]
                         i += 1
                 self.flags.setdefault(k, []).append(v)
+                self.ordered.append((k, v))
             else:
                 self.pos.append(a)
             i += 1
@@ -147,13 +149,10 @@ class CLI:
         from tfconsole.core import Context, Options
 
         cli_vars: list[tuple[str, str]] = []
-        # -var and -var-file in command-line order
-        order = a.flags.get("__order__", [])
-        del order
-        for v in a.all("var-file"):
-            cli_vars.append(("var-file", v))
-        for v in a.all("var"):
-            cli_vars.append(("var", v))
+        # -var and -var-file in command-line order: a later one wins
+        for k, v in a.ordered:
+            if k in ("var", "var-file"):
+                cli_vars.append((k, v))
         try:
             par = int(a.get("parallelism", "10") or "10")
         except ValueError:

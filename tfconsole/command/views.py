@@ -146,43 +146,140 @@ def render_change(ch: ResourceInstanceChange) -> str:
     before = redact_echoes(ch.before) or {}
     after = redact_echoes(ch.after) or {}
     names = sorted(set(before) | set(after))
-    rows = []
     replace_attrs = {p[0] for p in ch.replace_paths if p}
-    for n in names:
+    body: list[str] = []
+    keys = [n for n in names]
+    width = max((len(_key(n)) for n in keys), default=0)
+    hidden = 0
+    for n in keys:
         b = before.get(n)
         af = after.get(n)
-        if a is Action.DELETE or a is Action.FORGET:
+        col = 6
+        if a in (Action.DELETE, Action.FORGET):
             if is_null(unmark(b)[0]):
                 continue
-            rows.append(("-", n, render_value(b, 4), ""))
+            body.append(_attr_line(col, "-", n, width, _render(b, col, "-") + " -> null"))
         elif a in (Action.CREATE, Action.READ):
             if is_null(unmark(af)[0]) and not _is_unknown(af):
                 continue
-            rows.append(("+", n, render_value(af, 4), ""))
+            body.append(_attr_line(col, "+", n, width, _render(af, col, "+")))
         else:
-            bu, _ = unmark_deep(b)
-            au, _ = unmark_deep(af)
-            same = not _is_unknown(af) and _equal_typed(bu, au)
-            if same:
-                if a is Action.UPDATE:
-                    continue
-                if is_null(bu):
-                    continue
-                rows.append((" ", n, render_value(af, 4), ""))
-                continue
             note = " # forces replacement" if n in replace_attrs else ""
-            if is_null(bu):
-                rows.append(("+", n, render_value(af, 4), note))
-            elif is_null(au) and not _is_unknown(af):
-                rows.append(("-", n, render_value(b, 4) + " -> null", note))
+            got = _diff_attr(col, n, width, b, af, note, identifying=n in ("id", "name", "tags"))
+            if got == ["\x00hidden"]:
+                hidden += 1
             else:
-                rows.append(("~", n, f"{render_value(b, 4)} -> {render_value(af, 4)}", note))
-    if rows:
-        width = max(len(r[1]) for r in rows)
-        for sym2, n, text, note in rows:
-            lines.append(f"      {sym2} {n.ljust(width)} = {text}{note}")
+                body.extend(got)
+    lines.extend(body)
+    if hidden:
+        lines.append(f"        # ({hidden} unchanged attribute{'s' if hidden != 1 else ''} hidden)")
     lines.append("    }")
     return "\n".join(lines)
+
+
+def _attr_line(col: int, sym: str, key: str, width: int, text: str, note: str = "") -> str:
+    return f"{' ' * col}{sym} {_key(key).ljust(width)} = {text}{note}"
+
+
+def _render(v: Any, col: int, sym: str) -> str:
+    """A value on an attribute line whose action symbol sits at column col; nested lines carry sym."""
+    v, marked = unmark(v)
+    if marked:
+        return "(sensitive value)"
+    t = type(v)
+    if t in (list, TList, TSet) and v:
+        inner = " " * (col + 4)
+        items = [f"{inner}{sym} {_render(x, col + 4, sym)}," for x in v]
+        return "[\n" + "\n".join(items) + "\n" + " " * (col + 2) + "]"
+    if t in (dict, TMap) and v:
+        width = max(len(_key(k)) for k in v)
+        items = [_attr_line(col + 4, sym, k, width, _render(x, col + 4, sym)) for k, x in v.items()]
+        return "{\n" + "\n".join(items) + "\n" + " " * (col + 2) + "}"
+    return render_value(v, col)
+
+
+def _diff_attr(col: int, key: str, width: int, b: Any, a: Any, note: str, identifying: bool = False) -> list[str]:
+    """Lines for one attribute of an update/replace (or the marker "\x00hidden" when unchanged)."""
+    bu, bm = unmark_deep(b)
+    au, am = unmark_deep(a)
+    if not _is_unknown(a) and _equal_typed(bu, au) and bm == am:
+        if identifying and not is_null(bu):
+            return [_attr_line(col, " ", key, width, _render(a, col, " "))]
+        return ["\x00hidden"]
+    if is_null(bu) and not _is_unknown(a):
+        return [_attr_line(col, "+", key, width, _render(a, col, "+"), note)]
+    if is_null(au) and not _is_unknown(a):
+        return [_attr_line(col, "-", key, width, _render(b, col, "-") + " -> null", note)]
+    b0, a0 = unmark(b)[0], unmark(a)[0]
+    if not bm and not am and type(a0) is not Unknown:
+        if isinstance(b0, dict) and isinstance(a0, dict) and type(b0) is type(a0):
+            return [_attr_line(col, "~", key, width, _diff_map(col, b0, a0, isinstance(a0, TMap)), note)]
+        if isinstance(b0, list) and isinstance(a0, list) and is_wholly_known_plain(a0):
+            return [_attr_line(col, "~", key, width, _diff_list(col, b0, a0), note)]
+    return [_attr_line(col, "~", key, width, f"{_render(b, col, '-')} -> {_render(a, col, '+')}", note)]
+
+
+def is_wholly_known_plain(v: Any) -> bool:
+    from tfconsole.lang.values import is_wholly_known
+
+    return is_wholly_known(unmark_deep(v)[0])
+
+
+def _diff_map(col: int, b: dict, a: dict, is_map: bool) -> str:
+    keys = sorted(set(b) | set(a))
+    width = max((len(_key(k) if not is_map else json.dumps(k)) for k in keys), default=0)
+    out: list[str] = []
+    hidden = 0
+    for k in keys:
+        label = k if not is_map else json.dumps(k)
+        if k not in a:
+            out.append(f"{' ' * (col + 4)}- {label.ljust(width)} = {_render(b[k], col + 4, '-')} -> null")
+            continue
+        if k not in b:
+            out.append(f"{' ' * (col + 4)}+ {label.ljust(width)} = {_render(a[k], col + 4, '+')}")
+            continue
+        lines = _diff_attr(col + 4, k, width, b[k], a[k], "")
+        if lines == ["\x00hidden"]:
+            hidden += 1
+            continue
+        if is_map:
+            lines = [ln.replace(f" {_key(k).ljust(width)} =", f" {label.ljust(width)} =", 1) for ln in lines]
+        out.extend(lines)
+    if hidden:
+        what = "element" if is_map else "attribute"
+        out.append(f"{' ' * (col + 6)}# ({hidden} unchanged {what}{'s' if hidden != 1 else ''} hidden)")
+    return "{\n" + "\n".join(out) + "\n" + " " * (col + 2) + "}"
+
+
+def _diff_list(col: int, b: list, a: list) -> str:
+    """Element-wise diff by longest common subsequence, unchanged elements hidden."""
+    from tfconsole.lang.values import freeze
+
+    fb = [freeze(unmark_deep(x)[0]) for x in b]
+    fa = [freeze(unmark_deep(x)[0]) for x in a]
+    n, m = len(fb), len(fa)
+    lcs = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            lcs[i][j] = lcs[i + 1][j + 1] + 1 if fb[i] == fa[j] else max(lcs[i + 1][j], lcs[i][j + 1])
+    out: list[str] = []
+    hidden = 0
+    i = j = 0
+    pad = " " * (col + 4)
+    while i < n or j < m:
+        if i < n and j < m and fb[i] == fa[j]:
+            hidden += 1
+            i += 1
+            j += 1
+        elif j < m and (i >= n or lcs[i][j + 1] > lcs[i + 1][j]):
+            out.append(f"{pad}+ {_render(a[j], col + 4, '+')},")
+            j += 1
+        else:
+            out.append(f"{pad}- {_render(b[i], col + 4, '-')},")
+            i += 1
+    if hidden:
+        out.append(f"{' ' * (col + 6)}# ({hidden} unchanged element{'s' if hidden != 1 else ''} hidden)")
+    return "[\n" + "\n".join(out) + "\n" + " " * (col + 2) + "]"
 
 
 def _equal_typed(a: Any, b: Any) -> bool:
