@@ -1,0 +1,2 @@
+strict = null
+loose  = null

@@ -1,0 +1,2 @@
+b = "auto-hcl-b"
+c = "auto-hcl-c"

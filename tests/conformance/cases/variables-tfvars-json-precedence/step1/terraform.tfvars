@@ -1,0 +1,3 @@
+a = "tfvars-a"
+b = "tfvars-b"
+c = "tfvars-c"
