@@ -392,32 +392,47 @@ def render_plan(plan: Plan) -> str:
 
 
 def _sensitive_shape(v: Any) -> Any:
-    """Terraform's *_sensitive structure: true where marked, nested objects/arrays otherwise."""
+    """Terraform's SensitiveAsBool: true where marked; sequences keep every element, objects and
+    maps omit the false entries; an unknown sequence is [], an unknown object {}."""
     t = type(v)
     if t is Sensitive:
         return True
+    if v is None or t is Null:
+        return False
+    if t is Unknown:
+        ty = v.type
+        from tfconsole.lang.types import ListType as LT, MapType as MT, ObjectType as OT, SetType as ST, TupleType as TT
+
+        if isinstance(ty, (LT, ST, TT)):
+            return []
+        if isinstance(ty, (MT, OT)):
+            return {}
+        return False
     if t in (dict, TMap):
         out = {}
         for k, x in v.items():
             s = _sensitive_shape(x)
-            if s is not False and s != {} and s != []:
+            if s is not False:
                 out[k] = s
         return out
     if t in (list, TList, TSet):
-        return [_sensitive_shape(x) if _sensitive_shape(x) is not False else False for x in v]
+        return [_sensitive_shape(x) for x in v]
     return False
 
 
 def _unknown_shape(v: Any) -> Any:
+    """Terraform's unknownAsBool: true where unknown, same nesting rules as _sensitive_shape."""
     v, _ = unmark(v)
     t = type(v)
     if t is Unknown:
         return True
+    if v is None or t is Null:
+        return False
     if t in (dict, TMap):
         out = {}
         for k, x in v.items():
             s = _unknown_shape(x)
-            if s is not False and s != {} and s != []:
+            if s is not False:
                 out[k] = s
         return out
     if t in (list, TList, TSet):
@@ -458,7 +473,7 @@ def _resource_json(addr: Any, provider: str, value: dict[str, Any], schema_versi
     r["provider_name"] = provider_source_of(provider)
     r["schema_version"] = schema_version
     r["values"] = _values_json(value)
-    r["sensitive_values"] = _sensitive_shape(value) or {}
+    r["sensitive_values"] = _sensitive_shape(value)
     return r
 
 
@@ -567,9 +582,10 @@ def plan_json(plan: Plan, decode: Any) -> dict:
             "actions": ch.action.json_actions,
             "before": _values_json(ch.before) if ch.before is not None else None,
             "after": _plain_known(ch.after) if ch.after is not None else None,
-            "after_unknown": (_unknown_shape(ch.after) or {}) if ch.after is not None else {},
-            "before_sensitive": (_sensitive_shape(ch.before) or {}) if ch.before is not None else False,
-            "after_sensitive": (_sensitive_shape(ch.after) or {}) if ch.after is not None else False,
+            "after_unknown": _unknown_shape(ch.after) if ch.after is not None and
+            not is_wholly_known_plain(ch.after) else {},
+            "before_sensitive": _sensitive_shape(ch.before) if ch.before is not None else False,
+            "after_sensitive": _sensitive_shape(ch.after) if ch.after is not None else False,
         }
         if ch.replace_paths:
             change["replace_paths"] = [list(p) for p in ch.replace_paths]
@@ -586,13 +602,17 @@ def plan_json(plan: Plan, decode: Any) -> dict:
     out["resource_changes"] = rcs
     ocs = {}
     for o in plan.output_changes:
-        ocs[o.name] = {
-            "actions": o.action.json_actions,
-            "before": None if o.sensitive else (_values_json(o.before) if o.before is not None else None),
-            "after": None if o.sensitive else (_plain_known(o.after) if o.after is not None else None),
-            "after_unknown": _is_unknown(o.after) if o.after is not None else False,
-            "before_sensitive": o.sensitive, "after_sensitive": o.sensitive,
-        }
+        oc: dict[str, Any] = {"actions": o.action.json_actions,
+                              "before": _values_json(o.before) if o.before is not None else None}
+        if o.after is not None and not _is_unknown(o.after):
+            oc["after"] = _plain_known(o.after)
+        elif o.after is None:
+            oc["after"] = None
+        oc["after_unknown"] = _unknown_shape(o.after) if o.after is not None and \
+            not is_wholly_known_plain(o.after) else False
+        oc["before_sensitive"] = o.sensitive
+        oc["after_sensitive"] = o.sensitive
+        ocs[o.name] = oc
     if ocs:
         out["output_changes"] = ocs
     if plan.prior_state is not None and not plan.prior_state.is_empty():
@@ -605,22 +625,30 @@ def plan_json(plan: Plan, decode: Any) -> dict:
 
 
 def _planned_values(plan: Plan) -> dict:
-    root: dict[str, Any] = {}
-    res = []
-    outputs = {}
+    modules: dict[str, list[dict]] = {}
     for ch in plan.changes:
-        if ch.after is None or ch.mode == "data":
+        if ch.after is None or ch.mode == "data" or ch.deposed:
             continue
-        res.append(_resource_json(ch.addr, ch.provider, ch.after))
-        res[-1]["values"] = _plain_known(ch.after)
-    root_res = [r for r in res if "." not in r["address"].split(r["type"])[0] or not r["address"].startswith("module.")]
-    if root_res:
-        root["resources"] = root_res
+        r = _resource_json(ch.addr, ch.provider, ch.after)
+        r["values"] = _plain_known(ch.after)
+        r["sensitive_values"] = _sensitive_shape(ch.after)
+        modules.setdefault(str(ch.addr.module), []).append(r)
+    root: dict[str, Any] = {}
+    if modules.get(""):
+        root["resources"] = modules.pop("")
+    else:
+        modules.pop("", None)
+    children = _nest_modules({k: {"resources": v} for k, v in modules.items()})
+    if children:
+        root["child_modules"] = children
+    outputs = {}
     for o in plan.output_changes:
         if o.action is Action.DELETE:
             continue
         outputs[o.name] = {"sensitive": o.sensitive}
-        if not _is_unknown(o.after) and not o.sensitive:
+        if is_wholly_known_plain(o.after):
+            clean = unmark_deep(o.after)[0]
+            outputs[o.name]["type"] = type_of(clean).to_json()
             outputs[o.name]["value"] = _values_json(o.after)
     out: dict[str, Any] = {}
     if outputs:
