@@ -1,0 +1,1 @@
+output "content" { value = trimspace(file("${path.module}/inner.txt")) }

@@ -1,0 +1,1 @@
+output "x" { value = 0.1 + 0.2 }

@@ -1,0 +1,1 @@
+output "x" { value = "a-${5}" }

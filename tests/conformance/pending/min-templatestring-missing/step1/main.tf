@@ -1,0 +1,4 @@
+locals {
+  tpl = "Hi $${name}!"
+}
+output "x" { value = templatestring(local.tpl, { name = "x" }) }
