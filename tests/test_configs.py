@@ -164,7 +164,7 @@ def test_replacement_second_step_replaces_three(tmp_path: Path) -> None:
     assert re.search(r'^-/\+ resource "random_id" "build"', plan, re.M)
     assert re.search(r'^-/\+ resource "local_file" "manifest"', plan, re.M)
     assert re.search(r'^\+/- resource "terraform_data" "deployment"', plan, re.M)
-    assert "random_pet.site" not in plan
+    assert "# random_pet.site" not in plan
 
     out = ok(d, "apply", "-auto-approve", "-var=release=2")
     assert "Apply complete! Resources: 3 added, 0 changed, 3 destroyed." in out
