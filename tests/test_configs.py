@@ -343,8 +343,6 @@ def test_demo_second_step_plans_orphans(demo_applied: tuple[Path, str]) -> None:
     assert "local_file.inventory" in planned(plan, "replaced")
 
 
-@pytest.mark.xfail(strict=False, reason="engine: instances of a removed for_each module key "
-                                        "(module.service[\"jobs\"]) are not planned for destroy")
 def test_demo_second_step_destroys_removed_module_key(demo_applied: tuple[Path, str]) -> None:
     d, _ = demo_applied
     plan = ok(d, "plan", *DEMO_STEP2)
@@ -358,6 +356,8 @@ def test_demo_second_step_applies_and_destroys_cleanly(demo_applied: tuple[Path,
     assert "Apply complete!" in out
     listed = state_list(d)
     assert "terraform_data.worker[0]" in listed and "terraform_data.worker[1]" not in listed
+    assert not listed & JOBS
+    assert not (d / "out" / "jobs.env").exists()
     assert json.loads(ok(d, "output", "-json"))["endpoints"]["value"].keys() == {"api", "web"}
 
     out = ok(d, "destroy", "-auto-approve", *DEMO_STEP2)
