@@ -149,15 +149,21 @@ async def loop_lag(stop: asyncio.Event, out: list[float]) -> None:
         out.append(time.perf_counter() - t - 0.01)
 
 
-def effect_of(app: BenchApp, key: str) -> Callable[[], bool]:
+def effect_of(app: BenchApp, key: str) -> tuple[str, Callable[[], bool]]:
+    """The key to press (down/up flip at the ends of the tree) and how to see its effect."""
     switcher = app.query_one("#views")
     tree = app._tree("plan")
     if key in ("down", "up"):
         before = tree.cursor_line
+        rows = len(tree.rows) if hasattr(tree, "rows") else tree.last_line + 1
+        if key == "down" and before >= rows - 1:
+            key = "up"
+        elif key == "up" and before <= 0:
+            key = "down"
         step = 1 if key == "down" else -1
-        return lambda: tree.cursor_line == before + step
+        return key, lambda: tree.cursor_line == before + step
     target = {"s": "state-tree", "g": "graph-tree", "escape": "plan-tree"}[key]
-    return lambda: switcher.current == target
+    return key, lambda: switcher.current == target
 
 
 async def run_app(d: Path, parallelism: int, size: tuple[int, int], max_keys: int | None) -> dict[str, Any]:
@@ -173,6 +179,14 @@ async def run_app(d: Path, parallelism: int, size: tuple[int, int], max_keys: in
         res["plan_s"] = time.perf_counter() - t0
         if not app.summary_line.startswith("Plan:"):
             return {"error": app.summary_line}
+        # open the first resource, if the console shows it closed, and move onto its instances:
+        # the keys below then move over rows whose status changes as the apply runs
+        tree = app._tree("plan")
+        first = tree.root.children[0].children[0]  # root module -> terraform_data.a
+        first.expand()
+        tree.move_cursor(first)
+        await pilot.pause(0.1)
+        await pilot.press("down", "down")
         await pilot.press("a")
         while type(app.screen).__name__ != "ConfirmScreen":
             await asyncio.sleep(0.01)
@@ -181,6 +195,7 @@ async def run_app(d: Path, parallelism: int, size: tuple[int, int], max_keys: in
         driver = app._driver
         assert driver is not None
         t_apply = time.perf_counter()
+        cpu_loop, cpu_process = time.thread_time(), time.process_time()
         driver.send_message(events.Key("y", "y"))
         while app.op_name != "apply":
             await asyncio.sleep(0.001)
@@ -189,10 +204,10 @@ async def run_app(d: Path, parallelism: int, size: tuple[int, int], max_keys: in
             if max_keys is not None and i >= max_keys:
                 await asyncio.sleep(0.05)
                 continue
-            key = KEYS[i % len(KEYS)]
+            key, cond = effect_of(app, KEYS[i % len(KEYS)])
             i += 1
             busy = app.busy
-            probe = Probe(key, time.perf_counter(), effect_of(app, key))
+            probe = Probe(key, time.perf_counter(), cond)
             app.probe = probe
             probe.t0 = time.perf_counter()
             driver.send_message(events.Key(key, None))
@@ -205,6 +220,8 @@ async def run_app(d: Path, parallelism: int, size: tuple[int, int], max_keys: in
             lat.append({"key": key, "ms": ms, "busy": busy})
             await asyncio.sleep(KEY_GAP)
         res["apply_s"] = time.perf_counter() - t_apply
+        res["apply_loop_cpu_s"] = time.thread_time() - cpu_loop  # the event loop thread's own CPU
+        res["apply_process_cpu_s"] = time.process_time() - cpu_process
         stop.set()
         await ticker
         res["summary"] = app.summary_line
@@ -255,6 +272,8 @@ def report(runs: list[dict[str, Any]]) -> str:
                      f"p50 {a['p50_ms']:.0f} ms, p95 {a['p95_ms']:.0f} ms; worst by key {a['by_key']}")
         lines.append(f"  event-loop stall worst {a['loop_lag_worst_ms']:.0f} ms; {a['displays']} screen updates; "
                      f"{a['widgets']} widgets on screen")
+        lines.append(f"  CPU during the apply: event-loop thread {a['apply_loop_cpu_s']:.2f}s of "
+                     f"{a['apply_process_cpu_s']:.2f}s for the whole process")
         walls = f"  wall: app plan {a['plan_s']:.2f}s apply {a['apply_s']:.2f}s"
         if "engine" in r:
             e, c = r["engine"], r["cli"]

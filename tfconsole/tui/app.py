@@ -6,6 +6,7 @@ code that touches widgets. Layout lives in app.tcss.
 """
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -19,8 +20,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Input, Static
-from textual.widgets.tree import TreeNode
+from textual.widgets import ContentSwitcher, Input, Static
 from textual.worker import Worker, WorkerState
 
 from tfconsole.diags import Diagnostics
@@ -30,7 +30,7 @@ from . import operations as ops
 from .bridge import HookBridge
 from .messages import VertexBatch, VertexUpdate, WalkFinished, WalkStarted
 from .screens import ConfirmScreen, HelpScreen
-from .widgets import ConsoleTree, DiagnosticsPane, NodeInfo, StatusBar
+from .widgets import ConsoleTree, DiagnosticsPane, KeyBar, NodeInfo, StatusBar, TreeNode
 
 ACTION_STYLE = {
     Action.CREATE: "green", Action.UPDATE: "yellow", Action.DELETE: "red",
@@ -41,6 +41,9 @@ FILTERS = ["all", "create", "update", "delete", "replace"]
 STATUS_STYLE = {"waiting": "dim", "queued": "cyan", "running": "bold yellow", "done": "green",
                 "failed": "bold red", "skipped": "dim red"}
 _VERTEX_SUFFIX = re.compile(r" \([a-z][a-z -]*\)$")
+# a resource with more instances than this starts closed in the plan and state trees: its row
+# shows the counts (and the live progress during an apply); enter or right opens it
+COLLAPSE_ABOVE = 50
 _DIFF_STYLE = {"+": "green", "-": "red", "~": "yellow", "-/+": "magenta", "+/-": "magenta", "<=": "cyan"}
 
 
@@ -146,7 +149,16 @@ class ConsoleApp(App[int]):
         self.expansions: dict[str, list[str]] = {}
         self.expansion_edges: dict[str, list[tuple[str, str]]] = {}
         self.instance_status: dict[str, VertexUpdate] = {}
-        self.instance_nodes: dict[str, TreeNode[NodeInfo]] = {}
+        self.instance_nodes: dict[str, TreeNode] = {}
+        self.status_counts: dict[str, int] = {}  # walk vertices by status, kept incrementally
+        self.group_progress: dict[str, dict[str, int]] = {}  # plan module/resource -> instances by status
+        self.running: set[str] = set()  # instance addresses running now (their rows show elapsed time)
+        self._groups_of: dict[int, list[dict[str, int]]] = {}  # id(resource node) -> its counters
+        self._graph_cache: tuple[Any, dict[str, str | None]] | None = None
+        self._graph_tree_of: dict[str, str | None] | None = None  # what the graph tree shows
+        self._detail_status: VertexUpdate | None = None  # the status the detail pane shows
+        self._vertex_addr: dict[str, str] = {}  # walk vertex name -> instance address (memo)
+        self._gc_thresholds: tuple[int, int, int] | None = None  # saved while an operation runs
         self.state_outcome: ops.StateOutcome | None = None
         self.graph_info: ops.GraphInfo | None = None
         self.graph_focus = ""
@@ -168,14 +180,11 @@ class ConsoleApp(App[int]):
         yield Input(placeholder="search addresses (enter keeps, esc clears)", id="search")
         yield Input(placeholder="plan | apply | destroy | state | orphans | graph ADDR | help | quit",
                     id="cmdline")
-        yield Footer()
+        yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
         self.theme = "nord"
-        for tid in ("plan-tree", "state-tree", "orphans-tree", "graph-tree"):
-            tree = self.query_one(f"#{tid}", ConsoleTree)
-            tree.show_root = False
-            tree.guide_depth = 2
+        self._tree("plan").decorate = self._plan_decoration
         status = self.query_one(StatusBar)
         status.parallelism = self.parallelism
         status.workdir = os.path.basename(self.working_dir.rstrip(os.sep)) or self.working_dir
@@ -236,8 +245,29 @@ class ConsoleApp(App[int]):
             return False
         return True
 
-    def watch_busy(self) -> None:
+    def watch_busy(self, busy: bool) -> None:
         self.refresh_bindings()
+        self._freeze_heap(busy)
+
+    def _freeze_heap(self, freeze: bool) -> None:
+        """No full garbage collection while an operation runs.
+
+        A 10,000-instance plan, its state and the trees are millions of objects; a full
+        collection triggered by the walker's allocations walks all of them while holding the
+        GIL and stalls the event loop for up to a second (measured with
+        benchmarks/tui_latency.py). While busy the oldest generation's threshold is raised out
+        of reach, so only the young generations are collected (as usual, milliseconds each);
+        the usual thresholds come back when the operation ends."""
+        if freeze and self._gc_thresholds is None:
+            self._gc_thresholds = gc.get_threshold()
+            t0, t1, _t2 = self._gc_thresholds
+            gc.set_threshold(t0, t1, 1 << 30)
+        elif not freeze and self._gc_thresholds is not None:
+            gc.set_threshold(*self._gc_thresholds)
+            self._gc_thresholds = None
+
+    def on_unmount(self) -> None:
+        self._freeze_heap(False)
 
     def _start_op(self, name: str) -> None:
         self.busy = True
@@ -278,7 +308,7 @@ class ConsoleApp(App[int]):
         self.view = "plan"
         self.run_plan(destroy, targets or [], excludes or [])
 
-    @work(thread=True, exclusive=True, group="op", name="plan")
+    @work(thread=True, exclusive=True, group="op", name="plan", description="plan")
     def run_plan(self, destroy: bool, targets: list[str], excludes: list[str]) -> ops.PlanOutcome:
         return ops.plan(self.working_dir, self.parallelism, [self.bridge], destroy=destroy,
                         targets=targets, excludes=excludes, on_context=self._set_op_ctx)
@@ -321,12 +351,12 @@ class ConsoleApp(App[int]):
             return
         self._start_op("destroy" if plan.destroy else "apply")
         self.op_ctx = self.plan_ctx
-        self.instance_status.clear()
+        self._reset_progress()
         self._set_summary("Applying…" if not plan.destroy else "Destroying…")
         self.view = "plan"
         self.run_apply(self.plan_ctx, plan)
 
-    @work(thread=True, exclusive=True, group="op", name="apply")
+    @work(thread=True, exclusive=True, group="op", name="apply", description="apply")
     def run_apply(self, ctx: Any, plan: Plan) -> ops.ApplyOutcome:
         return ops.apply(ctx, plan)
 
@@ -376,7 +406,7 @@ class ConsoleApp(App[int]):
         self.plan = out.plan
         self.plan_ctx = out.ctx
         self.plan_applied = False
-        self.instance_status.clear()
+        self._reset_progress()
         self.graph_info = None
         if out.ctx.last_graph is not None:
             self.graph_info = ops.graph_info(out.ctx.last_graph, kind="plan")
@@ -387,6 +417,13 @@ class ConsoleApp(App[int]):
             self._set_summary("No changes. Your infrastructure matches the configuration.")
         if out.destroy and out.plan.has_changes():
             self._confirm_apply(out.plan)
+
+    def _reset_progress(self) -> None:
+        self.instance_status.clear()
+        self.group_progress.clear()
+        self._groups_of.clear()
+        self.running.clear()
+        self._tree("plan").refresh()
 
     def _summary_text(self, line: str) -> Text:
         t = Text(line, style="bold")
@@ -414,7 +451,8 @@ class ConsoleApp(App[int]):
         verb = "destroy" if out.plan.destroy else "apply"
         self._op_finished(f"{verb} cancelled" if out.cancelled else
                           f"{verb} failed" if out.diags.has_errors else f"{verb} done")
-        self._relabel_instances(self.instance_status.keys())
+        self.running.clear()
+        self._tree("plan").refresh()
         self.state_outcome = None
 
     def _state_done(self, out: ops.StateOutcome) -> None:
@@ -439,6 +477,9 @@ class ConsoleApp(App[int]):
         self.load_state_view()
 
     # ------------------------------------------------------------------ hook bridge messages
+    # Work per message is proportional to the batch, never to the size of the walk: counters are
+    # kept incrementally and the plan tree repaints only its visible rows (decorations are
+    # computed when a row is rendered).
     @on(WalkStarted)
     def _walk_started(self, msg: WalkStarted) -> None:
         self.vertices = {}
@@ -446,28 +487,74 @@ class ConsoleApp(App[int]):
         if msg.operation == "plan":
             self.expansions = {}
             self.expansion_edges = {}
+            self._graph_cache = None
         now = time.monotonic()
         for name in msg.names:
             self.vertices[name] = VertexUpdate(name, "waiting", now)
+        self.status_counts = {"waiting": len(self.vertices)}
         self._refresh_counts()
 
     @on(VertexBatch)
     def _vertex_batch(self, msg: VertexBatch) -> None:
-        touched: set[str] = set()
+        counts = self.status_counts
+        touched = False
         for upd in msg.updates:
+            old = self.vertices.get(upd.name)
+            if old is not None:
+                counts[old.status] = counts.get(old.status, 1) - 1
+            counts[upd.status] = counts.get(upd.status, 0) + 1
             self.vertices[upd.name] = upd
             if self.walk_operation == "apply":
-                addr = _VERTEX_SUFFIX.sub("", upd.name)
-                if addr in self.instance_nodes:
-                    self.instance_status[addr] = upd
-                    touched.add(addr)
-        self.expansions.update(msg.expansions)
-        self.expansion_edges.update(msg.expansion_edges)
+                addr = self._vertex_addr.get(upd.name)
+                if addr is None:
+                    addr = self._vertex_addr[upd.name] = _VERTEX_SUFFIX.sub("", upd.name)
+                node = self.instance_nodes.get(addr)
+                if node is not None:
+                    self._set_instance_status(addr, node, upd)
+                    touched = True
+        if msg.expansions:
+            self.expansions.update(msg.expansions)
+            self.expansion_edges.update(msg.expansion_edges)
+            self._graph_cache = None
         with self.batch_update():
-            self._relabel_instances(touched)
+            if touched:
+                self._tree("plan").refresh()
+                self._refresh_plan_detail()
             self._refresh_counts()
             if msg.log:
                 self.diagnostics_pane.add_log(msg.log)
+
+    def _set_instance_status(self, addr: str, node: TreeNode, upd: VertexUpdate) -> None:
+        old = self.instance_status.get(addr)
+        self.instance_status[addr] = upd
+        if upd.status == "running":
+            self.running.add(addr)
+        else:
+            self.running.discard(addr)
+        # the resource's and the module's counters (what their rows show)
+        groups = self._groups_of.get(id(node.parent))
+        if groups is None:
+            groups = []
+            parent = node.parent
+            while parent is not None and parent.data is not None:
+                groups.append(self.group_progress.setdefault(f"{parent.data.kind}:{parent.data.addr}", {}))
+                parent = parent.parent
+            self._groups_of[id(node.parent)] = groups
+        for progress in groups:
+            if old is not None:
+                progress[old.status] = progress.get(old.status, 1) - 1
+            progress[upd.status] = progress.get(upd.status, 0) + 1
+
+    def _refresh_plan_detail(self) -> None:
+        """The detail pane shows the selected instance's live status: re-render it if it changed."""
+        if self.view != "plan":
+            return
+        node = self._tree("plan").cursor_node
+        if node is not None and node.data is not None and node.data.kind == "instance":
+            upd = self.instance_status.get(node.data.addr)
+            if upd is not None and upd is not self._detail_status:
+                self._detail_status = upd
+                self._set_detail(self._detail_for(node.data))
 
     @on(WalkFinished)
     def _walk_finished(self, msg: WalkFinished) -> None:
@@ -475,26 +562,14 @@ class ConsoleApp(App[int]):
 
     def _refresh_counts(self) -> None:
         status = self.query_one(StatusBar)
-        total = len(self.vertices)
-        done = running = failed = 0
-        for v in self.vertices.values():
-            if v.status == "done":
-                done += 1
-            elif v.status == "running":
-                running += 1
-            elif v.status == "failed":
-                failed += 1
-        status.total = total
-        status.done = done
-        status.running = running
+        status.total = len(self.vertices)
+        status.done = self.status_counts.get("done", 0)
+        status.running = self.status_counts.get("running", 0)
 
     def _tick(self) -> None:
-        """Running vertices show a live elapsed time; only their labels are touched."""
-        if not self.busy:
-            return
-        running = [a for a, u in self.instance_status.items() if u.status == "running"]
-        if running:
-            self._relabel_instances(running)
+        """Running vertices show a live elapsed time: repaint the visible rows if any runs."""
+        if self.busy and self.running:
+            self._tree("plan").refresh()
 
     # ------------------------------------------------------------------ the plan tree
     def _visible_changes(self) -> list[ResourceInstanceChange]:
@@ -517,10 +592,12 @@ class ConsoleApp(App[int]):
         cursor = tree.cursor_node.data.addr if tree.cursor_node and tree.cursor_node.data else None
         tree.clear()
         self.instance_nodes = {}
+        self._groups_of.clear()
         changes = self._visible_changes()
         modules: dict[str, dict[str, list[ResourceInstanceChange]]] = {}
         for ch in changes:
-            modules.setdefault(str(ch.addr.module), {}).setdefault(str(ch.addr.abs_resource()), []).append(ch)
+            addr = ch.addr
+            modules.setdefault(str(addr.module), {}).setdefault(str(addr.abs_resource()), []).append(ch)
         target_line = None
         with self.batch_update():
             for mod, resources in modules.items():
@@ -529,16 +606,18 @@ class ConsoleApp(App[int]):
                 mnode = tree.root.add(self._label(minfo), minfo, expand=True)
                 for raddr, rchanges in resources.items():
                     rinfo = NodeInfo("resource", raddr, rchanges)
-                    rnode = mnode.add(self._label(rinfo), rinfo, expand=True)
+                    rnode = mnode.add(self._label(rinfo), rinfo, expand=len(rchanges) <= COLLAPSE_ABOVE)
                     for ch in rchanges:
-                        info = NodeInfo("instance", ch.address, ch)
-                        node = rnode.add_leaf(self._label(info), info)
-                        self.instance_nodes[ch.address] = node
+                        address = ch.address
+                        info = NodeInfo("instance", address, ch)
+                        self.instance_nodes[address] = rnode.add_leaf(self._lazy_label(info), info)
             self._update_plan_title(len(changes))
         if cursor and cursor in self.instance_nodes:
             target_line = self.instance_nodes[cursor]
         elif self.instance_nodes:
             target_line = next(iter(self.instance_nodes.values()))
+            if target_line.parent is not None and not target_line.parent.is_expanded:
+                target_line = target_line.parent  # a closed resource stays closed
         if target_line is not None:
             self.call_after_refresh(tree.move_cursor, target_line)
         elif not changes:
@@ -576,9 +655,30 @@ class ConsoleApp(App[int]):
             t.append(_key_text(ch.addr.key) if ch.addr.key is not None else str(ch.addr.resource), style=style)
             if ch.deposed:
                 t.append(f" (deposed {ch.deposed})", style="dim")
+        return t
+
+    def _lazy_label(self, info: NodeInfo) -> Any:
+        """A label made when its row is first shown (10,000 rows, a screenful of labels)."""
+        return lambda: self._label(info)
+
+    def _plan_decoration(self, node: TreeNode) -> Text | None:
+        """Live status after a plan row, computed when the row is rendered (visible rows only)."""
+        info = node.data
+        if info is None:
+            return None
+        if info.kind == "instance":
             upd = self.instance_status.get(info.addr)
-            if upd is not None:
-                t.append("  " + self._status_text(upd), style=STATUS_STYLE.get(upd.status, ""))
+            if upd is None:
+                return None
+            return Text("  " + self._status_text(upd), style=STATUS_STYLE.get(upd.status, ""))
+        progress = self.group_progress.get(f"{info.kind}:{info.addr}")
+        if not progress:
+            return None
+        t = Text("  ")
+        t.append(f"{progress.get('done', 0)}/{len(info.payload)} done", style=STATUS_STYLE["done"])
+        for status in ("running", "failed", "skipped"):
+            if progress.get(status):
+                t.append(f", {progress[status]} {status}", style=STATUS_STYLE[status])
         return t
 
     def _status_text(self, upd: VertexUpdate) -> str:
@@ -587,12 +687,6 @@ class ConsoleApp(App[int]):
         if upd.status in ("done", "failed") and upd.elapsed is not None:
             return f"{upd.status} {_fmt_seconds(upd.elapsed)}"
         return upd.status
-
-    def _relabel_instances(self, addrs: Iterable[str]) -> None:
-        for addr in addrs:
-            node = self.instance_nodes.get(addr)
-            if node is not None and node.data is not None:
-                node.set_label(self._label(node.data))
 
     def watch_show_noop(self) -> None:
         self._rebuild_plan_tree()
@@ -738,7 +832,7 @@ class ConsoleApp(App[int]):
     def load_state_view(self) -> None:
         self.run_load_state()
 
-    @work(thread=True, exclusive=True, group="read", name="state")
+    @work(thread=True, exclusive=True, group="read", name="state", description="state")
     def run_load_state(self) -> ops.StateOutcome:
         return ops.load_state(self.working_dir)
 
@@ -753,7 +847,7 @@ class ConsoleApp(App[int]):
         else:
             self._rebuild_graph_tree()
 
-    @work(thread=True, exclusive=True, group="read", name="graph")
+    @work(thread=True, exclusive=True, group="read", name="graph", description="graph")
     def run_build_graph(self) -> tuple[ops.GraphInfo | None, Diagnostics]:
         return ops.build_graph(self.working_dir)
 
@@ -771,28 +865,39 @@ class ConsoleApp(App[int]):
         modules: dict[str, list[Any]] = {}
         for rs in sorted(state.resources.values(), key=lambda r: (str(r.addr.module), str(r.addr.resource))):
             modules.setdefault(str(rs.addr.module), []).append(rs)
-        first: TreeNode[NodeInfo] | None = None
+        first: TreeNode | None = None
         with self.batch_update():
             for mod, resources in modules.items():
                 mnode = tree.root.add(Text(mod or "root module", style="bold"),
                                       NodeInfo("state-module", mod), expand=True)
                 for rs in resources:
-                    rnode = mnode.add(Text(str(rs.addr.resource)), NodeInfo("state-resource", str(rs.addr), rs),
-                                      expand=True)
+                    many = len(rs.instances) > COLLAPSE_ABOVE
+                    label = Text(str(rs.addr.resource))
+                    if many:
+                        label.append(f"  {len(rs.instances)} instances", style="dim")
+                    rnode = mnode.add(label, NodeInfo("state-resource", str(rs.addr), rs), expand=not many)
                     for key, inst in rs.instances.items():
                         addr = rs.addr.instance(key)
                         info = NodeInfo("state-instance", str(addr), inst)
-                        inode = rnode.add(self._state_instance_label(addr, inst), info, expand=False)
-                        first = first or inode
-                        obj = inst.current
-                        if obj is None:
-                            continue
-                        hidden = self._sensitive_names(obj)
-                        for name, value in sorted((obj.attributes or {}).items()):
-                            inode.add_leaf(self._attr_label(name, value, name in hidden),
-                                           NodeInfo("attribute", str(addr), (name, value, name in hidden)))
+                        # attributes are added when the instance is first opened
+                        inode = rnode.add(self._lazy_state_label(addr, inst), info, expand=False,
+                                          loader=self._load_attributes if inst.current is not None else None)
+                        first = first or (inode if not many else rnode)
         if self.view == "state" and tree.cursor_node is None and first is not None:
             self.call_after_refresh(tree.move_cursor, first)
+
+    def _lazy_state_label(self, addr: Any, inst: Any) -> Any:
+        return lambda: self._state_instance_label(addr, inst)
+
+    def _load_attributes(self, inode: TreeNode) -> None:
+        info = inode.data
+        obj = info.payload.current if info is not None else None
+        if obj is None:
+            return
+        hidden = self._sensitive_names(obj)
+        for name, value in sorted((obj.attributes or {}).items()):
+            inode.add_leaf(self._attr_label(name, value, name in hidden),
+                           NodeInfo("attribute", info.addr, (name, value, name in hidden)))
 
     def _state_instance_label(self, addr: Any, inst: Any) -> Text:
         t = Text()
@@ -888,7 +993,7 @@ class ConsoleApp(App[int]):
         if addr and self._guard_idle():
             self.run_edit("untaint", addr)
 
-    @work(thread=True, exclusive=True, group="read", name="edit")
+    @work(thread=True, exclusive=True, group="read", name="edit", description="edit")
     def run_edit(self, what: str, arg: Any) -> Diagnostics:
         if what == "taint":
             return ops.set_status(self.working_dir, arg, "tainted")
@@ -988,47 +1093,74 @@ class ConsoleApp(App[int]):
         self.push_screen(ConfirmScreen("Forget (state rm)?", body, danger=True), done)
 
     # ------------------------------------------------------------------ graph view
-    def _graph_vertices(self) -> dict[str, tuple[list[str], list[str]]]:
+    def _graph_vertices(self) -> dict[str, str | None]:
+        """Every vertex name -> the config-level vertex it was expanded from (None if none).
+
+        Cached until the graph or the expansions change. Dependencies are looked up per vertex
+        (_vertex_edges), only for the one on screen."""
         info = self.graph_info
         if info is None:
             return {}
-        out = {n: (list(info.deps.get(n, [])), list(info.dependents.get(n, []))) for n in info.deps}
+        if self._graph_cache is not None and self._graph_cache[0] is info:
+            return self._graph_cache[1]
+        out: dict[str, str | None] = dict.fromkeys(info.deps)
         if info.kind == "plan":
             # the plan graph has config-level vertices; the walk told us their instances
             for parent, children in self.expansions.items():
-                if parent not in out:
-                    continue
-                pdeps, pdents = out[parent]
-                inner = self.expansion_edges.get(parent, [])
-                for child in children:
-                    if child == parent:
-                        continue
-                    deps = pdeps + [b for a, b in inner if a == child]
-                    dents = pdents + [a for a, b in inner if b == child]
-                    out[child] = (sorted(set(deps)), sorted(set(dents)))
+                if parent in info.deps:
+                    for child in children:
+                        if child != parent:
+                            out[child] = parent
+        self._graph_cache = (info, out)
         return out
+
+    def _vertex_edges(self, name: str) -> tuple[list[str], list[str]]:
+        info = self.graph_info
+        vertices = self._graph_vertices()
+        if info is None or name not in vertices:
+            return [], []
+        parent = vertices[name]
+        if parent is None:
+            return list(info.deps.get(name, [])), list(info.dependents.get(name, []))
+        deps, dents = set(info.deps.get(parent, [])), set(info.dependents.get(parent, []))
+        for a, b in self.expansion_edges.get(parent, []):
+            if a == name:
+                deps.add(b)
+            elif b == name:
+                dents.add(a)
+        return sorted(deps), sorted(dents)
 
     def _rebuild_graph_tree(self) -> None:
         tree = self._tree("graph")
-        tree.clear()
         vertices = self._graph_vertices()
-        timings = self.graph_info.timings if self.graph_info else {}
-        focus_node = None
         focus = self._match_vertex(self.graph_focus, vertices)
-        for name in sorted(vertices, key=lambda n: (n == "root", n.startswith("provider"), n)):
-            t = Text(name)
-            if name in timings:
-                start, end = timings[name]
-                t.append(f"  {_fmt_seconds(end - start)}", style="green")
-            node = tree.root.add_leaf(t, NodeInfo("vertex", name))
-            if name == focus:
-                focus_node = node
+        focus_node = None
+        if self._graph_tree_of is vertices:  # same graph: only move the cursor
+            focus_node = next((n for n in tree.root.children if n.data is not None and n.data.addr == focus), None)
+        else:
+            self._graph_tree_of = vertices
+            tree.clear()
+            timings = self.graph_info.timings if self.graph_info else {}
+            for name in sorted(vertices, key=lambda n: (n == "root", n.startswith("provider"), n)):
+                node = tree.root.add_leaf(self._lazy_vertex_label(name, timings), NodeInfo("vertex", name))
+                if name == focus:
+                    focus_node = node
         kind = self.graph_info.kind if self.graph_info else ""
         self.query_one("#views", ContentSwitcher).border_title = f"Graph ({kind}, {len(vertices)} vertices)"
         if focus_node is not None:
             self.call_after_refresh(tree.move_cursor, focus_node)
         elif vertices:
             self.call_after_refresh(tree.move_cursor, tree.root.children[0])
+
+    @staticmethod
+    def _lazy_vertex_label(name: str, timings: dict[str, tuple[float, float]]) -> Any:
+        def make() -> Text:
+            t = Text(name)
+            if name in timings:
+                start, end = timings[name]
+                t.append(f"  {_fmt_seconds(end - start)}", style="green")
+            return t
+        return make
 
     @staticmethod
     def _match_vertex(addr: str, vertices: dict[str, Any]) -> str | None:
@@ -1048,8 +1180,7 @@ class ConsoleApp(App[int]):
         return None
 
     def _vertex_detail(self, name: str) -> Text:
-        vertices = self._graph_vertices()
-        deps, dents = vertices.get(name, ([], []))
+        deps, dents = self._vertex_edges(name)
         t = Text(name, style="bold")
         timings = self.graph_info.timings if self.graph_info else {}
         if name in timings:

@@ -27,6 +27,9 @@ def diagnostic_text(d: Any, files: dict[str, str]) -> Text:
     return t
 
 
+LOG_REFRESH = 0.25  # seconds
+
+
 class DiagnosticsPane(VerticalScroll):
     """Attributes down: the app sets diagnostics/log; this pane only renders them."""
 
@@ -35,6 +38,7 @@ class DiagnosticsPane(VerticalScroll):
         self._diags: list[Any] = []
         self._files: dict[str, str] = {}
         self._log: list[str] = []
+        self._log_timer: Any = None
         self._body = Static("", id="diagnostics-body")
 
     def compose(self):  # type: ignore[no-untyped-def]
@@ -49,11 +53,20 @@ class DiagnosticsPane(VerticalScroll):
 
     def clear_log(self) -> None:
         self._log = []
+        if self._log_timer is not None:
+            self._log_timer.stop()
+            self._log_timer = None
         self._refresh()
 
     def add_log(self, lines: list[str], keep: int = 200) -> None:
+        """Progress lines arrive with every vertex batch; the pane repaints at most every 0.25 s."""
         self._log.extend(lines)
         del self._log[:-keep]
+        if self._log_timer is None:
+            self._log_timer = self.set_timer(LOG_REFRESH, self._flush_log)
+
+    def _flush_log(self) -> None:
+        self._log_timer = None
         self._refresh()
 
     @property
