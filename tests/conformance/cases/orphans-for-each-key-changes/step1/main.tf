@@ -1,0 +1,10 @@
+variable "envs" { default = ["dev", "stage", "prod"] }
+resource "terraform_data" "e" {
+  for_each = toset(var.envs)
+  input    = "env-${each.key}"
+}
+resource "terraform_data" "per" {
+  for_each = toset(keys(terraform_data.e))
+  input    = terraform_data.e[each.key].output
+}
+output "keys" { value = sort(keys(terraform_data.per)) }

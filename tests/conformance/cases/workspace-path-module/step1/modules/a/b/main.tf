@@ -1,0 +1,2 @@
+output "path" { value = path.module }
+output "ws" { value = terraform.workspace }
