@@ -322,13 +322,18 @@ class Context:
         from tfconsole.walk.context import Expansion
 
         exps: dict[AbsResource, Expansion] = {}
+        seen: set[tuple[AbsResource, Any]] = set()  # (a list scan per change made this quadratic)
         for ch in plan.changes:
             if ch.action in (Action.DELETE, Action.FORGET) or ch.deposed:
                 continue
             key = ch.addr.key
             mode = "" if key is None else ("list" if isinstance(key, int) else "map")
-            e = exps.setdefault(ch.addr.abs_resource(), Expansion(mode, []))
-            if key not in e.keys:
+            ra = ch.addr.abs_resource()
+            e = exps.get(ra)
+            if e is None:
+                e = exps[ra] = Expansion(mode, [])
+            if (ra, key) not in seen:
+                seen.add((ra, key))
                 e.keys.append(key)
                 if mode == "map":
                     e.each_values[key] = ch.each_value

@@ -456,7 +456,39 @@ def index(v: Any, key: Any, rng: SourceRange | None) -> Any:
     raise EvalError("Invalid index", f"This value does not have any indices.", rng)
 
 
+_NOT_RESOURCE_ROOTS = frozenset(("var", "local", "module", "path", "terraform", "count", "each", "self"))
+
+
+def _resource_of(src: A.Expr, s: Scope) -> Resource | None:
+    """The resource a traversal names exactly (`type.name`, `data.type.name`), else None."""
+    if type(src) is not A.ScopeTraversal:
+        return None
+    root, steps = src.root, src.steps
+    if root in _NOT_RESOURCE_ROOTS or root in s.vars:
+        return None
+    if root == "data":
+        if len(steps) == 2 and type(steps[0]) is A.AttrStep and type(steps[1]) is A.AttrStep:
+            return Resource("data", steps[0].name, steps[1].name)
+        return None
+    if len(steps) == 1 and type(steps[0]) is A.AttrStep:
+        return Resource("managed", root, steps[0].name)
+    return None
+
+
 def _relative(e: A.RelativeTraversal, s: Scope) -> Any:
+    if e.step is None:
+        # `type.name[expr]`: fetch the one instance rather than building the whole resource's
+        # value (a list of every instance) to index it; anything unusual takes the general path.
+        res = _resource_of(e.source, s)
+        if res is not None:
+            try:
+                key = ev(e.key, s)  # type: ignore[arg-type]
+            except EvalError:
+                key = None
+            if (type(key) is int or type(key) is str) and s.data is not None:
+                v = s.data.get_resource_instance(res, key, e.source.range)
+                if v is not NOT_FOUND:
+                    return v
     src = ev(e.source, s)
     if e.step is not None:
         return get_attr(src, e.step, e.range)

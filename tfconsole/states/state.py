@@ -3,6 +3,10 @@
 Attributes are held as the JSON data of Terraform's v4 state file (already encoded per the
 provider schema); the engine decodes them with the schema when it needs language values.
 That keeps reading and writing 20,000-instance states cheap.
+
+That JSON data (``ObjectState.attributes``, ``attributes_flat``, ``identity``, output values) is
+never mutated in place: a change builds a new dict. So copies of a State share it and copy only
+the structure around it, which keeps the plan's three copies of a large state linear and cheap.
 """
 from __future__ import annotations
 
@@ -32,7 +36,10 @@ class ObjectState:
     attributes_flat: dict[str, str] | None = None
 
     def copy(self) -> "ObjectState":
-        return copy.deepcopy(self)
+        """A copy whose fields can be reassigned freely; the JSON data inside is shared."""
+        return ObjectState(self.attributes, self.status, self.schema_version, list(self.sensitive_attributes),
+                           self.private, list(self.dependencies), self.create_before_destroy, self.identity,
+                           self.identity_schema_version, self.attributes_flat)
 
 
 @dataclass
@@ -139,7 +146,19 @@ class State:
         self.resources.pop(addr, None)
 
     def deep_copy(self) -> "State":
-        return copy.deepcopy(self)
+        """An independent copy: resources, instances and objects are new (mutating one State never
+        shows in the other); the immutable JSON data of attributes and outputs is shared."""
+        resources: dict[AbsResource, ResourceState] = {}
+        for ra, rs in self.resources.items():
+            insts: dict[InstanceKey, InstanceState] = {}
+            for key, inst in rs.instances.items():
+                cur = inst.current
+                insts[key] = InstanceState(cur.copy() if cur is not None else None,
+                                           {dk: o.copy() for dk, o in inst.deposed.items()} if inst.deposed else {})
+            resources[ra] = ResourceState(rs.addr, rs.provider, rs.each, insts)
+        outputs = {name: OutputState(o.value, o.type, o.sensitive) for name, o in self.outputs.items()}
+        return State(self.serial, self.lineage, self.terraform_version, resources, outputs,
+                     copy.deepcopy(self.check_results))
 
 
 def _each_for(key: InstanceKey) -> str:

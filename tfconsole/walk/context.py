@@ -33,6 +33,14 @@ class Expansion:
     keys: list[InstanceKey]
     each_values: dict[InstanceKey, Any] = field(default_factory=dict)
     unknown: bool = False
+    _key_set: frozenset = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    def has_key(self, key: InstanceKey) -> bool:
+        """key in keys, without a list scan per lookup (keys may still grow after creation)."""
+        ks = self._key_set
+        if len(ks) != len(self.keys):
+            ks = self._key_set = frozenset(self.keys)
+        return key in ks
 
 
 class WalkContext:
@@ -60,6 +68,9 @@ class WalkContext:
         # resource instance values as expressions see them
         self.instance_values: dict[AbsResourceInstance, Any] = {}
         self._resource_cache: dict[AbsResource, Any] = {}
+        self._resource_build_lock = threading.Lock()
+        # per resource, bumped by every change that invalidates its cached value
+        self._resource_generation: dict[AbsResource, int] = {}
         # planning output
         self.changes: dict[tuple[AbsResourceInstance, str | None], ResourceInstanceChange] = {}
         self.drift: list[ResourceInstanceChange] = []
@@ -222,15 +233,18 @@ class WalkContext:
             self.module_expansions[(parent, call)] = exp
             path = parent.module().child(call)
             lst = self.module_instances.setdefault(path, [])
+            have = set(lst)
             for k in exp.keys:
                 mi = parent.child(call, k)
-                if mi not in lst:
+                if mi not in have:
+                    have.add(mi)
                     lst.append(mi)
 
     def register_resource_expansion(self, addr: AbsResource, exp: Expansion) -> None:
         with self.lock:
             self.resource_expansions[addr] = exp
             self._resource_cache.pop(addr, None)
+            self._resource_generation[addr] = self._resource_generation.get(addr, 0) + 1
 
     # ---- resource values
     def set_instance_value(self, addr: AbsResourceInstance, value: Any) -> None:
@@ -239,7 +253,9 @@ class WalkContext:
                 self.instance_values.pop(addr, None)
             else:
                 self.instance_values[addr] = value
-            self._resource_cache.pop(addr.abs_resource(), None)
+            ra = addr.abs_resource()
+            self._resource_cache.pop(ra, None)
+            self._resource_generation[ra] = self._resource_generation.get(ra, 0) + 1
 
     def instance_value(self, addr: AbsResourceInstance) -> Any:
         with self.lock:
@@ -281,7 +297,18 @@ class WalkContext:
             cached = self._resource_cache.get(addr, NOT_FOUND)
             if cached is not NOT_FOUND:
                 return cached
+        # one thread builds a resource's value while the others wait for it, rather than each
+        # building the same list of every instance at once
+        with self._resource_build_lock:
+            return self._build_resource_value(addr)
+
+    def _build_resource_value(self, addr: AbsResource) -> Any:
+        with self.lock:
+            cached = self._resource_cache.get(addr, NOT_FOUND)
+            if cached is not NOT_FOUND:
+                return cached
             exp = self.resource_expansions.get(addr)
+            generation = self._resource_generation.get(addr, 0)
         if exp is None or exp.unknown:
             return Unknown(DYNAMIC)
         if exp.mode == "":
@@ -300,7 +327,9 @@ class WalkContext:
                 obj[k] = Unknown(DYNAMIC) if v is NOT_FOUND else v
             value = obj
         with self.lock:
-            self._resource_cache[addr] = value
+            # not cached when an instance value changed while it was being built
+            if generation == self._resource_generation.get(addr, 0):
+                self._resource_cache[addr] = value
         return value
 
     # ---- changes
@@ -440,7 +469,7 @@ class ModuleData:
             return NOT_FOUND
         if exp.mode == "list" and isinstance(key, int) and not isinstance(key, bool) or \
                 exp.mode == "map" and isinstance(key, str):
-            if key not in exp.keys:
+            if not exp.has_key(key):
                 return NOT_FOUND
             v = self.ctx.instance_value(addr.instance(key))
             return Unknown(DYNAMIC) if v is NOT_FOUND else v
