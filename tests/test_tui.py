@@ -293,3 +293,31 @@ def test_bridge_coalesces_vertex_updates() -> None:
     assert len(batches) <= 50  # 6,000 events, a handful of messages
     final = {u.name: u.status for b in batches for u in b.updates}
     assert len(final) == 2000 and set(final.values()) == {"done"}
+
+
+async def test_orphans_of_a_removed_module_key(tmp_path: Path) -> None:
+    """The engine plans the delete of a removed module instance; the orphans view lists it with
+    its reason and D destroys exactly it."""
+    d = write_config(tmp_path / "cfg", 'variable "keys" {\n  default = ["a", "b"]\n}\n\n'
+                     'module "svc" {\n  source   = "./svc"\n  for_each = toset(var.keys)\n  name = each.key\n}\n')
+    (d / "svc").mkdir()
+    (d / "svc" / "main.tf").write_text('variable "name" {}\n\nresource "terraform_data" "x" {\n'
+                                       '  input = var.name\n}\n')
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _plan_and_apply(app, pilot)
+        (d / "terraform.tfvars").write_text('keys = ["a"]\n')
+        await pilot.press("p")
+        await wait_for(pilot, lambda: summary(app).startswith("Plan:") and not app.busy)
+        assert summary(app) == "Plan: 0 to add, 0 to change, 1 to destroy."
+        await pilot.press("o")
+        await wait_for(pilot, lambda: any('module.svc["b"]' in x for x in tree_labels(app, "orphans")))
+        labels = [x for x in tree_labels(app, "orphans") if "module.svc" in x]
+        assert len(labels) == 1 and "no module" in labels[0]
+        assert "delete_because_no_module" in str(app.query_one("#detail-body").render())
+        await pilot.press("D")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: summary(app).startswith("Destroy complete!"))
+    data = json.loads((d / "terraform.tfstate").read_text())
+    assert [(r.get("module"), r["name"]) for r in data["resources"]] == [('module.svc["a"]', "x")]

@@ -1014,8 +1014,15 @@ class ConsoleApp(App[int]):
             return
         orphans = self._orphans()
         if not orphans:
-            tree.root.add_leaf(Text("No orphans: every state instance has configuration.", style="dim"),
-                               NodeInfo("empty", ""))
+            if self.plan is None or self.plan.destroy or self.plan_applied:
+                # count index, for_each key and module instance orphans need a plan to be known
+                tree.root.add_leaf(Text("No orphans without a resource block or module.", style="dim"),
+                                   NodeInfo("empty", ""))
+                tree.root.add_leaf(Text("p plans: removed count, for_each and module keys show here.",
+                                        style="dim"), NodeInfo("empty", ""))
+            else:
+                tree.root.add_leaf(Text("No orphans: every state instance has configuration.", style="dim"),
+                                   NodeInfo("empty", ""))
             return
         first = None
         for addr, reason in orphans:
@@ -1027,7 +1034,8 @@ class ConsoleApp(App[int]):
 
     def _orphans(self) -> list[tuple[str, str]]:
         """Static orphans (no resource block or module) plus what the last plan deletes because
-        of count, for_each or module expansion (those need evaluation to know)."""
+        of count, for_each or module instance keys (those need evaluation to know; the engine
+        gives each such delete its reason)."""
         out = self.state_outcome
         found = list(out.orphans) if out is not None else []
         seen = {a for a, _ in found}
@@ -1038,18 +1046,6 @@ class ConsoleApp(App[int]):
                         and ch.address not in seen:
                     found.append((ch.address, f"{ch.reason}: the last plan deletes it"))
                     seen.add(ch.address)
-            if out is not None and out.state is not None and not plan.targets and not plan.excludes:
-                # a full plan has a change (maybe a no-op) for every instance it still manages;
-                # a managed instance it does not mention has lost its configuration
-                planned = {c.address for c in plan.changes}
-                for addr, inst in out.state.all_instances():
-                    text = str(addr)
-                    if inst.current is None or addr.resource.mode != "managed" or text in planned \
-                            or text in seen:
-                        continue
-                    found.append((text, "not_planned: the last full plan has no change for it (its module "
-                                        "instance or key is no longer in the configuration)"))
-                    seen.add(text)
         return found
 
     def _orphan_label(self, info: NodeInfo) -> Text:
@@ -1246,7 +1242,6 @@ _SHORT_REASON = {
     "delete_because_count_index": "count index",
     "delete_because_each_key": "each key",
     "delete_because_no_move_target": "no move target",
-    "not_planned": "not planned",
 }
 
 

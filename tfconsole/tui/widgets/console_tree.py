@@ -182,7 +182,8 @@ class ConsoleTree(ScrollView, can_focus=True):
         self._rows: list[tuple[TreeNode, int]] | None = []
         self._cursor_node: TreeNode | None = None
         self._styles: tuple[Style, Style] | None = None
-        self.rendered_lines = 0  # rows rendered since mount (tests prove virtualisation with it)
+        self.rendered_lines = 0  # rows rendered since mount (tests prove virtualisation with these)
+        self.repaints = 0
 
     # ------------------------------------------------------------------ model
     def clear(self) -> "ConsoleTree":
@@ -368,6 +369,7 @@ class ConsoleTree(ScrollView, can_focus=True):
     def render_lines(self, crop: Region) -> list[Strip]:
         # component styles once per repaint, not once per row
         self._styles = (self.rich_style, self.get_component_rich_style("console-tree--cursor"))
+        self.repaints += 1
         return super().render_lines(crop)
 
     def row_text(self, node: TreeNode, depth: int) -> Text:

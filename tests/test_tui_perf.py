@@ -1,0 +1,131 @@
+"""The console at scale: a 10,000-instance apply streams in with bounded rendering work.
+
+No timing assertions (shared CI machines are noisy): these tests prove the structure that makes
+the console responsive - a fixed set of widgets, rows rendered per repaint bounded by the pane's
+height, counters kept incrementally - and that the latency benchmark runs. The figures themselves
+come from benchmarks/tui_latency.py (see benchmarks/README_tui.md).
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_tui_helpers import wait_for
+
+from tfconsole.tui.app import COLLAPSE_ABOVE, ConsoleApp
+
+pytestmark = pytest.mark.anyio
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# two independent resources: the test is about the console, not about cross-instance references
+BIG = """\
+resource "terraform_data" "a" {
+  count = 5000
+  input = "a-${count.index}"
+}
+
+resource "terraform_data" "b" {
+  count = 5000
+  input = "b-${count.index}"
+}
+"""
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def _widgets(app: ConsoleApp) -> int:
+    return len(list(app.screen.walk_children(with_self=True)))
+
+
+async def test_10k_apply_streams_with_bounded_rendering(tmp_path: Path) -> None:
+    d = tmp_path / "big"
+    d.mkdir()
+    (d / "main.tf").write_text(BIG)
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(100, 30)) as pilot:
+        widgets = _widgets(app)
+        await pilot.press("p")
+        await wait_for(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy, 300)
+        assert app.summary_line == "Plan: 10000 to add, 0 to change, 0 to destroy."
+        assert len(app.instance_nodes) == 10000
+        tree = app._tree("plan")
+        # resources with more than COLLAPSE_ABOVE instances start closed: three rows, not 10,003
+        assert 5000 > COLLAPSE_ABOVE
+        assert [n.label.plain.strip() for n, _ in tree.rows][1:] == ["terraform_data.a +5000",
+                                                                      "terraform_data.b +5000"]
+        # open one: 5,000 more rows exist, yet a repaint renders at most a screenful
+        first = tree.root.children[0].children[0]
+        first.expand()
+        tree.move_cursor(first)
+        await pilot.pause(0.1)
+        assert len(tree.rows) == 3 + 5000
+        height = tree.size.height
+        assert 0 < height < 30
+
+        await pilot.press("a")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
+        rendered, repaints = tree.rendered_lines, tree.repaints
+        await pilot.press("y")
+        # keys keep working while the apply streams in
+        for key in ("down", "down", "up", "s", "escape", "g", "escape"):
+            await pilot.press(key)
+        assert app.view == "plan"
+        await wait_for(pilot, lambda: app.summary_line.startswith("Apply"), 600)
+        assert app.summary_line == "Apply complete! Resources: 10000 added, 0 changed, 0 destroyed."
+        await pilot.pause(0.2)
+
+        # every instance's final status arrived (coalesced), counters agree with the walk
+        assert len(app.instance_status) == 10000
+        assert all(u.status == "done" for u in app.instance_status.values())
+        assert app.status_counts.get("done") == len(app.vertices)
+        assert app.query_one("#status").done == len(app.vertices)
+        # virtualisation: a fixed set of widgets, and never more rows per repaint than fit
+        assert _widgets(app) == widgets
+        assert tree.repaints > repaints
+        assert tree.rendered_lines - rendered <= (tree.repaints - repaints) * height
+        # the closed resource's row carries the aggregate progress
+        b_row = tree.row_text(tree.root.children[0].children[1], 1).plain
+        assert "5000/5000 done" in b_row
+
+
+async def test_tree_renders_only_visible_rows() -> None:
+    from tfconsole.tui.widgets import ConsoleTree, NodeInfo
+
+    app = ConsoleApp(".")
+    async with app.run_test(size=(100, 30)) as pilot:
+        tree = app.query_one("#plan-tree", ConsoleTree)
+        made = []
+
+        def lazy(i: int):
+            def label():
+                made.append(i)
+                from rich.text import Text
+                return Text(f"row {i}")
+            return label
+
+        parent = tree.root.add("many", NodeInfo("empty", "many"), expand=True)
+        for i in range(20000):
+            parent.add_leaf(lazy(i), NodeInfo("empty", f"many[{i}]"))
+        tree.focus()
+        tree.move_cursor(parent.children[0])
+        await pilot.pause(0.1)
+        # labels are made only for rows that were shown
+        assert 0 < len(made) <= tree.size.height
+        await pilot.press("end")
+        await pilot.pause(0.1)
+        assert tree.cursor_node is parent.children[-1]
+        assert len(made) <= 2 * tree.size.height + 2
+
+
+def test_latency_benchmark_quick_mode_runs() -> None:
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "tui_latency.py"), "--quick"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "key -> screen latency during the apply" in proc.stdout
+    assert "Apply complete! Resources: 500 added" in proc.stdout
