@@ -91,6 +91,12 @@ class CLIHook(Hook):
     def provision_output(self, addr: str, provisioner: str, line: str) -> None:
         self._p(f"{addr} ({provisioner}): {line}")
 
+    def pre_refresh(self, addr: str, id_hint: str | None) -> None:
+        if addr.startswith("data.") or ".data." in addr:
+            self._p(f"{addr}: Reading...")
+        else:
+            self._p(f"{addr}: Refreshing state...{f' [id={id_hint}]' if id_hint else ''}")
+
 
 class CLI:
     def __init__(self, stdout: Any = None, stderr: Any = None) -> None:
@@ -302,6 +308,9 @@ class CLI:
                 return rc
             self.out(render_plan(plan))
             out = a.get("out")
+            if not out and plan.has_changes():
+                self.out("─" * 77 + "\n\nNote: You didn't use the -out option to save this plan, so tfconsole "
+                         "can't\nguarantee to take exactly these actions if you run \"tfconsole apply\" now.")
             if out:
                 save_plan(plan, out)
                 self.out(f"Saved the plan to: {out}\n\nTo perform exactly these actions, run the following command "

@@ -130,32 +130,51 @@ def render_change(ch: ResourceInstanceChange) -> str:
         Action.DELETE_THEN_CREATE: f"# {addr} must be replaced",
         Action.CREATE_THEN_DELETE: f"# {addr} must be replaced",
         Action.READ: f"# {addr} will be read during apply",
-        Action.FORGET: f"# {addr} will no longer be managed by Terraform",
+        Action.FORGET: f"# {addr} will no longer be managed by Terraform, but will not be destroyed",
         Action.NOOP: f"# {addr}",
     }[a]
+    moved = ch.prev_run_addr is not None and ch.prev_run_addr != ch.addr
+    if ch.reason == "replace_because_tainted":
+        header = f"# {addr} is tainted, so must be replaced"
+    elif ch.reason == "replace_by_request":
+        header = f"# {addr} will be replaced, as requested"
+    elif ch.reason == "replace_by_triggers":
+        header = f"# {addr} will be replaced due to changes in replace_triggered_by"
+    if a is Action.NOOP and moved:
+        header = f"# {ch.prev_run_addr} has moved to {addr}"
     reason = _reason_text(ch)
-    lines = [f"  {header}"]
+    lead = " " if a is Action.FORGET else "  "  # Terraform's forget block sits one column left
+    lines = [f"{lead}{header}"]
     if reason:
-        lines.append(f"  # {reason}")
-    if ch.prev_run_addr is not None and ch.prev_run_addr != ch.addr:
+        lines.append(f"{lead}# {reason}")
+    if moved and a is not Action.NOOP:
         lines.append(f"  # (moved from {ch.prev_run_addr})")
     res = ch.addr.resource
     kind = "data" if res.mode == "data" else "resource"
-    sym = a.symbol if a is not Action.READ else " <="
-    lines.append(f"{sym.rjust(3)} {kind} \"{res.type}\" \"{res.name}\" {{")
+    sym = {Action.READ: " <=", Action.FORGET: " ."}.get(a, a.symbol)
+    lines.append(f"{sym if a is Action.FORGET else sym.rjust(3)} {kind} \"{res.type}\" \"{res.name}\" {{")
     before = redact_echoes(ch.before) or {}
-    after = redact_echoes(ch.after) or {}
+    after = redact_echoes(ch.after if a is not Action.FORGET else ch.before) or {}
     names = sorted(set(before) | set(after))
     replace_attrs = {p[0] for p in ch.replace_paths if p}
     body: list[str] = []
     keys = [n for n in names]
-    width = max((len(_key(n)) for n in keys), default=0)
+
+    def shown(n: str) -> bool:
+        b, af = before.get(n), after.get(n)
+        if a in (Action.DELETE, Action.FORGET):
+            return not is_null(unmark(b)[0])
+        if a in (Action.CREATE, Action.READ):
+            return not (is_null(unmark(af)[0]) and not _is_unknown(af))
+        return not is_null(unmark(b)[0]) or not is_null(unmark(af)[0]) or _is_unknown(af)
+
+    width = max((len(_key(n)) for n in keys if shown(n)), default=0)
     hidden = 0
     for n in keys:
         b = before.get(n)
         af = after.get(n)
         col = 6
-        if a in (Action.DELETE, Action.FORGET):
+        if a is Action.DELETE:
             if is_null(unmark(b)[0]):
                 continue
             body.append(_attr_line(col, "-", n, width, _render(b, col, "-") + " -> null"))
@@ -164,10 +183,12 @@ def render_change(ch: ResourceInstanceChange) -> str:
                 continue
             body.append(_attr_line(col, "+", n, width, _render(af, col, "+")))
         else:
-            note = " # forces replacement" if n in replace_attrs else ""
+            # Terraform's renderer does not annotate dynamically-typed attributes
+            note = " # forces replacement" if n in replace_attrs and not _is_dynamic_attr(ch, n) else ""
             got = _diff_attr(col, n, width, b, af, note, identifying=n in ("id", "name", "tags"))
             if got == ["\x00hidden"]:
-                hidden += 1
+                if not is_null(unmark(b)[0]):
+                    hidden += 1
             else:
                 body.extend(got)
     lines.extend(body)
@@ -175,6 +196,15 @@ def render_change(ch: ResourceInstanceChange) -> str:
         lines.append(f"        # ({hidden} unchanged attribute{'s' if hidden != 1 else ''} hidden)")
     lines.append("    }")
     return "\n".join(lines)
+
+
+def _is_dynamic_attr(ch: ResourceInstanceChange, name: str) -> bool:
+    from tfconsole.lang.types import DynamicType
+
+    st = ch.schema_type
+    if isinstance(st, ObjectType):
+        return isinstance(dict(st.attrs).get(name), DynamicType)
+    return False
 
 
 def _attr_line(col: int, sym: str, key: str, width: int, text: str, note: str = "") -> str:
@@ -191,9 +221,12 @@ def _render(v: Any, col: int, sym: str) -> str:
         inner = " " * (col + 4)
         items = [f"{inner}{sym} {_render(x, col + 4, sym)}," for x in v]
         return "[\n" + "\n".join(items) + "\n" + " " * (col + 2) + "]"
+    if t is str and "\n" in v and v.endswith("\n"):
+        body = "\n".join((" " * (col + 6) + ln) if ln else "" for ln in v[:-1].split("\n"))
+        return f"<<-EOT\n{body}\n{' ' * (col + 2)}EOT"
     if t in (dict, TMap) and v:
         width = max(len(_key(k)) for k in v)
-        items = [_attr_line(col + 4, sym, k, width, _render(x, col + 4, sym)) for k, x in v.items()]
+        items = [_attr_line(col + 4, sym, k, width, _render(x, col + 4, sym)) for k, x in sorted(v.items())]
         return "{\n" + "\n".join(items) + "\n" + " " * (col + 2) + "}"
     return render_value(v, col)
 
@@ -214,6 +247,8 @@ def _diff_attr(col: int, key: str, width: int, b: Any, a: Any, note: str, identi
     if not bm and not am and type(a0) is not Unknown:
         if isinstance(b0, dict) and isinstance(a0, dict) and type(b0) is type(a0):
             return [_attr_line(col, "~", key, width, _diff_map(col, b0, a0, isinstance(a0, TMap)), note)]
+        if type(b0) is list and type(a0) is list and len(b0) == len(a0):
+            return [_attr_line(col, "~", key, width, _diff_tuple(col, b0, a0), note)]
         if isinstance(b0, list) and isinstance(a0, list) and is_wholly_known_plain(a0):
             return [_attr_line(col, "~", key, width, _diff_list(col, b0, a0), note)]
     return [_attr_line(col, "~", key, width, f"{_render(b, col, '-')} -> {_render(a, col, '+')}", note)]
@@ -251,6 +286,25 @@ def _diff_map(col: int, b: dict, a: dict, is_map: bool) -> str:
     return "{\n" + "\n".join(out) + "\n" + " " * (col + 2) + "}"
 
 
+def _diff_tuple(col: int, b: list, a: list) -> str:
+    """Tuples have a fixed shape: elements are compared position by position."""
+    out: list[str] = []
+    hidden = 0
+    pad = " " * (col + 4)
+    for x, y in zip(b, a):
+        got = _diff_attr(col + 4, "", 0, x, y, "")
+        if got == ["\x00hidden"]:
+            hidden += 1
+            continue
+        for ln in got:
+            # element lines have no key: "  ~ "" = v" -> "  ~ v,"
+            out.append(ln.replace(' "" = ', " ", 1).replace("  = ", " ", 1) + ",")
+    if hidden:
+        out.append(f"{' ' * (col + 6)}# ({hidden} unchanged element{'s' if hidden != 1 else ''} hidden)")
+    del pad
+    return "[\n" + "\n".join(out) + "\n" + " " * (col + 2) + "]"
+
+
 def _diff_list(col: int, b: list, a: list) -> str:
     """Element-wise diff by longest common subsequence, unchanged elements hidden."""
     from tfconsole.lang.values import freeze
@@ -262,23 +316,38 @@ def _diff_list(col: int, b: list, a: list) -> str:
     for i in range(n - 1, -1, -1):
         for j in range(m - 1, -1, -1):
             lcs[i][j] = lcs[i + 1][j + 1] + 1 if fb[i] == fa[j] else max(lcs[i + 1][j], lcs[i][j + 1])
-    out: list[str] = []
-    hidden = 0
+    ops: list[tuple[str, Any]] = []
     i = j = 0
-    pad = " " * (col + 4)
     while i < n or j < m:
         if i < n and j < m and fb[i] == fa[j]:
-            hidden += 1
+            ops.append((" ", a[j]))
             i += 1
             j += 1
         elif j < m and (i >= n or lcs[i][j + 1] > lcs[i + 1][j]):
-            out.append(f"{pad}+ {_render(a[j], col + 4, '+')},")
+            ops.append(("+", a[j]))
             j += 1
         else:
-            out.append(f"{pad}- {_render(b[i], col + 4, '-')},")
+            ops.append(("-", b[i]))
             i += 1
-    if hidden:
-        out.append(f"{' ' * (col + 6)}# ({hidden} unchanged element{'s' if hidden != 1 else ''} hidden)")
+    out: list[str] = []
+    pad = " " * (col + 4)
+    hidden = 0
+
+    def flush() -> None:
+        nonlocal hidden
+        if hidden:
+            out.append(f"{' ' * (col + 6)}# ({hidden} unchanged element{'s' if hidden != 1 else ''} hidden)")
+            hidden = 0
+
+    for k, (op, v) in enumerate(ops):
+        if op == " ":
+            near = (k > 0 and ops[k - 1][0] != " ") or (k + 1 < len(ops) and ops[k + 1][0] != " ")
+            if not near:
+                hidden += 1
+                continue
+        flush()
+        out.append(f"{pad}{op} {_render(v, col + 4, op)},")
+    flush()
     return "[\n" + "\n".join(out) + "\n" + " " * (col + 2) + "]"
 
 
@@ -296,12 +365,10 @@ def _equal_typed(a: Any, b: Any) -> bool:
 def _reason_text(ch: ResourceInstanceChange) -> str:
     r = ch.reason
     a = ch.addr
-    if r == "replace_because_tainted":
-        return "(tainted, so must be replaced)"
-    if r == "replace_by_request":
-        return "(replace requested by you)" if False else ""
-    if r == "replace_by_triggers":
-        return "(will be replaced due to changes in replace_triggered_by)"
+    if r in ("replace_because_tainted", "replace_by_request", "replace_by_triggers"):
+        return ""
+    if ch.action is Action.FORGET:
+        return "(destroy = false is set in the configuration)"
     if r == "delete_because_no_resource_config":
         return f"(because {a.resource} is not in configuration)"
     if r == "delete_because_no_module":
@@ -342,9 +409,9 @@ def render_state_instance(addr: Any, value: dict[str, Any], deposed: str | None 
 
 def render_plan(plan: Plan) -> str:
     out: list[str] = []
-    changes = plan.resource_changes()
-    if plan.drift and not plan.destroy:
-        pass
+    changes = [c for c in plan.changes if c.action is not Action.NOOP or
+               (c.prev_run_addr is not None and c.prev_run_addr != c.addr)]
+    actions = [c for c in changes if c.action is not Action.NOOP]
     if not changes and not [o for o in plan.output_changes if o.action is not Action.NOOP]:
         if plan.refresh_only:
             return ("\nNo changes. Your infrastructure still matches the configuration.\n\nTerraform has checked "
@@ -354,36 +421,51 @@ def render_plan(plan: Plan) -> str:
                 "infrastructure against your configuration and found no differences, so no changes are needed.\n")
     if changes:
         symbols = []
-        present = {c.action for c in changes}
+        present = {c.action for c in actions}
         for act, text in ((Action.CREATE, "  + create"), (Action.UPDATE, "  ~ update in-place"),
                           (Action.DELETE, "  - destroy"), (Action.DELETE_THEN_CREATE, "-/+ destroy and then create replacement"),
                           (Action.CREATE_THEN_DELETE, "+/- create replacement and then destroy"),
                           (Action.READ, " <= read (data resources)")):
             if act in present:
                 symbols.append(text)
-        out.append("\nTerraform used the selected providers to generate the following execution\nplan. Resource "
-                   "actions are indicated with the following symbols:")
-        out.extend(symbols)
-        out.append("\nTerraform will perform the following actions:\n")
+        if actions:
+            out.append("\nTerraform used the selected providers to generate the following execution\nplan. "
+                       "Resource actions are indicated with the following symbols:")
+            out.extend(symbols)
+            out.append("")
+        else:
+            out.append("")
+        out.append("Terraform will perform the following actions:\n")
         for c in changes:
             out.append(render_change(c))
             out.append("")
         out.append(plan.summary_line())
+        forgets = [c for c in changes if c.action is Action.FORGET]
+        if forgets:
+            out.append("\nWarning: Some objects will no longer be managed by Terraform\n\nIf you apply this plan, "
+                       "Terraform will discard its tracking information for\nthe following objects, but it will "
+                       "not delete them:")
+            out.extend(f" - {c.address}" for c in forgets)
+            out.append("\nAfter applying this plan, Terraform will no longer manage these objects. You\nwill need "
+                       "to import them into Terraform to manage them again.")
     ocs = [o for o in plan.output_changes if o.action is not Action.NOOP]
     if ocs:
         out.append("\nChanges to Outputs:")
         width = max(len(o.name) for o in ocs)
         for o in ocs:
-            sym = {Action.CREATE: "+", Action.UPDATE: "~", Action.DELETE: "-"}.get(o.action, " ")
             if o.sensitive:
-                val = "(sensitive value)"
+                sym = {Action.CREATE: "+", Action.UPDATE: "~", Action.DELETE: "-"}.get(o.action, " ")
+                out.append(_attr_line(2, sym, o.name, width, "(sensitive value)"))
             elif o.action is Action.DELETE:
-                val = render_value(o.before, 2) + " -> null"
+                out.append(_attr_line(2, "-", o.name, width, _render(o.before, 2, "-") + " -> null"))
             elif o.action is Action.UPDATE:
-                val = f"{render_value(o.before, 2)} -> {render_value(o.after, 2)}"
+                got = _diff_attr(2, o.name, width, o.before, o.after, "")
+                out.extend(x for x in got if x != "\x00hidden")
             else:
-                val = render_value(o.after, 2)
-            out.append(f"  {sym} {o.name.ljust(width)} = {val}")
+                out.append(_attr_line(2, "+", o.name, width, _render(o.after, 2, "+")))
+        if not changes:
+            out.append("\nYou can apply this plan to save these new output values to the Terraform\nstate, "
+                       "without changing any real infrastructure.")
     return "\n".join(out) + "\n"
 
 

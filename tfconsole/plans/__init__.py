@@ -150,5 +150,6 @@ class Plan:
         return f"Plan: {add} to add, {change} to change, {destroy} to destroy."
 
     def has_changes(self) -> bool:
-        return any(c.action is not Action.NOOP for c in self.changes) or \
+        return any(c.action is not Action.NOOP or (c.prev_run_addr is not None and c.prev_run_addr != c.addr)
+                   for c in self.changes) or \
             any(o.action is not Action.NOOP for o in self.output_changes)

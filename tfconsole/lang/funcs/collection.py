@@ -641,8 +641,11 @@ def _slice(args, ctx):
     return TList(items, rt.elem)
 
 
-@register("sort", [Param("list", ListType(STRING))], ListType(STRING))
+@register("sort", [Param("list", ListType(STRING))], ListType(STRING), nested_unknowns=True)
 def _sort(args, ctx):
+    if not is_wholly_known(args[0]):
+        # the order is not known yet, but the length is (as Terraform renders it)
+        return TList([Unknown(STRING)] * len(args[0]), STRING)
     for i, x in enumerate(args[0]):
         if is_null(x):
             raise FunctionError(f"given list element {i} is null; a null string cannot be sorted")
