@@ -85,13 +85,14 @@ def engine_baseline(d: Path, parallelism: int) -> dict[str, Any]:
 
 def cli_baseline(d: Path) -> dict[str, Any]:
     exe = [sys.executable, "-m", "tfconsole"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # the same tfconsole as the app under test
     with open(d / "cli.log", "w") as log:
         t0 = time.perf_counter()
-        rc = subprocess.call(exe + ["plan", "-out=tfplan"], cwd=d, stdout=log, stderr=log)
+        rc = subprocess.call(exe + ["plan", "-out=tfplan"], cwd=d, stdout=log, stderr=log, env=env)
         t1 = time.perf_counter()
         if rc != 0:
             return {"error": f"plan exit {rc}"}
-        rc = subprocess.call(exe + ["apply", "tfplan"], cwd=d, stdout=log, stderr=log)
+        rc = subprocess.call(exe + ["apply", "tfplan"], cwd=d, stdout=log, stderr=log, env=env)
         t2 = time.perf_counter()
     return {"plan_s": t1 - t0, "apply_s": t2 - t1, "exit": rc}
 

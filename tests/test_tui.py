@@ -168,7 +168,7 @@ async def test_broken_config_shows_diagnostic(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: not app.busy and bool(app.diagnostics_pane.diagnostics))
         diags = app.diagnostics_pane.diagnostics
         assert any(x.is_error for x in diags)
-        body = str(app.query_one("#diagnostics-body").render())
+        body = app.diagnostics_pane.text
         assert "main.tf:" in body
         assert "configuration is not valid" in summary(app) or "failed" in summary(app)
         # still alive: other views open without crashing
@@ -187,7 +187,7 @@ async def test_invalid_reference_reports_file_and_line(tmp_path: Path) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("p")
         await wait_for(pilot, lambda: not app.busy and bool(app.diagnostics_pane.diagnostics))
-        body = str(app.query_one("#diagnostics-body").render())
+        body = app.diagnostics_pane.text
         assert "main.tf:2" in body
 
 

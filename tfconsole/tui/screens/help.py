@@ -16,6 +16,12 @@ HELP = """\
   d        plan a destroy, then confirm it
   x        cancel the running operation (in-flight work finishes, state is saved)
 
+[b]Moving[/b]
+  ↑ ↓      move; pgup / pgdn, home / end jump
+  enter    open / close a module, resource or state instance (→ opens, ← closes or goes up)
+           resources with more than 50 instances start closed; their row shows the counts
+           and, during an apply, the progress (k/n done, r running)
+
 [b]Plan review[/b]
   space    mark / unmark the instance, resource or module under the cursor
   t        re-plan with the marks as targets (-target)

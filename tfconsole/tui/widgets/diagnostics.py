@@ -4,8 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
-from textual.containers import VerticalScroll
-from textual.widgets import Static
+from textual.widgets import RichLog
 
 
 def diagnostic_text(d: Any, files: dict[str, str]) -> Text:
@@ -27,65 +26,84 @@ def diagnostic_text(d: Any, files: dict[str, str]) -> Text:
     return t
 
 
-LOG_REFRESH = 0.25  # seconds
+LOG_REFRESH = 0.25  # seconds between repaints of the progress log
+LOG_KEEP = 200  # progress lines kept (the newest)
 
 
-class DiagnosticsPane(VerticalScroll):
-    """Attributes down: the app sets diagnostics/log; this pane only renders them."""
+class DiagnosticsPane(RichLog):
+    """Attributes down: the app sets diagnostics and appends progress lines; this pane renders them.
+
+    A line-API log: each line is wrapped once, when written, and a repaint renders only the
+    visible lines - appending progress during a 10,000-vertex apply costs the new lines, not a
+    re-layout of the whole pane. Progress lines are appended at most every LOG_REFRESH seconds.
+    """
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+        super().__init__(wrap=True, min_width=20, auto_scroll=False, **kwargs)
         self._diags: list[Any] = []
         self._files: dict[str, str] = {}
         self._log: list[str] = []
+        self._pending: list[str] = []
         self._log_timer: Any = None
-        self._body = Static("", id="diagnostics-body")
-
-    def compose(self):  # type: ignore[no-untyped-def]
-        yield self._body
+        self._plain: list[str] = []  # what the pane shows, as plain text (for tests and copying)
+        self._placeholder = False
 
     def show(self, diags: list[Any], files: dict[str, str]) -> None:
         self._diags = list(diags)
         self._files = files
-        self._refresh()
+        self._rewrite()
         if self._diags:  # diagnostics matter more than the progress log under them
             self.call_after_refresh(self.scroll_home, animate=False)
 
     def clear_log(self) -> None:
         self._log = []
+        self._pending = []
         if self._log_timer is not None:
             self._log_timer.stop()
             self._log_timer = None
-        self._refresh()
+        self._rewrite()
 
-    def add_log(self, lines: list[str], keep: int = 200) -> None:
-        """Progress lines arrive with every vertex batch; the pane repaints at most every 0.25 s."""
-        self._log.extend(lines)
-        del self._log[:-keep]
+    def add_log(self, lines: list[str]) -> None:
+        self._pending.extend(lines)
         if self._log_timer is None:
             self._log_timer = self.set_timer(LOG_REFRESH, self._flush_log)
 
     def _flush_log(self) -> None:
         self._log_timer = None
-        self._refresh()
+        new, self._pending = self._pending, []
+        if not new:
+            return
+        if self._placeholder or len(new) >= LOG_KEEP or len(self._log) + len(new) > 2 * LOG_KEEP:
+            # amortised trim: rewrite the newest LOG_KEEP lines once in a while
+            self._log = (self._log + new)[-LOG_KEEP:]
+            self._rewrite()
+        else:
+            self._log.extend(new)
+            self._write_log(new)
+        self.scroll_end(animate=False)
 
     @property
     def diagnostics(self) -> list[Any]:
         return list(self._diags)
 
-    def _refresh(self) -> None:
-        out = Text()
+    @property
+    def text(self) -> str:
+        return "\n".join(self._plain)
+
+    def _rewrite(self) -> None:
+        self.clear()
+        self._plain = []
         for d in self._diags:
-            if out:
-                out.append("\n")
-            out.append_text(diagnostic_text(d, self._files))
-        for line in self._log:
-            if out:
-                out.append("\n")
-            out.append(line, style="dim")
-        if not out:
-            out.append("No diagnostics.", style="dim")
-        self._body.update(out)
-        self.border_title = f"Diagnostics ({len(self._diags)})" if self._diags else "Diagnostics"
+            t = diagnostic_text(d, self._files)
+            self.write(t)
+            self._plain.append(t.plain)
         if self._log:
-            self.scroll_end(animate=False)
+            self._write_log(self._log)
+        self._placeholder = not self._plain
+        if self._placeholder:
+            self.write(Text("No diagnostics.", style="dim"))
+        self.border_title = f"Diagnostics ({len(self._diags)})" if self._diags else "Diagnostics"
+
+    def _write_log(self, lines: list[str]) -> None:
+        self.write(Text("\n".join(lines), style="dim"))
+        self._plain.extend(lines)

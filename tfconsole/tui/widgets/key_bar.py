@@ -56,11 +56,13 @@ class KeyBar(Widget):
                 continue
             seen.add(binding.action)
             start = t.cell_len
-            t.append(f" {self.app.get_key_display(binding)} ", style=key_style if enabled else "dim")
-            t.append(f" {binding.description} ", style=desc_style if enabled else "dim")
+            # " p Plan a Apply ...": keys bold in the accent colour; fits 80 columns
+            t.append(" ")
+            t.append(self.app.get_key_display(binding), style=key_style if enabled else "dim")
+            t.append(f" {binding.description}", style=desc_style if enabled else "dim")
             spans.append((start, t.cell_len, binding.action))
         if palette is not None and self.app.ENABLE_COMMAND_PALETTE:
-            tail = Text.assemble((f" {self.app.get_key_display(palette)} ", key_style),
+            tail = Text.assemble((self.app.get_key_display(palette), key_style),
                                  (f" {palette.description} ", desc_style))
             gap = self.size.width - t.cell_len - tail.cell_len
             if gap > 0:
