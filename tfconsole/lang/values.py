@@ -166,14 +166,24 @@ def is_marked(v: Any) -> bool:
     return type(v) is Sensitive
 
 
+# types that never hold a mark (hot paths below test these before recursing)
+_PLAIN = frozenset((str, int, float, bool, type(None), Decimal, Unknown, Null))
+
+
 def contains_marks(v: Any) -> bool:
     t = type(v)
     if t is Sensitive:
         return True
     if t is dict or t is TMap:
-        return any(contains_marks(x) for x in v.values())
-    if t is list or t is TList or t is TSet:
-        return any(contains_marks(x) for x in v)
+        v = v.values()
+    elif not (t is list or t is TList or t is TSet):
+        return False
+    for x in v:
+        tx = type(x)
+        if tx in _PLAIN:
+            continue
+        if tx is Sensitive or contains_marks(x):
+            return True
     return False
 
 
@@ -185,29 +195,53 @@ def unmark(v: Any) -> tuple[Any, bool]:
 
 
 def unmark_deep(v: Any) -> tuple[Any, bool]:
-    """Remove every mark at any depth: (clean value, whether any mark was found)."""
+    """Remove every mark at any depth: (clean value, whether any mark was found).
+    A value without marks comes back as the same object."""
+    t = type(v)
+    if t in _PLAIN:
+        return v, False
+    if t is Sensitive:
+        return _strip(v.value), True
+    clean = _strip(v)
+    return clean, clean is not v
+
+
+def _strip(v: Any) -> Any:
+    """v without marks; the same object when there are none (so `is` tells whether any)."""
     t = type(v)
     if t is Sensitive:
-        inner, _ = unmark_deep(v.value)
-        return inner, True
-    if t is dict:
-        if not any(contains_marks(x) for x in v.values()):
-            return v, False
-        return {k: unmark_deep(x)[0] for k, x in v.items()}, True
-    if t is TMap:
-        if not any(contains_marks(x) for x in v.values()):
-            return v, False
-        return TMap({k: unmark_deep(x)[0] for k, x in v.items()}, v.etype), True
+        return _strip(v.value)
+    if t is dict or t is TMap:
+        out = None
+        for k, x in v.items():
+            if type(x) in _PLAIN:
+                continue
+            y = _strip(x)
+            if y is not x:
+                if out is None:
+                    out = dict(v)
+                out[k] = y
+        if out is None:
+            return v
+        return out if t is dict else TMap(out, v.etype)
     if t is list or t is TList or t is TSet:
-        if not any(contains_marks(x) for x in v):
-            return v, False
-        items = [unmark_deep(x)[0] for x in v]
+        items = None
+        for i, x in enumerate(v):
+            if type(x) in _PLAIN:
+                continue
+            y = _strip(x)
+            if y is not x:
+                if items is None:
+                    items = list(v)
+                items[i] = y
+        if items is None:
+            return v
         if t is list:
-            return items, True
+            return items
         if t is TList:
-            return TList(items, v.etype), True
-        return TSet(items, v.etype), True
-    return v, False
+            return TList(items, v.etype)
+        return TSet(items, v.etype)
+    return v
 
 
 def mark(v: Any, marked: bool = True) -> Any:
@@ -224,10 +258,12 @@ def sensitive_paths(v: Any, path: tuple = ()) -> list[tuple]:
     out: list[tuple] = []
     if t is dict or t is TMap:
         for k, x in v.items():
-            out.extend(sensitive_paths(x, path + (k,)))
+            if type(x) not in _PLAIN:
+                out.extend(sensitive_paths(x, path + (k,)))
     elif t is list or t is TList or t is TSet:
         for i, x in enumerate(v):
-            out.extend(sensitive_paths(x, path + (i,)))
+            if type(x) not in _PLAIN:
+                out.extend(sensitive_paths(x, path + (i,)))
     return out
 
 
@@ -267,12 +303,9 @@ def _mark_at(v: Any, path: tuple) -> Any:
 
 def type_of(v: Any) -> Type:
     t = type(v)
-    if t is str:
-        return STRING
-    if t is bool:
-        return BOOL
-    if t is int or t is float:
-        return NUMBER
+    pt = _PRIMITIVE_TYPE_OF.get(t)
+    if pt is not None:
+        return pt
     if v is None:
         return DYNAMIC
     if t is Unknown or t is Null:
@@ -280,7 +313,8 @@ def type_of(v: Any) -> Type:
     if t is Sensitive:
         return type_of(v.value)
     if t is dict:
-        return ObjectType(tuple(sorted((k, type_of(x)) for k, x in v.items())))
+        get = _PRIMITIVE_TYPE_OF.get
+        return ObjectType(tuple(sorted((k, get(type(x)) or type_of(x)) for k, x in v.items())))
     if t is list:
         return TupleType(tuple(type_of(x) for x in v))
     if t is TList:
@@ -379,10 +413,31 @@ def freeze(v: Any) -> Any:
     return v
 
 
+_PRIMITIVE_TYPE_OF: dict[type, Type] = {str: STRING, bool: BOOL, int: NUMBER, float: NUMBER}
+
+
 def equal(a: Any, b: Any) -> bool:
     """Terraform's `==`: same type and same value (marks ignored)."""
-    a, _ = unmark(a)
-    b, _ = unmark(b)
+    if type(a) is Sensitive:
+        a = a.value
+    if type(b) is Sensitive:
+        b = b.value
+    ta = type(a)
+    if ta is type(b):
+        if ta is str or ta is int or ta is bool:
+            return a == b
+        if ta is dict or ta is TMap:
+            if a.keys() != b.keys():
+                return False
+            for k, x in a.items():
+                y = b[k]
+                tx = type(x)
+                if tx is type(y) and (tx is str or tx is int or tx is bool):
+                    if x != y:
+                        return False
+                elif not equal(x, y):
+                    return False
+            return True
     if is_null(a) or is_null(b):
         return is_null(a) and is_null(b)
     ta, tb = type(a), type(b)
@@ -429,6 +484,16 @@ def to_json_plain(v: Any) -> Any:
 
 def from_json_typed(j: Any, ty: Type) -> Any:
     """Decode JSON data into a value of type ty (cty's ctyjson.Unmarshal)."""
+    if type(ty) is ObjectType and type(j) is dict:
+        out = {}
+        get = j.get
+        for k, at in ty.attrs:
+            x = get(k)
+            if type(x) is str and (at is STRING or at == STRING):
+                out[k] = x
+            else:
+                out[k] = from_json_typed(x, at)
+        return out
     if j is None:
         return None if isinstance(ty, DynamicType) else Null(ty)
     if isinstance(ty, DynamicType):
@@ -477,7 +542,25 @@ def from_json_implied(j: Any) -> Any:
 
 def to_json_typed(v: Any, ty: Type) -> Any:
     """Encode a value as cty JSON for type ty: dynamic positions get {"value", "type"}."""
-    v, _ = unmark(v)
+    if type(v) is Sensitive:
+        v = v.value
+    tt = type(ty)
+    if tt is PrimitiveType:
+        t = type(v)
+        if t is str or t is bool or t is int:
+            return v
+        return None if v is None or t is Null else to_json_plain(v)
+    if tt is ObjectType and type(v) is dict:
+        out = {}
+        get = v.get
+        for k, at in ty.attrs:
+            x = get(k)
+            tx = type(x)
+            if type(at) is PrimitiveType and (tx is str or tx is bool or tx is int):
+                out[k] = x
+            else:
+                out[k] = to_json_typed(x, at)
+        return out
     if isinstance(ty, DynamicType):
         if is_null(v):
             return None

@@ -495,6 +495,45 @@ class Journal:
 # the manager
 
 
+class _LoadedBody:
+    """The state body of a file as load() read it, encoded only if a write needs it.
+
+    A plan never writes, and an apply that changed nothing writes the file's own text back:
+    both skip encoding the state they loaded. The raw text after the file's header is the
+    body whenever the file is in canonical form (as tfconsole and Terraform write it); for
+    any other file, a copy of the state as loaded is encoded on demand (the State handed out
+    by load() may be mutated meanwhile; the copy shares its immutable JSON data).
+    """
+
+    def __init__(self, data: bytes, state: State):
+        self.raw: str | None = None
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = ""
+        header = state_header(state.terraform_version, state.serial, state.lineage)
+        if text.startswith(header):
+            self.raw = text[len(header):]
+        self._snapshot: State | None = state.deep_copy()
+        self._text: str | None = None
+
+    def text(self) -> str:
+        if self._text is None:
+            assert self._snapshot is not None
+            self._text = state_body(self._snapshot)
+            self._snapshot = None
+        return self._text
+
+    def same(self, body: str) -> bool:
+        if self._text is None and self.raw is not None and body == self.raw:
+            return True
+        return body == self.text()
+
+
+def _same_body(known: "str | _LoadedBody", body: str) -> bool:
+    return known.same(body) if isinstance(known, _LoadedBody) else known == body
+
+
 class StateManager:
     """Reads and persists one state file (Terraform's statemgr.Filesystem, made crash-safe).
 
@@ -519,9 +558,9 @@ class StateManager:
         self._mutex = threading.RLock()
         self.state: State | None = None
         self._serial = 0
-        self._body: str | None = None        # body of the last read/written snapshot
+        self._body: str | _LoadedBody | None = None  # body of the last read/written snapshot
         self._initial_bytes: bytes = b""      # the file as read by load(), for the backup
-        self._initial_body: str | None = None
+        self._initial_body: str | _LoadedBody | None = None
         self._backup_written = False
         self._journal: Journal | None = None
 
@@ -589,7 +628,7 @@ class StateManager:
                 state = State(serial=0)
                 self._body = None
             else:
-                self._body = state_body(state)
+                self._body = _LoadedBody(data, state)
             self._serial = state.serial
             self._initial_bytes = data if data.strip() else b""
             self._initial_body = self._body
@@ -642,7 +681,7 @@ class StateManager:
             body = state_body(state)
             if not state.lineage:
                 state.lineage = str(uuid.uuid4())
-            if self._body is not None and body == self._body:
+            if self._body is not None and _same_body(self._body, body):
                 state.serial = self._serial
                 self.state = state
                 return diags
@@ -651,7 +690,7 @@ class StateManager:
             text = state_header(tfv, serial, state.lineage) + body
             try:
                 if (self.backup_path and not self._backup_written and self._initial_bytes
-                        and body != self._initial_body):
+                        and not (self._initial_body is not None and _same_body(self._initial_body, body))):
                     atomic_write(self.backup_path, self._initial_bytes)
                     self._backup_written = True
                 atomic_write(self.out_path, encode_bytes(text))

@@ -104,15 +104,26 @@ def _str(s: str) -> str:
     return e
 
 
+def _go_escapes(text: str) -> str:
+    """Go's extra escapes, applied to a whole JSON text at once: these characters can only
+    occur inside strings, never in JSON's structure, numbers or literals."""
+    if "<" in text or ">" in text or "&" in text or "\u2028" in text or "\u2029" in text:
+        text = (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+                .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+    return text
+
+
 def _data(v: Any, ind: str, out: list[str]) -> None:
     """Encode cty JSON data (attributes, output values and types) as Go's MarshalIndent does.
 
     Object keys are sorted bytewise, as cty marshals them, except the dynamic-value wrapper
-    {"value", "type"} which cty writes in that order.
+    {"value", "type"} which cty writes in that order. Strings are encoded without Go's extra
+    escapes: the caller applies _go_escapes to the whole text. Scalars inside objects and
+    arrays are encoded inline (this is the hot loop of writing a large state).
     """
     t = type(v)
     if t is str:
-        out.append(_str(v))
+        out.append(encode_basestring(v))
     elif t is dict:
         if not v:
             out.append("{}")
@@ -122,31 +133,47 @@ def _data(v: Any, ind: str, out: list[str]) -> None:
         else:
             items = sorted(v.items())
         inner = ind + "  "
-        sep = "{\n"
+        sep = "{\n" + inner
+        nxt = ",\n" + inner
+        append = out.append
         for k, x in items:
-            out.append(sep)
-            out.append(inner)
-            out.append(_str(k))
-            out.append(": ")
-            _data(x, inner, out)
-            sep = ",\n"
-        out.append("\n")
-        out.append(ind)
-        out.append("}")
+            tx = type(x)
+            if tx is str:
+                append(sep + encode_basestring(k) + ": " + encode_basestring(x))
+            elif x is None:
+                append(sep + encode_basestring(k) + ": null")
+            elif tx is bool:
+                append(sep + encode_basestring(k) + (": true" if x else ": false"))
+            elif tx is int:
+                append(sep + encode_basestring(k) + ": " + str(x))
+            else:
+                append(sep + encode_basestring(k) + ": ")
+                _data(x, inner, out)
+            sep = nxt
+        append("\n" + ind + "}")
     elif t is list or t is tuple:
         if not v:
             out.append("[]")
             return
         inner = ind + "  "
-        sep = "[\n"
+        sep = "[\n" + inner
+        nxt = ",\n" + inner
+        append = out.append
         for x in v:
-            out.append(sep)
-            out.append(inner)
-            _data(x, inner, out)
-            sep = ",\n"
-        out.append("\n")
-        out.append(ind)
-        out.append("]")
+            tx = type(x)
+            if tx is str:
+                append(sep + encode_basestring(x))
+            elif x is None:
+                append(sep + "null")
+            elif tx is bool:
+                append(sep + ("true" if x else "false"))
+            elif tx is int:
+                append(sep + str(x))
+            else:
+                append(sep)
+                _data(x, inner, out)
+            sep = nxt
+        append("\n" + ind + "]")
     elif v is None:
         out.append("null")
     elif v is True:
@@ -167,7 +194,7 @@ def _struct(pairs: list[tuple[str, Any]], ind: str, out: list[str]) -> None:
     for k, x in pairs:
         out.append(sep)
         out.append(inner)
-        out.append(_str(k))
+        out.append(encode_basestring(k))
         out.append(": ")
         if type(x) is _Struct:
             _struct(x.pairs, inner, out)
@@ -330,7 +357,7 @@ def state_body(state: State) -> str:
             pairs: list[tuple[str, Any]] = [("value", o.value), ("type", o.type)]
             if o.sensitive:
                 pairs.append(("sensitive", True))
-            out.append(sep + "    " + _str(name) + ": ")
+            out.append(sep + "    " + encode_basestring(name) + ": ")
             _struct(pairs, "    ", out)
             sep = ",\n"
         out.append("\n  },\n")
@@ -353,7 +380,7 @@ def state_body(state: State) -> str:
     else:
         _data(cr, "  ", out)
     out.append("\n}\n")
-    return "".join(out)
+    return _go_escapes("".join(out))
 
 
 def write_state(state: State) -> str:
