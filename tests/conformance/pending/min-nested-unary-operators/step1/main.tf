@@ -1,0 +1,2 @@
+output "not_not" { value = !!true }
+output "neg_neg" { value = - -3 }
