@@ -151,14 +151,15 @@ class WalkContext:
             return
         from tfconsole.graph.nodes.resource import encode_object
 
-        with self.lock:
-            if value is None:
+        if value is None:
+            with self.lock:
                 self.refreshed.set_current(addr, None, provider)
-                return
-            attrs, sens = encode_object(value, schema)
-            obj = ObjectState(attributes=attrs, status=old.status, schema_version=old.schema_version,
-                              sensitive_attributes=sens, private=old.private, dependencies=old.dependencies,
-                              create_before_destroy=old.create_before_destroy)
+            return
+        attrs, sens = encode_object(value, schema)  # outside the lock: it is the slow part
+        obj = ObjectState(attributes=attrs, status=old.status, schema_version=old.schema_version,
+                          sensitive_attributes=sens, private=old.private, dependencies=old.dependencies,
+                          create_before_destroy=old.create_before_destroy)
+        with self.lock:
             self.refreshed.set_current(addr, obj, provider)
 
     def record_drift(self, addr: AbsResourceInstance, provider: str, before: Any, after: Any,
@@ -199,6 +200,7 @@ class WalkContext:
             from tfconsole.lang.values import unmark_deep
 
             clean, _ = unmark_deep(config)
+            self.hook.pre_provision(str(addr), p.type)
             d = run_local_exec(clean, self.working_dir,
                                lambda line, a=str(addr): self.hook.provision_output(a, "local-exec", line))
             if d.has_errors and p.on_failure_continue:
@@ -351,11 +353,29 @@ def provider_source_of(provider_addr: str) -> str:
     return provider_addr[start + 2:end]
 
 
+# id(BlockSchema) -> (the block, its implied type, its sensitive attribute names); the block
+# is kept so its id is not reused while cached. Bounded: a provider may build new schema
+# objects on every call.
+_BLOCK_FACTS: dict[int, tuple[Any, Any, tuple[str, ...]]] = {}
+
+
+def _block_facts(block: Any) -> tuple[Any, tuple[str, ...]]:
+    facts = _BLOCK_FACTS.get(id(block))
+    if facts is None or facts[0] is not block:
+        facts = (block, block.implied_type(), tuple(block.sensitive_attrs()))
+        if len(_BLOCK_FACTS) >= 512:
+            _BLOCK_FACTS.clear()
+        _BLOCK_FACTS[id(block)] = facts
+    return facts[1], facts[2]
+
+
 def decode_object(attrs: dict[str, Any], schema: Schema, sensitive_attributes: list[Any]) -> dict[str, Any]:
-    ty = schema.block.implied_type()
+    ty, sensitive_names = _block_facts(schema.block)
     value = from_json_typed(attrs, ty)
+    if not sensitive_attributes and not sensitive_names:
+        return value
     paths = [state_path_to_tuple(p) for p in sensitive_attributes or []]
-    for name in schema.block.sensitive_attrs():
+    for name in sensitive_names:
         paths.append((name,))
     if paths:
         value = apply_sensitive_paths(value, [p for p in paths if p is not None])

@@ -66,6 +66,11 @@ class Walker:
     def walk(self, graph: Graph, operation: str = "walk") -> WalkResult:
         result = WalkResult()
         t0 = time.monotonic()
+        # the hook's methods, looked up once per walk (a Hooks fan-out builds a new callable per
+        # attribute access, and these are called several times for every vertex)
+        hook = self.hook
+        on_waiting, on_queued, on_started = hook.vertex_waiting, hook.vertex_queued, hook.vertex_started
+        on_finished, on_skipped, on_failed = hook.vertex_finished, hook.vertex_skipped, hook.vertex_failed
         ready: queue.SimpleQueue = queue.SimpleQueue()
         done_q: queue.SimpleQueue = queue.SimpleQueue()
 
@@ -91,7 +96,7 @@ class Walker:
                     parent_of[vid] = parent
                 outstanding += 1
                 if deps:
-                    self.hook.vertex_waiting(v.name, [d.name for d in deps])
+                    on_waiting(v.name, [d.name for d in deps])
             return [v for v in verts if remaining[id(v)] == 0]
 
         def schedule(v: Any) -> None:
@@ -103,7 +108,7 @@ class Walker:
                 finish(v, ok=False, skipped_because="an upstream dependency failed")
                 return
             in_flight += 1
-            self.hook.vertex_queued(v.name)
+            on_queued(v.name)
             ready.put(v)
 
         def finish(v: Any, ok: bool, skipped_because: str | None = None) -> None:
@@ -115,7 +120,7 @@ class Walker:
                 outstanding -= 1
                 if why is not None:
                     result.skipped.append(cur)
-                    self.hook.vertex_skipped(cur.name, why)
+                    on_skipped(cur.name, why)
                 for d in dependents.get(id(cur), ()):
                     if not cur_ok:
                         poisoned.add(id(d))
@@ -147,7 +152,7 @@ class Walker:
                     continue
                 with self.semaphore:
                     start = time.monotonic()
-                    self.hook.vertex_started(v.name)
+                    on_started(v.name)
                     sub = None
                     try:
                         diags = self.execute(v)
@@ -188,10 +193,10 @@ class Walker:
                 if res.diags.has_errors:
                     result.failed.append(v)
                     msg = "; ".join(d.summary for d in res.diags.errors())
-                    self.hook.vertex_failed(v.name, res.elapsed, msg)
+                    on_failed(v.name, res.elapsed, msg)
                     finish(v, ok=False)
                     continue
-                self.hook.vertex_finished(v.name, res.elapsed)
+                on_finished(v.name, res.elapsed)
                 sub = res.subgraph
                 if sub is not None and len(sub) > 0:
                     open_children[id(v)] = len(sub)
