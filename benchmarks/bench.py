@@ -79,17 +79,29 @@ def default_tfconsole() -> list[str]:
     return [found] if found else [sys.executable, "-m", "tfconsole"]
 
 
-def run_tfconsole(cmd: list[str], workdir: Path, n: int, extra: list[str]) -> dict[str, float]:
+def tfconsole_env(keep_no_bytecode: bool) -> dict[str, str]:
+    """tfconsole's environment: as installed, Python modules load from cached bytecode, so a
+    PYTHONDONTWRITEBYTECODE of the calling shell is dropped (the untimed `init` writes the
+    cache) unless --no-bytecode asks to measure compiling every module on every command."""
+    env = dict(os.environ)
+    if not keep_no_bytecode:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def run_tfconsole(cmd: list[str], workdir: Path, n: int, extra: list[str],
+                  env: dict[str, str] | None = None) -> dict[str, float]:
     def run(argv: list[str], ok: tuple[int, ...] = (0,)) -> float:
         t0 = time.perf_counter()
         p = subprocess.run([*cmd, f"-chdir={workdir}", *argv, *extra], stdin=subprocess.DEVNULL,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         dt = time.perf_counter() - t0
         if p.returncode not in ok:
             raise RuntimeError(f"tfconsole {' '.join(argv)} exited {p.returncode}:\n{(p.stdout + p.stderr)[-1500:]}")
         return dt
 
-    subprocess.run([*cmd, f"-chdir={workdir}", "init"], stdin=subprocess.DEVNULL, capture_output=True, check=True)
+    subprocess.run([*cmd, f"-chdir={workdir}", "init"], stdin=subprocess.DEVNULL, capture_output=True, check=True,
+                   env=env)
     out = {
         "plan": run(["plan", "-out=tfplan"]),
         "apply": run(["apply", "tfplan"]),
@@ -170,6 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tfconsole", default=None, help="the tfconsole command (default: the venv's CLI)")
     ap.add_argument("--workdir", default=None, help="keep the generated directories here")
     ap.add_argument("--tfconsole-args", default="", help="extra flags for every tfconsole command")
+    ap.add_argument("--no-bytecode", action="store_true",
+                    help="keep PYTHONDONTWRITEBYTECODE for tfconsole (every command compiles its modules)")
     args = ap.parse_args(argv)
 
     if args.quick:
@@ -197,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
                 wd = base / f"tfconsole-{n}"
                 shutil.rmtree(wd, ignore_errors=True)
                 write_config(wd, n)
-                r["tfconsole"] = run_tfconsole(cmd, wd, n, extra)
+                r["tfconsole"] = run_tfconsole(cmd, wd, n, extra, tfconsole_env(args.no_bytecode))
                 r["tfconsole"]["load"] = loadavg()
                 print(f"tfconsole N={n}: " + ", ".join(f"{p} {r['tfconsole'][p]:.2f}s" for p in PHASES) +
                       f" (load {r['tfconsole']['load']})", file=sys.stderr, flush=True)
