@@ -193,14 +193,12 @@ class Context:
         b = BuildContext(self.config, prior, targets=tgt, destroy=True)  # type: ignore[arg-type]
         from tfconsole.graph.transforms import ProviderTransformer, RootTransformer
 
+        selected = _destroy_selection(prior, tgt)
         for rs in prior.resources.values():
             for key, inst in rs.instances.items():
                 addr = rs.addr.instance(key)
-                if tgt:
-                    from tfconsole.addrs import target_contains
-
-                    if not any(target_contains(t, addr) for t in tgt):
-                        continue
+                if selected is not None and addr not in selected:
+                    continue
                 if inst.current is not None:
                     g.add(PlanOrphanNode(addr, rs.provider, "", rs.addr.resource.mode))
                 for dk in inst.deposed:
@@ -216,9 +214,9 @@ class Context:
         res = self._walk(g, ctx, "plan-destroy")
         diags.append(res.diags)
         self._finish_plan(plan, ctx, prior)
-        # outputs are all removed by a destroy
+        # outputs are all removed by a whole destroy (a targeted one leaves them alone)
         plan.output_changes = []
-        for name, out in prior.outputs.items():
+        for name, out in ([] if tgt else prior.outputs.items()):
             plan.output_changes.append(OutputChange(name, Action.DELETE, _output_value(out), None, out.sensitive))
         plan.errored = diags.has_errors
         return plan, diags
@@ -383,7 +381,8 @@ class Context:
 
     def _write_outputs(self, state: State, plan: Plan, ctx: WalkContext | None) -> None:
         if plan.destroy:
-            state.outputs.clear()
+            if not plan.targets:
+                state.outputs.clear()
             return
         if ctx is None:
             return
@@ -404,6 +403,27 @@ class Context:
             for name in list(state.outputs):
                 if name not in keep:
                     del state.outputs[name]
+
+
+def _destroy_selection(state: State, targets: list) -> set | None:
+    """-target with destroy: the targets plus everything in state that depends on them."""
+    if not targets:
+        return None
+    from tfconsole.addrs import target_contains
+
+    selected = {a for a, _ in state.all_instances() if any(target_contains(t, a) for t in targets)}
+    changed = True
+    while changed:
+        changed = False
+        configs = {str(a.config()) for a in selected}
+        for a, inst in state.all_instances():
+            if a in selected:
+                continue
+            objs = ([inst.current] if inst.current else []) + list(inst.deposed.values())
+            if any(dep in configs for o in objs for dep in o.dependencies):
+                selected.add(a)
+                changed = True
+    return selected
 
 
 def _output_value(out: OutputState | None) -> Any:
@@ -435,10 +455,20 @@ def _same_output(a: Any, b: Any) -> bool:
 
 
 def _change_sort_key(ch: Any) -> tuple:
+    """Terraform's address order: shorter module paths first, then module steps, data before
+    managed, type, name, instance key (no key, then numbers, then strings), deposed last."""
     a = ch.addr
-    key = a.key
-    kk = (0, 0, "") if key is None else ((1, key, "") if isinstance(key, int) else (2, 0, key))
-    return (str(a.module), a.resource.mode != "data", a.resource.type, a.resource.name, kk, ch.deposed or "")
+    steps = tuple((n, _key_order(k)) for n, k in a.module.steps)
+    return (len(steps), steps, a.resource.mode != "data", a.resource.type, a.resource.name, _key_order(a.key),
+            ch.deposed or "")
+
+
+def _key_order(key: Any) -> tuple:
+    if key is None:
+        return (0, 0, "")
+    if isinstance(key, int):
+        return (1, key, "")
+    return (2, 0, key)
 
 
 def plan_copy(plan: Plan) -> Plan:

@@ -91,6 +91,9 @@ class CLIHook(Hook):
     def provision_output(self, addr: str, provisioner: str, line: str) -> None:
         self._p(f"{addr} ({provisioner}): {line}")
 
+    def pre_provision(self, addr: str, provisioner: str) -> None:
+        self._p(f"{addr}: Provisioning with '{provisioner}'...")
+
     def pre_refresh(self, addr: str, id_hint: str | None) -> None:
         if addr.startswith("data.") or ".data." in addr:
             self._p(f"{addr}: Reading...")
@@ -103,17 +106,19 @@ class CLI:
         self.stdout = stdout or sys.stdout
         self.stderr = stderr or sys.stderr
         self.files: dict[str, str] = {}
+        self.color = True
 
     def out(self, s: str = "") -> None:
         self.stdout.write(s + "\n")
         self.stdout.flush()
 
-    def diags(self, diags: Diagnostics) -> None:
-        from .views import format_diagnostic
+    def diags(self, diags: Diagnostics, warnings_to_stderr: bool = False) -> None:
+        from .views import format_diagnostic, sort_diagnostics
 
-        for d in diags:
-            stream = self.stderr if d.is_error else self.stdout
-            stream.write(format_diagnostic(d, self.files) + "\n")
+        for d in sort_diagnostics(diags):
+            stream = self.stderr if d.is_error or warnings_to_stderr else self.stdout
+            stream.write(format_diagnostic(d, self.files, color=self.color) + "\n")
+        self.stdout.flush()
         self.stderr.flush()
 
     # ------------------------------------------------------------------
@@ -141,6 +146,8 @@ class CLI:
         if not rest:
             return self.cmd_ui(Args([]))
         cmd, args = rest[0], rest[1:]
+        if "-no-color" in args:
+            self.color = False
         if cmd in ("state", "workspace") and args and not args[0].startswith("-"):
             cmd, args = f"{cmd}_{args[0]}", args[1:]
         handler = getattr(self, "cmd_" + cmd.replace("-", "_"), None)
@@ -195,7 +202,7 @@ class CLI:
         from tfconsole.states.state import State
 
         st, d = mgr.load()
-        self.diags(d)
+        self.diags(d, warnings_to_stderr=True)
         if d.has_errors:
             return None, False
         return st or State(), True

@@ -18,34 +18,83 @@ from tfconsole.states.state import State
 # diagnostics
 
 
-def format_diagnostic(d: Diagnostic, files: dict[str, str] | None = None, color: bool = False) -> str:
+_BLOCK_HEAD = None
+
+
+def _enclosing_block(src: str, line: int) -> str | None:
+    """The top-level block a source line belongs to, as Terraform names it ("resource "a" "b"")."""
+    import re
+
+    global _BLOCK_HEAD
+    if _BLOCK_HEAD is None:
+        _BLOCK_HEAD = re.compile(r'^(resource|data|module|output|variable|provider|locals|check|moved|removed|'
+                                 r'terraform|import)\b([^{]*)\{')
+    lines = src.splitlines()
+    for i in range(min(line, len(lines)) - 1, -1, -1):
+        m = _BLOCK_HEAD.match(lines[i])
+        if m:
+            return (m.group(1) + " " + " ".join(m.group(2).split())).strip()
+        if i < line - 1 and lines[i].startswith("}"):
+            return None
+    return None
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    import textwrap
+
+    out: list[str] = []
+    for para in text.split("\n"):
+        if not para.strip() or para.startswith((" ", "\t", "-")) or len(para) <= width:
+            out.append(para)
+        else:
+            out.extend(textwrap.wrap(para, width, break_long_words=False, break_on_hyphens=False))
+    return out
+
+
+def format_diagnostic(d: Diagnostic, files: dict[str, str] | None = None, color: bool = True) -> str:
+    """Terraform's diagnostic layout: boxed with color on, plain with -no-color."""
     kind = "Error" if d.is_error else "Warning"
     lines = [f"{kind}: {d.summary}", ""]
+    src = (files or {}).get(d.subject.filename) if d.subject is not None else None
     if d.subject is not None:
+        if d.address and d.context == "with":
+            lines.append(f"  with {d.address},")
         where = f"  on {d.subject.filename} line {d.subject.start.line}"
-        if d.address:
-            where += f", in {d.address}"
+        ctx = _enclosing_block(src, d.subject.start.line) if src is not None else None
+        if ctx:
+            where += f", in {ctx}"
         lines.append(where + ":")
-        src = (files or {}).get(d.subject.filename)
         if src is not None:
             all_lines = src.splitlines()
             ln = d.subject.start.line
             if 0 < ln <= len(all_lines):
-                lines.append(f"  {ln:>3}: {all_lines[ln - 1]}")
+                lines.append(f"{ln:>4}: {all_lines[ln - 1]}")
         lines.append("")
     elif d.address:
         lines.append(f"  with {d.address},")
         lines.append("")
     if d.detail:
-        lines.append(d.detail)
-    body = "\n".join(lines).rstrip("\n")
-    bar = "│ "
-    out = ["╷"] + [(bar + x).rstrip() if x else "│" for x in body.split("\n")] + ["╵"]
+        lines.extend(_wrap(d.detail, 76 if color else 78))
+    while lines and not lines[-1]:
+        lines.pop()
+    if not color:
+        return "\n" + "\n".join(lines)
+    out = ["╷"] + [("│ " + x).rstrip() if x else "│" for x in lines] + ["╵"]
     return "\n".join(out)
 
 
-def format_diagnostics(diags: Diagnostics, files: dict[str, str] | None = None) -> str:
-    return "\n".join(format_diagnostic(d, files) for d in diags)
+def sort_diagnostics(diags: Diagnostics) -> list[Diagnostic]:
+    """Source order (file, line) for diagnostics that have a location, the rest after, errors first."""
+    def key(d: Diagnostic) -> tuple:
+        if d.subject is None:
+            return (not d.is_error, 1, "", 0, 0)
+        return (not d.is_error, 0, d.subject.filename, d.subject.start.line, d.subject.start.column)
+
+    return sorted(diags, key=key)
+
+
+def format_diagnostics(diags: Diagnostics, files: dict[str, str] | None = None, color: bool = True) -> str:
+    return "\n".join(format_diagnostic(d, files, color) for d in sort_diagnostics(diags))
 
 
 # ---------------------------------------------------------------------------
@@ -235,6 +284,8 @@ def _diff_attr(col: int, key: str, width: int, b: Any, a: Any, note: str, identi
     """Lines for one attribute of an update/replace (or the marker "\x00hidden" when unchanged)."""
     bu, bm = unmark_deep(b)
     au, am = unmark_deep(a)
+    if is_null(bu) and is_null(au) and not _is_unknown(a):
+        return ["\x00hidden"]
     if not _is_unknown(a) and _equal_typed(bu, au) and bm == am:
         if identifying and not is_null(bu):
             return [_attr_line(col, " ", key, width, _render(a, col, " "))]

@@ -54,6 +54,9 @@ class Hook:
 
     def post_refresh(self, addr: str) -> None: ...
 
+    def pre_provision(self, addr: str, provisioner: str) -> None:
+        """A provisioner is about to run for the instance."""
+
     def provision_output(self, addr: str, provisioner: str, line: str) -> None: ...
 
     def diagnostic(self, diag: Diagnostic) -> None: ...

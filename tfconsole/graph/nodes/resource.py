@@ -228,7 +228,8 @@ def _with_addr(d: Diagnostics, addr: str, rng: SourceRange | None = None) -> Dia
     points at the resource block (as Terraform's "with ADDR, on FILE line N" does)."""
     from dataclasses import replace
 
-    return Diagnostics([replace(x, address=x.address or addr, subject=x.subject or rng) for x in d])
+    return Diagnostics([replace(x, address=x.address or addr, subject=x.subject or rng,
+                                context="with" if x.subject is None else x.context) for x in d])
 
 
 def proposed_new(schema: BlockSchema, prior: dict[str, Any] | None, config: dict[str, Any]) -> dict[str, Any]:
@@ -395,6 +396,7 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
         self.dependencies: list[str] = []  # config resources this depends on (for state)
         self.targets: list[Any] = []
         self.excludes: list[Any] = []
+        self.force_cbd = False  # a create_before_destroy dependent forces it onto this resource
         self.replace: set[AbsResourceInstance] = set()
         self.destroy_plan = False
 
@@ -418,6 +420,10 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
         if ref:
             return (self.module, ref[0], ref[1])
         return (self.module, self.rc.provider_local_name, None)
+
+    @property
+    def cbd(self) -> bool:
+        return self.rc.lifecycle.create_before_destroy or self.force_cbd
 
     def execute(self, ctx: "WalkContext") -> Diagnostics:
         return Diagnostics()
@@ -591,9 +597,9 @@ class PlanInstanceNode(Node, Executable):
         if prior is None:
             action = Action.CREATE
         elif replace_reason:
-            action = Action.CREATE_THEN_DELETE if rc.lifecycle.create_before_destroy else Action.DELETE_THEN_CREATE
+            action = Action.CREATE_THEN_DELETE if self.parent.cbd else Action.DELETE_THEN_CREATE
         elif replace_paths:
-            action = Action.CREATE_THEN_DELETE if rc.lifecycle.create_before_destroy else Action.DELETE_THEN_CREATE
+            action = Action.CREATE_THEN_DELETE if self.parent.cbd else Action.DELETE_THEN_CREATE
             replace_reason = REASON_CANNOT_UPDATE
             # re-plan as a create so computed attributes become unknown
             proposed = proposed_new(schema.block, None, clean_config)
@@ -617,7 +623,7 @@ class PlanInstanceNode(Node, Executable):
             addr=addr, action=action, provider=provider_addr, before=before, after=after,
             schema_type=schema.block.implied_type(), replace_paths=replace_paths if action.is_replace else [],
             reason=replace_reason, private=resp.private,
-            create_before_destroy=rc.lifecycle.create_before_destroy,
+            create_before_destroy=self.parent.cbd,
             prev_run_addr=ctx.moved_from.get(addr),
             each_value=self.exp.each_values.get(addr.key) if self.exp.mode == "map" else None,
         )
@@ -877,14 +883,23 @@ class ApplyInstanceNode(Node, Executable):
             if d.has_errors:
                 return diags
             marks = sensitive_paths(config)
+            diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s))
+            if diags.has_errors:
+                return diags
             ctx.hook.pre_apply(addr_s, "read", None)
             t0 = time.monotonic()
             result, d = provider.read_data_source(addr.resource.type, unmark_deep(config)[0])
-            diags.extend(_with_addr(d, addr_s))
+            diags.extend(_with_addr(d, addr_s, rc.range))
             ctx.hook.post_apply(addr_s, "read", time.monotonic() - t0, None if not d.has_errors else "failed", None)
             if d.has_errors or result is None:
                 return diags
             value = remark(result, marks, schema)
+            # conditions that were unknown at plan time are checked now
+            post_scope = scope_for(ctx, addr.module, key=addr.key, expansion=exp, self_value=value)
+            diags.extend(check_rules(rc.lifecycle.postconditions, post_scope, "Resource postcondition failed",
+                                     addr_s))
+            if diags.has_errors:
+                return diags
             ctx.set_instance_value(addr, value)
             ctx.store_data_result(addr, ch.provider, value, schema, exp.mode if exp else "")
             return diags
@@ -892,6 +907,9 @@ class ApplyInstanceNode(Node, Executable):
         config, d = evaluate_body(rc.body, schema.block, scope, rc.range, addr_s)
         diags.extend(d)
         if d.has_errors:
+            return diags
+        diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s))
+        if diags.has_errors:
             return diags
         with ctx.lock:
             obj = ctx.state.current(addr)
@@ -927,7 +945,7 @@ class ApplyInstanceNode(Node, Executable):
         value = remark(resp.new_state, marks, schema)
         status = "tainted" if resp.diags.has_errors and ch.action is not Action.UPDATE else "ready"
         ctx.save_object(addr, ch.provider, value, schema, status, resp.private, self.resource_node.dependencies,
-                        rc.lifecycle.create_before_destroy, exp.mode if exp else "")
+                        rc.lifecycle.create_before_destroy or ch.create_before_destroy, exp.mode if exp else "")
         ctx.set_instance_value(addr, value)
         if resp.diags.has_errors:
             ctx.hook.post_apply(addr_s, action, elapsed, "failed", None)
@@ -987,12 +1005,13 @@ class DestroyInstanceNode(Node, Executable):
             diags.extend(pd)
             if pd.has_errors:
                 return diags
-        ctx.hook.pre_apply(addr_s, "delete", _id_hint(prior))
+        shown = addr_s + (f" (deposed object {self.deposed_key})" if self.deposed_key else "")
+        ctx.hook.pre_apply(shown, "delete", _id_hint(prior))
         t0 = time.monotonic()
         resp = provider.apply_resource(ApplyRequest(addr.resource.type, unmark_deep(prior)[0], None, None,
                                                     obj.private))
         diags.extend(_with_addr(resp.diags, addr_s, self.rc.range if self.rc is not None else None))
-        ctx.hook.post_apply(addr_s, "delete", time.monotonic() - t0, "failed" if resp.diags.has_errors else None,
+        ctx.hook.post_apply(shown, "delete", time.monotonic() - t0, "failed" if resp.diags.has_errors else None,
                             _id_hint(prior))
         if resp.diags.has_errors:
             return diags

@@ -492,6 +492,12 @@ class AttachDependenciesTransformer(Transform):
                     if isinstance(a, (ResourceNode, ApplyResourceNode)) and a.rc.addr.mode == "managed":
                         deps.add(a.name)
                 v.dependencies = sorted(deps)
+        # create_before_destroy is inherited by everything a create_before_destroy resource depends on
+        for v in g.vertices():
+            if isinstance(v, ResourceNode) and v.rc.lifecycle.create_before_destroy:
+                for a in g.ancestors(v):
+                    if isinstance(a, ResourceNode):
+                        a.force_cbd = True
 
 
 class DestroyEdgeTransformer(Transform):
