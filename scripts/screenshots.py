@@ -4,24 +4,96 @@
 Works on a temporary copy of configs/demo (or a small generated config when the demo is
 absent), so no state or output files land in the repository.
 
+The pictures are deterministic: two runs write the same files. In this process only, the
+randomness the providers draw (secrets, uuid4) comes from a seeded generator, the time
+provider's clock is fixed, the walk runs one vertex at a time (-parallelism=1, so the draws and
+the progress lines come in one order) and tfconsole's durations come from a virtual clock that
+advances 0.25 s at each reading by the walker or a resource and that this script moves on by hand before
+the live-apply picture. Nothing is patched outside this script.
+
     .venv/bin/python scripts/screenshots.py [--out screenshots] [--size 120x40]
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime
 import os
+import random
+import secrets
 import shutil
 import sys
 import tempfile
+import threading
 import time
+import uuid
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import tfconsole.graph.nodes.resource as resource_module  # noqa: E402
+import tfconsole.providers.builtin.time as time_provider  # noqa: E402
+import tfconsole.tui.app as app_module  # noqa: E402
+import tfconsole.tui.bridge as bridge_module  # noqa: E402
+import tfconsole.walk.walker as walker_module  # noqa: E402
 from tfconsole.tui.app import ConsoleApp  # noqa: E402
+
+
+class VirtualClock:
+    """Durations the script controls: each walker reading steps the clock by 0.25 s; the UI reads it."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self._lock = threading.Lock()
+
+    def step(self) -> float:
+        with self._lock:
+            self.now += 0.25
+            return self.now
+
+    def read(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        with self._lock:
+            self.now += seconds
+
+
+class _TimeModule:
+    """Stands in for the `time` module inside one tfconsole module: monotonic() is virtual."""
+
+    def __init__(self, monotonic: Callable[[], float]) -> None:
+        self.monotonic = monotonic
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(time, name)
+
+
+def make_deterministic(seed: int = 4) -> VirtualClock:
+    rng = random.Random(seed)
+    lock = threading.Lock()
+
+    def locked(fn: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any) -> Any:
+            with lock:
+                return fn(*args)
+        return call
+
+    secrets.token_bytes = locked(lambda n=None: rng.randbytes(32 if n is None else n))
+    secrets.choice = locked(rng.choice)
+    secrets.randbelow = locked(rng.randrange)
+    secrets.randbits = locked(rng.getrandbits)
+    uuid.uuid4 = locked(lambda: uuid.UUID(int=rng.getrandbits(128), version=4))
+    fixed = datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.timezone.utc)
+    time_provider.now_utc = lambda: fixed
+    clock = VirtualClock()
+    walker_module.time = _TimeModule(clock.step)
+    resource_module.time = _TimeModule(clock.step)
+    bridge_module.time = _TimeModule(clock.read)
+    app_module.time = _TimeModule(clock.read)
+    return clock
 
 FALLBACK = """\
 resource "terraform_data" "network" {
@@ -76,9 +148,10 @@ async def wait(pilot, cond: Callable[[], bool], timeout: float = 60.0) -> bool:
 
 async def shoot(out: Path, size: tuple[int, int]) -> list[Path]:
     saved: list[Path] = []
+    clock = make_deterministic()
     with tempfile.TemporaryDirectory(prefix="tfconsole-shots-") as tmp:
         d, make_orphans = prepare(Path(tmp))
-        app = ConsoleApp(str(d))
+        app = ConsoleApp(str(d), parallelism=1)
 
         def save(name: str) -> None:
             path = out / f"{name}.svg"
@@ -97,10 +170,17 @@ async def shoot(out: Path, size: tuple[int, int]) -> list[Path]:
             await wait(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen", 5)
             save("apply-confirm")
             await pilot.press("y")
-            caught = await wait(pilot, lambda: any(u.status == "running" for u in app.instance_status.values())
-                                and app.query_one("#status").done > 3, 30)
-            await pilot.pause(0.3)
+            # a deterministic moment: the demo's 2 s time_sleep.settle is running (one vertex at a
+            # time, so everything before it is done and nothing after it has started)
+            slow = "time_sleep.settle" if "time_sleep.settle" in app.instance_nodes else None
+            caught = await wait(pilot, lambda: (app.instance_status.get(slow) is not None
+                                                and app.instance_status[slow].status == "running") if slow else
+                                (any(u.status == "running" for u in app.instance_status.values())
+                                 and app.query_one("#status").done > 3), 30)
             if caught and app.busy:
+                clock.advance(1.5)  # the virtual clock: "running 1.5s"
+                app.query_one("#plan-tree").refresh()
+                await pilot.pause(0.6)
                 save("live-apply")
             await wait(pilot, lambda: not app.busy, 120)
             await pilot.pause(0.2)

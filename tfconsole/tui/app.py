@@ -507,7 +507,10 @@ class ConsoleApp(App[int]):
             if self.walk_operation == "apply":
                 addr = self._vertex_addr.get(upd.name)
                 if addr is None:
-                    addr = self._vertex_addr[upd.name] = _VERTEX_SUFFIX.sub("", upd.name)
+                    # instance vertices carry the action ("x.y[0] (create)"); a bare name is the
+                    # resource-level vertex, which for a single instance has the same address
+                    stripped = _VERTEX_SUFFIX.sub("", upd.name)
+                    addr = self._vertex_addr[upd.name] = stripped if stripped != upd.name else ""
                 node = self.instance_nodes.get(addr)
                 if node is not None:
                     self._set_instance_status(addr, node, upd)

@@ -63,7 +63,7 @@ class HookBridge(Hook):
         self._target.post_message(WalkStarted(operation, list(vertex_names)))
 
     def vertex_waiting(self, name: str, waiting_on: list[str]) -> None:
-        self._record(VertexUpdate(name, "waiting", time.monotonic(), detail=", ".join(waiting_on)))
+        self._record(VertexUpdate(name, "waiting", time.monotonic(), detail=", ".join(sorted(waiting_on))))
 
     def vertex_queued(self, name: str) -> None:
         self._record(VertexUpdate(name, "queued", time.monotonic()))
