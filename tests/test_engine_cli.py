@@ -56,6 +56,20 @@ BROKEN = {
     "unsupported_argument": ('resource "terraform_data" "a" {\n  nope = 1\n}\n', "Unsupported argument"),
     "index_out_of_range": ('output "o" {\n  value = [1, 2][5]\n}\n', "Invalid index"),
     "missing_module": ('module "m" {\n  source = "./nowhere"\n}\n', "Unreadable module directory"),
+    "undeclared_resource": ('output "o" {\n  value = terraform_data.nope.id\n}\n', "Reference to undeclared resource"),
+    "undeclared_local": ('output "o" {\n  value = local.nope\n}\n', "Reference to undeclared local value"),
+    "duplicate_variable": ('variable "a" {}\nvariable "a" {}\n', "Duplicate variable declaration"),
+    "duplicate_output": ('output "a" {\n  value = 1\n}\noutput "a" {\n  value = 2\n}\n',
+                         "Duplicate output definition"),
+    "unknown_block": ('resourse "terraform_data" "a" {}\n', "Unsupported block type"),
+    "too_few_args": ('output "o" {\n  value = upper()\n}\n', "Not enough function arguments"),
+    "null_attribute": ('variable "v" {\n  default = null\n}\noutput "o" {\n  value = var.v.x\n}\n',
+                       "Attempt to get attribute from null value"),
+    "for_each_unknown": ('resource "terraform_data" "a" {}\nresource "terraform_data" "b" {\n'
+                         '  for_each = toset([terraform_data.a.id])\n}\n', "Invalid for_each argument"),
+    "count_unknown": ('resource "terraform_data" "a" {}\nresource "terraform_data" "b" {\n'
+                      '  count = length(terraform_data.a.id)\n}\n', "Invalid count argument"),
+    "module_missing_argument": ('module "m" {\n  source = "./m"\n}\n', "Missing required argument"),
     "sensitive_output": ('variable "s" {\n  default = "x"\n  sensitive = true\n}\noutput "o" {\n  value = var.s\n}\n',
                          "Output refers to sensitive values"),
 }
@@ -65,6 +79,8 @@ BROKEN = {
 def test_broken_configuration_gives_diagnostic(name: str, tmp_path: Path) -> None:
     text, expect = BROKEN[name]
     d = write(tmp_path / name, text)
+    if name == "module_missing_argument":
+        write(d / "m", 'variable "x" {}\n')
     proc = run(d, "plan", "-input=false", "-no-color")
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0, out

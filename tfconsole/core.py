@@ -113,8 +113,30 @@ class Context:
 
     # ---------------------------------------------------------------- validate
     def validate(self) -> Diagnostics:
+        """Static checks (references, resource arguments against provider schemas) plus the graph
+        (cycles, self references, provider resolution); evaluates nothing."""
         assert self.config is not None
-        _, diags = self.graph("validate", State())
+        from tfconsole.config.validate import validate_module_tree
+        from tfconsole.graph.transforms import ProviderTransformer
+        from tfconsole.providers.registry import default_registry
+
+        reg = default_registry()
+        providers: dict[str, Any] = {}
+
+        def schema_for(mod: Module, rc: Any) -> Any:
+            local = rc.provider_ref[0] if rc.provider_ref else rc.provider_local_name
+            source = ProviderTransformer.source_for(mod, local)
+            if source not in providers:
+                providers[source] = reg.create(source) if reg.has(source) else None
+            p = providers[source]
+            if p is None:
+                return None
+            schemas = p.resource_schemas() if rc.addr.mode == "managed" else p.data_source_schemas()
+            return schemas.get(rc.addr.type)
+
+        diags = validate_module_tree(self.config, schema_for)
+        _, d = self.graph("validate", State())
+        diags.append(d)
         return diags
 
     # ---------------------------------------------------------------- plan

@@ -280,10 +280,15 @@ class CLI:
         if not self.load(ctx):
             return 1
         d = ctx.validate()
+        if a.bool("json"):
+            self.out(json.dumps({
+                "format_version": "1.0", "valid": not d.has_errors, "error_count": len(d.errors()),
+                "warning_count": len(d.warnings()), "diagnostics": [x.to_json() for x in d]}, indent=2))
+            return 1 if d.has_errors else 0
         self.diags(d)
         if d.has_errors:
             return 1
-        self.out("Success! The configuration is valid.")
+        self.out("Success! The configuration is valid.\n")
         return 0
 
     def _plan(self, a: Args, ctx: Any, mgr: Any, destroy: bool = False) -> tuple[Any, int]:
@@ -296,7 +301,7 @@ class CLI:
                            excludes=a.all("exclude"))
         self.diags(d)
         if d.has_errors:
-            self.stderr.write("")
+            self.stderr.write("\nPlanning failed. tfconsole encountered an error while generating this plan.\n\n")
             return None, 1
         return plan, 0
 

@@ -61,6 +61,8 @@ def format_diagnostic(d: Diagnostic, files: dict[str, str] | None = None, color:
             lines.append(f"  with {d.address},")
         where = f"  on {d.subject.filename} line {d.subject.start.line}"
         ctx = _enclosing_block(src, d.subject.start.line) if src is not None else None
+        if ctx and src is not None and src.splitlines()[d.subject.start.line - 1].startswith(ctx.split()[0]):
+            ctx = None  # the subject is the block header itself
         if ctx:
             where += f", in {ctx}"
         lines.append(where + ":")

@@ -167,14 +167,20 @@ def parse_file(text: str, filename: str) -> tuple[Body | None, Diagnostics]:
                 "There is no closing brace for this block before the end of the file."
         elif isinstance(exc, UnexpectedToken):
             tok = exc.token
+            expected = set(exc.expected or ())
             if tok.type == "$END":
                 summary, detail = "Unclosed configuration block", \
                     "There is no closing brace for this block before the end of the file."
+            elif expected & {"INT_LITERAL", "FLOAT_LITERAL", "LSQB", "LBRACE", "DBLQUOTE", "NAME", "LPAR"}:
+                summary, detail = "Invalid expression", \
+                    "Expected the start of an expression, but found an invalid expression token."
+            elif tok.type in ("RBRACE", "EQ", "RPAR", "RSQB", "COMMA", "DOT", "COLON"):
+                summary, detail = "Argument or block definition required", \
+                    "An argument or block definition is required here."
             else:
-                summary = "Argument or block definition required" if tok.type in ("RBRACE",) else \
-                    "Invalid expression" if tok.type in ("NL_OR_COMMENT",) else "Unexpected token"
+                summary = "Unexpected token"
                 detail = f"Unexpected {tok.type.lower()} {str(tok)!r} here" + \
-                    (f"; expected one of: {', '.join(sorted(exc.expected)[:6])}." if exc.expected else ".")
+                    (f"; expected one of: {', '.join(sorted(expected)[:6])}." if expected else ".")
         else:
             summary, detail = "Syntax error", str(exc).splitlines()[0]
         diags.error(summary, detail, SourceRange(filename, Pos(line, col), Pos(line, col + 1)))

@@ -206,6 +206,19 @@ def _variable(mod: Module, b: Block, diags: Diagnostics) -> None:
         v.type_given = True
     if "default" in body.attributes:
         v.default = body.attributes["default"].expr
+        if v.type_given:
+            from tfconsole.lang.values import ConversionError, convert, is_null
+
+            try:
+                dv = static_value(v.default)
+                if not is_null(dv):
+                    convert(dv, v.type)
+            except ConversionError as exc:
+                diags.error("Invalid default value for variable",
+                            f"This default value is not compatible with the variable's type constraint: "
+                            f"{_conv_msg(exc)}.", body.attributes["default"].range)
+            except ValueError as exc:
+                diags.error("Invalid default value for variable", str(exc), body.attributes["default"].range)
     v.description = _static_str(body.attributes.get("description"), diags)
     v.sensitive = _static_bool(body.attributes.get("sensitive"), diags)
     v.nullable = _static_bool(body.attributes.get("nullable"), diags, True)
@@ -216,6 +229,15 @@ def _variable(mod: Module, b: Block, diags: Diagnostics) -> None:
         if rule:
             v.validations.append(rule)
     mod.variables[name] = v
+
+
+def _conv_msg(exc: Exception) -> str:
+    msg = getattr(exc, "message", str(exc))
+    if msg == "number required":
+        return "a number is required"
+    if msg.endswith(" required") and " " not in msg[:-9]:
+        return f"{msg[:-9]} required"
+    return msg
 
 
 def _locals(mod: Module, b: Block, diags: Diagnostics) -> None:

@@ -31,6 +31,12 @@ class SourceRange:
     def __str__(self) -> str:
         return f"{self.filename}:{self.start.line}"
 
+    def long(self) -> str:
+        """file:line,col-col (or file:line,col-line,col), as Terraform prints ranges in details."""
+        if self.start.line == self.end.line:
+            return f"{self.filename}:{self.start.line},{self.start.column}-{self.end.column}"
+        return f"{self.filename}:{self.start.line},{self.start.column}-{self.end.line},{self.end.column}"
+
     def to_json(self) -> dict:
         return {
             "filename": self.filename,

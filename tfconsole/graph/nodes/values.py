@@ -142,8 +142,8 @@ class VariableNode(Node, Executable, Referenceable, Referencer):
                         m, _ = unmark_deep(m)
                         msg = m if isinstance(m, str) else ""
                     diags.error("Invalid value for variable",
-                                f"{msg}\n\nThis was checked by the validation rule at {rule.range}.",
-                                rule.range)
+                                f"{msg}\n\nThis was checked by the validation rule at {rule.range.long()}.",
+                                var.range)
         return diags
 
 
