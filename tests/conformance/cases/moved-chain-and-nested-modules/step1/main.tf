@@ -1,0 +1,4 @@
+resource "terraform_data" "a" { input = "chain" }
+module "outer" {
+  source = "./outer"
+}
