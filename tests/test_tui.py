@@ -321,3 +321,18 @@ async def test_orphans_of_a_removed_module_key(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: summary(app).startswith("Destroy complete!"))
     data = json.loads((d / "terraform.tfstate").read_text())
     assert [(r.get("module"), r["name"]) for r in data["resources"]] == [('module.svc["a"]', "x")]
+
+
+def test_bridge_input_priority_holds_at_most_half_the_time() -> None:
+    import time as _time
+
+    from tfconsole.tui.bridge import INPUT_PRIORITY, HookBridge
+
+    bridge = HookBridge(object())
+    t0 = _time.perf_counter()
+    bridge.hold()
+    first = bridge._hold_until
+    assert first >= t0 + INPUT_PRIORITY
+    bridge.hold()  # a key right after: no second window until as long again has passed
+    assert bridge._hold_until == first
+    assert bridge._next_hold >= first + INPUT_PRIORITY - 1e-9

@@ -14,7 +14,7 @@ import time
 from typing import Any, Iterable
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -193,6 +193,13 @@ class ConsoleApp(App[int]):
         self.query_one("#diagnostics", DiagnosticsPane).show([], {})
         self.query_one("#plan-tree", ConsoleTree).focus()
         self.set_interval(0.5, self._tick)
+
+    async def on_event(self, event: events.Event) -> None:
+        # input priority: while a walk runs, it pauses briefly at its next hook call so that
+        # this key is handled and painted without competing for the GIL (see bridge.py)
+        if isinstance(event, events.Key) and self.busy:
+            self.bridge.hold()
+        await super().on_event(event)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -3,7 +3,13 @@
 Hooks are called from the walker's coordinator and worker threads. This module never touches
 a widget: it records the newest status per vertex under a lock and posts one VertexBatch per
 flush interval (a 10,000-vertex walk produces a few dozen messages per second, not tens of
-thousands). post_message is thread-safe; nothing here blocks the walk.
+thousands). post_message is thread-safe.
+
+Input priority: the walker's threads and the event loop share one GIL. When a key arrives during
+a walk, the app calls hold(); for that short window (INPUT_PRIORITY) every hook call waits with
+the GIL released, so the walk pauses at its next vertex event and the loop gets the interpreter
+while it handles and paints the key. Holds cover at most half of the time (a held-down key must
+not stall an apply). Otherwise nothing here blocks the walk.
 """
 from __future__ import annotations
 
@@ -16,6 +22,7 @@ from tfconsole.walk.hooks import Hook
 from .messages import VertexBatch, VertexUpdate, WalkFinished, WalkStarted
 
 FLUSH_INTERVAL = 0.075  # seconds: fast enough to feel live, slow enough to coalesce
+INPUT_PRIORITY = 0.08  # seconds the walk yields to the event loop after a key press
 
 _VERBS = {"create": "Creating...", "update": "Modifying...", "delete": "Destroying...", "read": "Reading..."}
 _DONE = {"create": "Creation complete", "update": "Modifications complete", "delete": "Destruction complete",
@@ -32,9 +39,25 @@ class HookBridge(Hook):
         self._edges: dict[str, list[tuple[str, str]]] = {}
         self._log: list[str] = []
         self._timer: threading.Timer | None = None
+        self._hold_until = 0.0  # time.perf_counter() until which hook calls wait (input priority)
+        self._next_hold = 0.0  # no new hold before this: holds take at most half of the time
+
+    # ---- input priority
+    def hold(self, seconds: float = INPUT_PRIORITY) -> None:
+        """Called on the event loop: hook calls in the next `seconds` wait (GIL released)."""
+        now = time.perf_counter()
+        if now >= self._next_hold:
+            self._hold_until = now + seconds
+            self._next_hold = now + 2 * seconds
+
+    def _yield(self) -> None:
+        delay = self._hold_until - time.perf_counter()
+        if delay > 0:
+            time.sleep(min(delay, INPUT_PRIORITY))
 
     # ---- coalescing
     def _record(self, upd: VertexUpdate | None = None, line: str | None = None) -> None:
+        self._yield()
         with self._lock:
             if upd is not None:
                 self._pending[upd.name] = upd
@@ -81,6 +104,7 @@ class HookBridge(Hook):
         self._record(VertexUpdate(name, "skipped", time.monotonic(), detail=because))
 
     def vertex_expanded(self, name: str, children: list[str], edges: list[tuple[str, str]]) -> None:
+        self._yield()
         with self._lock:
             self._expansions[name] = list(children)
             self._edges[name] = list(edges)
