@@ -4,8 +4,59 @@ from __future__ import annotations
 from typing import Any
 
 
+def resources_dot(g: Any) -> str:
+    """Terraform's default `graph`: resources only, module resources in clusters, direct edges."""
+    import rustworkx as rx
+
+    from tfconsole.graph.nodes.resource import ApplyResourceNode, ResourceNode
+
+    res = [v for v in g.vertices() if isinstance(v, (ResourceNode, ApplyResourceNode))]
+    by_module: dict[str, list[Any]] = {}
+    for v in res:
+        by_module.setdefault(str(v.rc.module), []).append(v)
+    order: list[Any] = []
+    lines = ["digraph G {", '  rankdir = "RL";', '  node [shape = rect, fontname = "sans-serif"];']
+    for v in sorted(by_module.get("", []), key=lambda x: x.name):
+        lines.append(f'  "{_esc(v.name)}" [label="{_esc(v.name)}"];')
+        order.append(v)
+    for mod in sorted(m for m in by_module if m):
+        lines += [f'  subgraph "cluster_{_esc(mod)}" {{', f'    label = "{_esc(mod)}"', '    fontname = "sans-serif"']
+        for v in sorted(by_module[mod], key=lambda x: x.name):
+            lines.append(f'    "{_esc(v.name)}" [label="{_esc(str(v.rc.addr))}"];')
+            order.append(v)
+        lines.append("  }")
+    # resource-level edges: the nearest resources upstream through non-resource vertices
+    ids = {id(v): i for i, v in enumerate(order)}
+    rg = rx.PyDiGraph()
+    rg.add_nodes_from(range(len(order)))
+    for v in order:
+        seen: set[int] = set()
+        stack = list(g.dependencies(v))
+        while stack:
+            u = stack.pop()
+            if id(u) in seen:
+                continue
+            seen.add(id(u))
+            if id(u) in ids:
+                rg.add_edge(ids[id(v)], ids[id(u)], None)
+            else:
+                stack.extend(g.dependencies(u))
+    if rg.num_edges():
+        reduced, mapping = rx.transitive_reduction(rg)
+        inverse = {new: old for old, new in mapping.items()}
+        edges = sorted({(inverse[a], inverse[b]) for a, b in reduced.edge_list()},
+                       key=lambda e: (e[0], order[e[1]].name))
+        for a, b in edges:
+            lines.append(f'  "{_esc(order[a].name)}" -> "{_esc(order[b].name)}";')
+    lines.append("}")
+    return "\n".join(lines)
+
+
 def to_dot(g: Any, full: bool = False) -> str:
     from tfconsole.graph.nodes.resource import ApplyResourceNode, ResourceNode
+
+    if not full:
+        return resources_dot(g)
 
     def keep(v: Any) -> bool:
         return full or isinstance(v, (ResourceNode, ApplyResourceNode))

@@ -227,13 +227,24 @@ class ReferenceTransformer(Transform):
 
     def transform(self, g: Graph, b: BuildContext) -> None:
         index: dict[tuple, list[Any]] = {}
-        outputs_by_module: dict[ModulePath, list[Any]] = {}
+        by_module: dict[ModulePath, list[Any]] = {}
         for v in g.vertices():
             if isinstance(v, Referenceable):
                 for k in v.referenceable_keys():
                     index.setdefault(k, []).append(v)
-            if isinstance(v, OutputNode):
-                outputs_by_module.setdefault(v.module, []).append(v)
+            mod = _module_of(v)
+            if mod is not None and not mod.is_root and not isinstance(v, ModuleExpandNode) or \
+                    isinstance(v, ModuleExpandNode) and not v.module.is_root:
+                by_module.setdefault(mod if not isinstance(v, ModuleExpandNode) else v.module, []).append(v)
+
+        def inside(path: ModulePath) -> list[Any]:
+            # a reference to a whole module (module.m, depends_on = [module.m]) waits for all of it
+            out: list[Any] = []
+            n = len(path.path)
+            for mp, vs in by_module.items():
+                if mp.path[:n] == path.path:
+                    out.extend(vs)
+            return out
         for v in g.vertices():
             if not isinstance(v, Referencer):
                 continue
@@ -241,7 +252,7 @@ class ReferenceTransformer(Transform):
                 targets = list(index.get(key, ()))
                 mod, name = key
                 if name.startswith("module."):
-                    targets.extend(outputs_by_module.get(mod.child(name[7:]), ()))
+                    targets.extend(inside(mod.child(name[7:])))
                 if name.startswith("output."):
                     exp = index.get((ModulePath(mod.path[:-1]), f"module.{mod.path[-1]}"), []) if mod.path else []
                     targets.extend(exp)
@@ -268,6 +279,7 @@ class InstanceReferenceTransformer(Transform):
                 for k in v.referenceable_keys():
                     index.setdefault(k, []).append(v)
         expansions = _plan_expansions(b.plan)
+        inside_all = [t for t in g.vertices() if not isinstance(t, (ProviderNode, RootNode))]
         for v in list(g.vertices()):
             if not isinstance(v, ApplyInstanceNode) or v.rc is None:
                 continue
@@ -302,8 +314,10 @@ class InstanceReferenceTransformer(Transform):
                         g.connect(v, t)
                 mod2, name = key
                 if name.startswith("module."):
-                    for t in g.vertices():
-                        if isinstance(t, OutputNode) and t.module == mod2.child(name[7:]):
+                    child = mod2.child(name[7:]).path
+                    for t in inside_all:
+                        tm = _module_of(t)
+                        if tm is not None and tm.path[:len(child)] == child and t is not v:
                             g.connect(v, t)
 
 
