@@ -328,6 +328,36 @@ def type_of(v: Any) -> Type:
     raise TypeError(f"not a language value: {v!r}")
 
 
+def same_type(a: Any, b: Any) -> bool:
+    """type_of(a) == type_of(b), without building either type where the values' shapes
+    already decide it (objects and tuples compare member by member)."""
+    ta, tb = type(a), type(b)
+    if ta is Sensitive:
+        return same_type(a.value, b)
+    if tb is Sensitive:
+        return same_type(a, b.value)
+    pa = _PRIMITIVE_TYPE_OF.get(ta)
+    if pa is not None:
+        pb = _PRIMITIVE_TYPE_OF.get(tb)
+        if pb is not None:
+            return pa == pb
+    elif ta is dict and tb is dict:
+        if a.keys() != b.keys():
+            return False
+        for k, x in a.items():
+            if not same_type(x, b[k]):
+                return False
+        return True
+    elif ta is list and tb is list:
+        if len(a) != len(b):
+            return False
+        for x, y in zip(a, b):
+            if not same_type(x, y):
+                return False
+        return True
+    return type_of(a) == type_of(b)
+
+
 # ---------------------------------------------------------------------------
 # numbers and strings
 
