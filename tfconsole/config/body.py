@@ -76,6 +76,8 @@ def _cache_path() -> str | None:
     except (ImportError, OSError):
         return None
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if not os.path.isabs(base):
+        return None  # no home directory: no cache, rather than one relative to the working directory
     return os.path.join(base, "tfconsole", f"hcl2-parser-{h.hexdigest()[:24]}.pickle")
 
 
