@@ -8,8 +8,8 @@ The pictures are deterministic: two runs write the same files. In this process o
 randomness the providers draw (secrets, uuid4) comes from a seeded generator, the time
 provider's clock is fixed, the walk runs one vertex at a time (-parallelism=1, so the draws and
 the progress lines come in one order) and tfconsole's durations come from a virtual clock that
-advances 0.25 s at each reading by the walker or a resource and that this script moves on by hand before
-the live-apply picture. Nothing is patched outside this script.
+stands still except when this script moves it on (by 1.5 s, before the live-apply picture), so
+finished vertices show 0 ms. Nothing is patched outside this script.
 
     .venv/bin/python scripts/screenshots.py [--out screenshots] [--size 120x40]
 """
@@ -42,16 +42,13 @@ from tfconsole.tui.app import ConsoleApp  # noqa: E402
 
 
 class VirtualClock:
-    """Durations the script controls: each walker reading steps the clock by 0.25 s; the UI reads it."""
+    """Durations the script controls: the clock stands still unless advance() moves it (the walk
+    runs sub-walks beside the executing vertex, so a clock that ticked on each reading would give
+    timings that depend on thread interleaving)."""
 
     def __init__(self) -> None:
         self.now = 1000.0
         self._lock = threading.Lock()
-
-    def step(self) -> float:
-        with self._lock:
-            self.now += 0.25
-            return self.now
 
     def read(self) -> float:
         return self.now
@@ -89,8 +86,8 @@ def make_deterministic(seed: int = 4) -> VirtualClock:
     fixed = datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.timezone.utc)
     time_provider.now_utc = lambda: fixed
     clock = VirtualClock()
-    walker_module.time = _TimeModule(clock.step)
-    resource_module.time = _TimeModule(clock.step)
+    walker_module.time = _TimeModule(clock.read)
+    resource_module.time = _TimeModule(clock.read)
     bridge_module.time = _TimeModule(clock.read)
     app_module.time = _TimeModule(clock.read)
     return clock
