@@ -215,6 +215,44 @@ def test_evaluate_generated_expressions_never_raise(text: str) -> None:
     _guard(_eval_ok, text)
 
 
+def _arg_for(type_name: str) -> st.SearchStrategy[str]:
+    """A mostly well-typed argument for a parameter, so calls reach past argument checking."""
+    scalar = st.one_of(STRINGS, NUMBERS, st.sampled_from(["true", "false"]))
+    lists = st.lists(scalar, max_size=4).map(lambda xs: "[" + ", ".join(xs) + "]")
+    by_type = {
+        "string": STRINGS,
+        "number": NUMBERS,
+        "ListType(elem=string)": st.lists(STRINGS, max_size=4).map(lambda xs: "[" + ", ".join(xs) + "]"),
+        "ListType(elem=bool)": st.lists(st.sampled_from(["true", "false"]), max_size=4)
+        .map(lambda xs: "[" + ", ".join(xs) + "]"),
+        "MapType(elem=ListType(elem=string))": st.just('{ a = ["1", "2"], b = [] }'),
+    }
+    typed = by_type.get(type_name, st.one_of(lists, scalar, st.sampled_from(
+        ['{ a = 1, b = "x" }', "{}", '[[1], [2, 3]]', 'toset(["a", "b"])', 'tomap({ k = "v" })', "null"])))
+    # wrapped in marks, nulls or (rarely) anything at all
+    return st.one_of(typed, typed, typed, typed.map(lambda a: f"sensitive({a})"),
+                     st.just("null"), EXPRESSIONS)
+
+
+@st.composite
+def typed_call(draw) -> str:
+    f = FUNCTIONS[draw(st.sampled_from(FUNC_NAMES))]
+    args = [draw(_arg_for(str(p.type))) for p in f.params]
+    if f.variadic is not None:
+        args += draw(st.lists(_arg_for(str(f.variadic.type)), max_size=3))
+    if args and draw(st.integers(0, 9)) == 0:
+        args = args[:-1] if draw(st.booleans()) else args + ["1"]
+    return f"{f.name}({', '.join(args)})"
+
+
+@FUZZ
+@given(typed_call())
+@example('cidrsubnet("10.0.0.0/8", sensitive(8), 2)')
+@example('formatdate(sensitive("YYYY"), "2024-01-01T00:00:00Z")')
+def test_every_function_with_typed_arguments_never_raises(text: str) -> None:
+    _guard(_eval_ok, text)
+
+
 @FUZZ
 @given(st.text(alphabet=string.printable, max_size=60))
 def test_evaluate_arbitrary_text_never_raises(text: str) -> None:

@@ -1,2 +1,0 @@
-resource "terraform_data" "a" {}
-resource "terraform_data" "b" { input = terraform_data.a.id }
