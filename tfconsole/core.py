@@ -245,6 +245,7 @@ class Context:
 
     def _finish_plan(self, plan: Plan, ctx: WalkContext, prior: State) -> None:
         plan.changes = sorted(ctx.changes.values(), key=_change_sort_key)
+        plan.expansions = {ra: (e.mode, list(e.keys)) for ra, e in ctx.resource_expansions.items() if not e.unknown}
         plan.drift = list(ctx.drift)
         plan.prior_state = prior
         if plan.destroy:
@@ -290,7 +291,13 @@ class Context:
                     state.resources[dst] = rs
                     for key in rs.instances:
                         moved[dst.instance(key)] = src.instance(key)
-                elif isinstance(src, AbsResourceInstance) and isinstance(dst, AbsResourceInstance):
+                elif isinstance(src, (AbsResource, AbsResourceInstance)) and \
+                        isinstance(dst, (AbsResource, AbsResourceInstance)):
+                    # into or out of count/for_each: a resource without a key is its no-key instance
+                    if isinstance(src, AbsResource):
+                        src = src.instance(None)
+                    if isinstance(dst, AbsResource):
+                        dst = dst.instance(None)
                     obj = state.current(src)
                     if obj is None or state.current(dst) is not None:
                         continue
@@ -357,6 +364,9 @@ class Context:
                 e.keys.append(key)
                 if mode == "map":
                     e.each_values[key] = ch.each_value
+        for ra, (mode, keys) in getattr(plan, "expansions", {}).items():
+            if ra not in exps and not keys:
+                exps[ra] = Expansion(mode, [])  # zero instances: references see an empty collection
         for ra, e in exps.items():
             ctx.register_resource_expansion(ra, e)
         if plan.destroy:

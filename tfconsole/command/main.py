@@ -437,7 +437,7 @@ class CLI:
                 self.stderr.write(f"╷\n│ Error: Failed to read the given file as a state or plan file\n│\n│ {err}\n╵\n")
                 return 1
             if a.bool("json"):
-                self.out(json.dumps(plan_json(plan, self.decoder()), separators=(",", ":")))
+                self.out(json.dumps(plan_json(plan, self.decoder()), separators=(",", ":"), default=_json_number))
             else:
                 self.out(render_plan(plan))
             return 0
@@ -446,7 +446,7 @@ class CLI:
         if not ok:
             return 1
         if a.bool("json"):
-            self.out(json.dumps(state_json(state, self.decoder()), separators=(",", ":")))
+            self.out(json.dumps(state_json(state, self.decoder()), separators=(",", ":"), default=_json_number))
             return 0
         if state.is_empty() and not state.outputs:
             self.out("No state.")
@@ -494,7 +494,7 @@ class CLI:
         if a.bool("json"):
             from .views import outputs_json
 
-            self.out(json.dumps(outputs_json(state), indent=2))
+            self.out(json.dumps(outputs_json(state), indent=2, default=_json_number))
             return 0
         if not state.outputs:
             self.stderr.write("╷\n│ Warning: No outputs found\n│\n│ The state file either has no outputs "
@@ -912,6 +912,15 @@ class CLI:
             self.stderr.write(f"Error: the console is not available: {exc}\n")
             return 1
         return run_app(target, a)
+
+
+def _json_number(o: Any) -> Any:
+    """State files keep long numbers as Decimal; JSON output gets the nearest float."""
+    from decimal import Decimal
+
+    if isinstance(o, Decimal):
+        return int(o) if o == o.to_integral_value() else float(o)
+    raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
 
 
 def _kk(k: Any) -> tuple:

@@ -216,12 +216,19 @@ def traversal_list(attr: Attribute | None, diags: Diagnostics, what: str) -> lis
     return out
 
 
+class IndexKey(str):
+    """A string path step written as an index (tags["x"]), as opposed to an attribute (input.x)."""
+
+
 def traversal_to_path(e: A.Expr) -> tuple | None:
     """ignore_changes entries: an attribute path like tags["x"] or input.a."""
     if isinstance(e, A.ScopeTraversal):
         path: list[Any] = [e.root]
         for s in e.steps:
-            path.append(s.name if isinstance(s, A.AttrStep) else s.key)
+            if isinstance(s, A.AttrStep):
+                path.append(s.name)
+            else:
+                path.append(IndexKey(s.key) if isinstance(s.key, str) else s.key)
         return tuple(path)
     if isinstance(e, A.Literal) and isinstance(e.value, str):
         return tuple(e.value.split("."))

@@ -659,7 +659,7 @@ def build_template(parts: list[tuple], rng: SourceRange | None, stripped: bool =
     items, end = parse_seq(set())
     if len(parts) == 1 and parts[0][0] == "interp":
         return TemplateWrap(parts[0][1], rng)
-    if all(isinstance(i, Literal) for i in items):
+    if all(isinstance(i, Literal) and isinstance(i.value, str) for i in items):
         return Literal("".join(i.value for i in items), rng)  # type: ignore[attr-defined]
     return Template(items, rng)
 

@@ -121,6 +121,8 @@ class Plan:
     config_files: dict[str, str] = field(default_factory=dict)  # relative path -> text (the snapshot)
     drift: list[ResourceInstanceChange] = field(default_factory=list)  # "changed outside of Terraform"
     checks: list[dict] = field(default_factory=list)
+    # count/for_each decisions of the plan walk: resource address -> (mode, keys)
+    expansions: dict[Any, tuple[str, list]] = field(default_factory=dict)
 
     def resource_changes(self) -> list[ResourceInstanceChange]:
         return [c for c in self.changes if c.action is not Action.NOOP]

@@ -273,12 +273,27 @@ def apply_ignore_changes(config: dict[str, Any], prior: dict[str, Any] | None, i
         if not path:
             continue
         head = path[0]
-        if len(path) == 1:
+        if len(path) == 1 or _index_on_object(out.get(head), path[1:]):
+            # Terraform cannot apply an index step to an object value and keeps the whole attribute
             out[head] = prior.get(head)
         else:
             cur, pv = out.get(head), prior.get(head)
             out[head] = _set_path(cur, path[1:], _get_path(pv, path[1:]))
     return out
+
+
+def _index_on_object(v: Any, path: tuple) -> bool:
+    from tfconsole.config.model import IndexKey
+
+    for p in path:
+        v, _ = unmark(v)
+        if isinstance(p, IndexKey) and type(v) is dict:
+            return True
+        if isinstance(v, (dict, TMap)):
+            v = v.get(p)
+        else:
+            return False
+    return False
 
 
 def _get_path(v: Any, path: tuple) -> Any:
@@ -660,11 +675,29 @@ class PlanInstanceNode(Node, Executable):
                 for c in changes:
                     if c.action in (Action.UPDATE, Action.DELETE_THEN_CREATE, Action.CREATE_THEN_DELETE,
                                     Action.CREATE):
-                        if rest and isinstance(rest[0], A.AttrStep) and c.before is not None and c.after is not None:
-                            if value_paths_equal(c.before.get(rest[0].name), c.after.get(rest[0].name)):
+                        if rest and c.before is not None and c.after is not None:
+                            b = _walk_steps(c.before, rest)
+                            a = _walk_steps(c.after, rest)
+                            if not isinstance(unmark(a)[0], Unknown) and value_paths_equal(b, a):
                                 continue
                         return True
         return False
+
+
+def _walk_steps(v: Any, steps: tuple) -> Any:
+    """Follow attribute/index steps into a value; None where the path does not exist."""
+    for st in steps:
+        v, _ = unmark(v)
+        if isinstance(v, Unknown):
+            return v
+        key = st.name if isinstance(st, A.AttrStep) else st.key
+        if isinstance(v, dict):
+            v = v.get(key)
+        elif isinstance(v, list) and isinstance(key, int) and 0 <= key < len(v):
+            v = v[key]
+        else:
+            return None
+    return v
 
 
 def _id_hint(v: dict[str, Any] | None) -> str | None:
@@ -875,6 +908,8 @@ class ApplyInstanceNode(Node, Executable):
             return diags.error("Provider not configured", f"No provider for {addr_s}.", address=addr_s)
         with ctx.lock:
             exp = ctx.resource_expansions.get(addr.abs_resource())
+        if rc.for_each is not None and exp is not None and exp.mode == "map":
+            exp = _apply_time_each(ctx, addr.abs_resource(), rc, exp)
         scope = scope_for(ctx, addr.module, key=addr.key, expansion=exp)
         if ch.action is Action.READ:
             schema = provider.data_source_schemas()[addr.resource.type]
@@ -966,6 +1001,26 @@ class ApplyInstanceNode(Node, Executable):
         ctx.hook.post_apply(addr_s, action, time.monotonic() - t0, None if not diags.has_errors else "failed",
                             _id_hint(value))
         return diags
+
+
+def _apply_time_each(ctx: "WalkContext", ra: AbsResource, rc: ResourceConfig, exp: "Expansion") -> "Expansion":
+    """each.value as it is at apply time: for_each values may have been unknown during the plan.
+    Evaluated once per resource (all instances wait for the for_each references) and cached."""
+    from tfconsole.walk.context import Expansion, scope_for
+
+    with ctx.lock:
+        cache = ctx.__dict__.setdefault("_apply_each_cache", {})
+        got = cache.get(ra)
+    if got is not None:
+        return got
+    fresh, d = evaluate_expansion(None, rc.for_each, scope_for(ctx, ra.module), str(ra), allow_unknown=True)
+    result = exp
+    if fresh is not None and not d.has_errors and not fresh.unknown:
+        result = Expansion("map", list(exp.keys), {k: fresh.each_values.get(k, exp.each_values.get(k))
+                                                    for k in exp.keys})
+    with ctx.lock:
+        cache[ra] = result
+    return result
 
 
 class DestroyInstanceNode(Node, Executable):

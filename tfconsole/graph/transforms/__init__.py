@@ -285,7 +285,7 @@ class InstanceReferenceTransformer(Transform):
                 continue
             rc = v.rc
             mod = rc.module
-            exprs = [a.expr for a in _all_attrs(rc.body)]
+            exprs = [a.expr for a in _all_attrs(rc.body)] + [rc.count, rc.for_each]
             for r in rc.lifecycle.preconditions + rc.lifecycle.postconditions:
                 exprs += [r.condition, r.error_message]
             for p in rc.provisioners:
@@ -570,9 +570,8 @@ class TargetsTransformer(Transform):
                 # only a directly targeted resource narrows to its targeted instances; resources
                 # pulled in as dependencies are planned whole
                 direct = [t for t in b.targets if _config_target_match(t, v)]
-                v.targets = direct if any(isinstance(t, _ARI) for t in direct) else []
-                if v.targets:
-                    v.targets = [t for t in direct if isinstance(t, _ARI)]
+                whole = any(_selects_every_instance(t) for t in direct)
+                v.targets = [] if whole else direct
         for s in seeds:
             keep.add(id(s))
             for a in g.ancestors(s):
@@ -587,6 +586,17 @@ class TargetsTransformer(Transform):
         for v in g.vertices():
             if id(v) not in keep:
                 g.remove(v)
+
+
+def _selects_every_instance(t: Any) -> bool:
+    """A target naming a resource or module with no instance keys anywhere selects all instances."""
+    from tfconsole.addrs import AbsResource, ModuleInstance as MI
+
+    if isinstance(t, MI):
+        return all(k is None for _, k in t.steps)
+    if isinstance(t, AbsResource):
+        return all(k is None for _, k in t.module.steps)
+    return False
 
 
 def _config_target_match(t: Any, v: ResourceNode) -> bool:
