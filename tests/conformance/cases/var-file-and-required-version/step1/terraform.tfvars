@@ -1,0 +1,2 @@
+env  = "ignored"
+size = 1

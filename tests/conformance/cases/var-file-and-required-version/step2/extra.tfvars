@@ -1,0 +1,2 @@
+env  = "staging"
+size = 3

@@ -1,0 +1,2 @@
+variable "v" { type = string }
+resource "terraform_data" "old" { input = var.v }
