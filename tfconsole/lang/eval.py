@@ -553,6 +553,8 @@ def _call(e: A.FunctionCall, s: Scope) -> Any:
                         "Call to function \"try\" failed: no expression succeeded:\n" +
                         "\n".join(f"- {x.summary} (at {x.range})\n  {x.detail}" for x in errors) +
                         "\n\nAt least one expression must produce a successful result.", e.range)
+    if name == "templatestring":
+        return _templatestring(e, s)
     from .funcs import FUNCTIONS, FunctionError, call_function
 
     if name not in FUNCTIONS:
@@ -651,7 +653,11 @@ def _binary(e: A.Binary, s: Scope) -> Any:
         return mark(Unknown(BOOL if op in ("<", ">", "<=", ">=") else NUMBER), marked)
     a = _to_number(lhs, e.lhs, "left operand")
     b = _to_number(rhs, e.rhs, "right operand")
-    if op == "+":
+    if (op == "+" or op == "-" or op == "*") and (type(a) is float or type(b) is float):
+        # Terraform computes with high-precision decimals-in-binary, so 0.1 + 0.2 is 0.3, not
+        # 0.30000000000000004: do the operation on the shortest decimal forms
+        r = _decimal_op(op, a, b)
+    elif op == "+":
         r = a + b
     elif op == "-":
         r = a - b
@@ -684,6 +690,40 @@ def _binary(e: A.Binary, s: Scope) -> Any:
     if type(r) is float and r == int(r) and math.isfinite(r) and abs(r) < 2**53:
         r = int(r)
     return mark(r, marked)
+
+
+def _templatestring(e: A.FunctionCall, s: Scope) -> Any:
+    """templatestring(ref, vars): render a template held in a string value."""
+    if len(e.args) != 2:
+        raise EvalError("Not enough function arguments" if len(e.args) < 2 else "Too many function arguments",
+                        "Function \"templatestring\" expects 2 argument(s).", e.range)
+    if not isinstance(e.args[0], (A.ScopeTraversal, A.RelativeTraversal)):
+        raise EvalError("Invalid template expression",
+                        "The template argument to templatestring must be a reference to a string value "
+                        "defined elsewhere, such as a local value or an attribute of a resource.",
+                        e.args[0].range)
+    tmpl, tm = unmark(ev(e.args[0], s))
+    variables, vm = unmark(ev(e.args[1], s))
+    if type(tmpl) is Unknown or type(variables) is Unknown:
+        return mark(Unknown(STRING), tm or vm)
+    if not isinstance(tmpl, str):
+        raise EvalError("Invalid function argument", "Invalid value for \"template\" parameter: string required.",
+                        e.args[0].range)
+    if not isinstance(variables, (dict, TMap)):
+        raise EvalError("Invalid function argument", "Invalid value for \"vars\" parameter: map or object "
+                        "required.", e.args[1].range)
+    return mark(render_template(tmpl, dict(variables), "<templatestring>"), tm or vm)
+
+
+def _decimal_op(op: str, a: Any, b: Any) -> Any:
+    from decimal import Decimal, InvalidOperation
+
+    try:
+        da, db = Decimal(repr(a)), Decimal(repr(b))
+    except InvalidOperation:
+        return a + b if op == "+" else a - b if op == "-" else a * b
+    r = da + db if op == "+" else da - db if op == "-" else da * db
+    return float(r) if r != r.to_integral_value() else int(r)
 
 
 def _check_operand_type(v: Any, e: A.Expr, what: str) -> None:
