@@ -274,11 +274,11 @@ class Context:
         moved: dict[AbsResourceInstance, AbsResourceInstance] = {}
         if self.config is None:
             return moved
-        for mod in self.config.descendants():
-            for mv in mod.moved:
+        for mod, mi, mv in self._moves(state):
+            if True:
                 try:
-                    src = parse_target(mod.path.prefix() + mv.from_addr)
-                    dst = parse_target(mod.path.prefix() + mv.to_addr)
+                    src = _in_module(mi, parse_target(mv.from_addr))
+                    dst = _in_module(mi, parse_target(mv.to_addr))
                 except AddressError as exc:
                     diags.error("Invalid \"moved\" address", str(exc), mv.range)
                     continue
@@ -318,6 +318,20 @@ class Context:
                     diags.error("Invalid \"moved\" addresses",
                                 "The \"from\" and \"to\" addresses must be of the same kind.", mv.range)
         return moved
+
+    def _moves(self, state: State) -> Any:
+        """Each moved block with every module instance (in state) of the module declaring it. A
+        generator: the instances of a module are looked up after its parents' moves are applied."""
+        assert self.config is not None
+        for mod in self.config.descendants():
+            if not mod.moved:
+                continue
+            instances = {ra.module for ra in state.resources if ra.module.module() == mod.path}
+            if mod.path.is_root:
+                instances = {ModuleInstance()}
+            for mi in sorted(instances, key=str):
+                for mv in mod.moved:
+                    yield (mod, mi, mv)
 
     def _config_snapshot(self) -> dict[str, str]:
         out: dict[str, str] = {}
@@ -435,6 +449,15 @@ class Context:
             for name in list(state.outputs):
                 if name not in keep:
                     del state.outputs[name]
+
+
+def _in_module(mi: ModuleInstance, t: Any) -> Any:
+    """An address written inside a module, made absolute for one instance of that module."""
+    if isinstance(t, ModuleInstance):
+        return ModuleInstance(mi.steps + t.steps)
+    if isinstance(t, AbsResourceInstance):
+        return AbsResourceInstance(ModuleInstance(mi.steps + t.module.steps), t.resource, t.key)
+    return AbsResource(ModuleInstance(mi.steps + t.module.steps), t.resource)
 
 
 def _destroy_selection(state: State, targets: list) -> set | None:

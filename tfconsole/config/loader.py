@@ -547,9 +547,11 @@ def _check(mod: Module, b: Block, diags: Diagnostics) -> None:
             if r:
                 asserts.append(r)
         elif blk.type == "data":
-            scratch = Module(path=mod.path, dir=mod.dir)
-            rc = _resource(scratch, blk, diags, "data")
+            # a check-scoped data source is an ordinary data source of the module (it is read and
+            # stored in state like any other) whose failures are warnings
+            rc = _resource(mod, blk, diags, "data")
             if rc:
+                rc.check_scope = b.labels[0]
                 data.append(rc)
     mod.checks[b.labels[0]] = Check(b.labels[0], asserts, data, b.range)
 

@@ -88,6 +88,7 @@ class ResourceConfig:
     lifecycle: Lifecycle = field(default_factory=Lifecycle)
     provisioners: list[Provisioner] = field(default_factory=list)
     range: SourceRange | None = None
+    check_scope: str | None = None  # nested in this check block: its errors are warnings
 
     @property
     def provider_local_name(self) -> str:

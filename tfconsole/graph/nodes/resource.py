@@ -717,6 +717,17 @@ class PlanDataInstanceNode(Node, Executable):
         self.name = str(addr)
 
     def execute(self, ctx: "WalkContext") -> Diagnostics:
+        diags = self._execute(ctx)
+        if self.parent.rc.check_scope and diags.has_errors:
+            # a data source scoped to a check block reports problems as warnings
+            from dataclasses import replace
+
+            from tfconsole.diags import Severity
+
+            return Diagnostics([replace(d, severity=Severity.WARNING) for d in diags])
+        return diags
+
+    def _execute(self, ctx: "WalkContext") -> Diagnostics:
         from tfconsole.walk.context import scope_for
 
         diags = Diagnostics()
