@@ -37,6 +37,8 @@ def errors(text: str) -> list[tuple[str, str | None]]:
             continue
         loc = re.search(r"on (\S+) line (\d+)", block)
         summary = m.group(1).strip()
+        if summary.startswith("Terraform encountered problems during initialisation"):
+            continue  # init's preamble before the configuration errors themselves
         if summary.startswith("Cycle: "):  # members in Terraform's walk order: compare as a set
             summary = "Cycle: " + ", ".join(sorted(summary[7:].split(", ")))
         out.append((summary, f"{loc.group(1)}:{loc.group(2)}" if loc else None))

@@ -71,6 +71,7 @@ def _cache_path() -> str | None:
         for name in ("hcl2.lark", "postlexer.py", "parser.py"):
             with open(os.path.join(os.path.dirname(hp.__file__), name), "rb") as f:
                 h.update(f.read())
+        h.update(_GRAMMAR_PATCH_VERSION.encode())
         h.update(f"{lark.__version__} {getattr(sys.modules.get('hcl2'), '__version__', '')} "
                  f"{sys.version_info[:3]}".encode())
     except (ImportError, OSError):
@@ -79,6 +80,43 @@ def _cache_path() -> str | None:
     if not os.path.isabs(base):
         return None  # no home directory: no cache, rather than one relative to the working directory
     return os.path.join(base, "tfconsole", f"hcl2-parser-{h.hexdigest()[:24]}.pickle")
+
+
+# Two corrections to python-hcl2's grammar so that what Terraform accepts parses:
+# - nested unary operators (!!x, - -1): the operand of a unary operator may itself be one;
+# - a minus directly before a number literal is an operator, not part of the literal, so 3-0.5
+#   lexes as 3, -, 0.5 (the unary minus of a literal is folded back by the compiler).
+_GRAMMAR_PATCH_VERSION = "tfconsole-grammar-1"
+_GRAMMAR_PATCHES = [
+    ("!unary_op : (MINUS | NOT) expr_term", "!unary_op : (MINUS | NOT) (expr_term | unary_op)"),
+    ("INT_LITERAL: NEGATIVE_DECIMAL? DECIMAL+", "INT_LITERAL: DECIMAL+"),
+    ('FLOAT_LITERAL: (NEGATIVE_DECIMAL? DECIMAL+ | NEGATIVE_DECIMAL+) "." DECIMAL+ (EXP_MARK)?\n'
+     '               | (NEGATIVE_DECIMAL? DECIMAL+ | NEGATIVE_DECIMAL+) (EXP_MARK)',
+     'FLOAT_LITERAL: DECIMAL+ "." DECIMAL+ (EXP_MARK)?\n               | DECIMAL+ (EXP_MARK)'),
+]
+
+
+def _build_parser() -> Any:
+    """python-hcl2's parser (same options and post-lexer) over its grammar with our patches; if the
+    grammar no longer has the patched lines, python-hcl2's own parser."""
+    import os
+
+    import hcl2.parser
+    from lark import Lark
+
+    from hcl2.postlexer import PostLexer
+
+    path = os.path.join(os.path.dirname(hcl2.parser.__file__), "hcl2.lark")
+    try:
+        with open(path, encoding="utf-8") as f:
+            grammar = f.read()
+    except OSError:
+        return hcl2.parser.parser()
+    for old, new in _GRAMMAR_PATCHES:
+        if old not in grammar:
+            return hcl2.parser.parser()
+        grammar = grammar.replace(old, new)
+    return Lark(grammar, parser="lalr", propagate_positions=True, postlex=PostLexer())
 
 
 def _pickler_ids() -> tuple[dict[int, tuple], dict[tuple, Any]]:
@@ -122,7 +160,7 @@ def hcl_parser() -> Any:
         except Exception:  # noqa: BLE001 - a stale or corrupt cache is rebuilt, never fatal
             parser = None
     if parser is None:
-        parser = hcl2.parser.parser()
+        parser = _build_parser()
         if path is not None:
             try:
                 buf = io.BytesIO()

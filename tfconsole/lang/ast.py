@@ -817,6 +817,9 @@ def parse_expression(text: str, filename: str = "<expr>", line: int = 1) -> Expr
     import hcl2
     from lark.exceptions import LarkError
 
+    from tfconsole.config.body import hcl_parser
+
+    hcl_parser()  # our (patched, cached) grammar, shared with python-hcl2
     src = "__x = " + text.strip() + "\n"
     try:
         tree = hcl2.parses_to_tree(src)
