@@ -21,14 +21,17 @@ from tfconsole.diags import Diagnostics  # noqa: E402
 from tfconsole.lang import evaluate_source  # noqa: E402
 from tfconsole.lang.funcs import FUNCTIONS  # noqa: E402
 
-FUZZ = settings(max_examples=200, deadline=None, derandomize=True, database=None,
+# CI: a fixed, modest set of examples (derandomized, so a run is reproducible). For a deeper local
+# hunt: TFCONSOLE_FUZZ_EXAMPLES=5000 pytest tests/test_fuzz.py (random seeds, more examples).
+_DEEP = int(os.environ.get("TFCONSOLE_FUZZ_EXAMPLES", "0"))
+FUZZ = settings(max_examples=_DEEP or 200, deadline=None, derandomize=not _DEEP, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.filter_too_much])
-SMALL = settings(FUZZ, max_examples=60)
+SMALL = settings(FUZZ, max_examples=max(_DEEP // 4, 60))
 
 
 def _known_crash(exc: BaseException) -> str | None:
-    """The signature of a crash already reported (see KNOWN_CRASHES), or None for a new one."""
+    """The signature of a crash already reported (see test_known_crash_* at the end), or None."""
     tb = exc.__traceback__
     last = None
     while tb is not None:
