@@ -205,6 +205,13 @@ def main(argv: list[str] | None = None) -> int:
     results: dict = {}
     meta = {"cpus": os.cpu_count(), "python": sys.version.split()[0], "load_before": loadavg()}
     try:
+        if sizes:
+            # untimed warm-up of every phase: the bytecode and parser caches get written here,
+            # not during the first measured size
+            wd = base / "tfconsole-warmup"
+            shutil.rmtree(wd, ignore_errors=True)
+            write_config(wd, 2)
+            run_tfconsole(cmd, wd, 2, extra, tfconsole_env(args.no_bytecode))
         for n in all_sizes:
             r = results.setdefault(str(n), {})
             if n in sizes:
