@@ -1,1 +1,0 @@
-output "x" { value = 0.1 + 0.2 }

@@ -1,4 +1,0 @@
-module "m" {
-  source   = "./m"
-  for_each = toset(["a"])
-}

@@ -1,1 +1,0 @@
-resource "terraform_data" "a" {}

@@ -1,2 +1,0 @@
-output "not_not" { value = !!true }
-output "neg_neg" { value = - -3 }

@@ -1,4 +1,0 @@
-resource "terraform_data" "src" { input = { a = "1", b = "fixed" } }
-resource "terraform_data" "dep" {
-  lifecycle { replace_triggered_by = [terraform_data.src.input.b] }
-}

@@ -1,1 +1,0 @@
-output "x" { value = "a-${5}" }

@@ -1,4 +1,0 @@
-locals {
-  tpl = "Hi $${name}!"
-}
-output "x" { value = templatestring(local.tpl, { name = "x" }) }
