@@ -135,8 +135,20 @@ class Context:
             return schemas.get(rc.addr.type)
 
         diags = validate_module_tree(self.config, schema_for)
-        _, d = self.graph("validate", State())
+        g, d = self.graph("validate", State())
         diags.append(d)
+        if diags.has_errors:
+            return diags
+        # evaluate everything once with unknown inputs, as Terraform's validate walk does
+        ctx = WalkContext(config=self.config, state=State(), operation="validate", hook=Hook(),
+                          working_dir=self.opts.working_dir, workspace=self.workspace())
+        res = self._walk(g, ctx, "validate")
+        seen = {(x.summary, x.detail, str(x.subject)) for x in diags}
+        for x in res.diags:
+            key = (x.summary, x.detail, str(x.subject))
+            if key not in seen:
+                seen.add(key)
+                diags.append(x)
         return diags
 
     # ---------------------------------------------------------------- plan

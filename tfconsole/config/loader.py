@@ -377,6 +377,7 @@ def _lifecycle(b: Block, diags: Diagnostics, mode: str) -> Lifecycle:
     lc.prevent_destroy = _static_bool(body.attributes.get("prevent_destroy"), diags)
     ic = body.attributes.get("ignore_changes")
     if ic is not None:
+        lc.ignore_changes_range = ic.range
         kw = expr_as_keyword(ic.expr)
         if kw == "all":
             lc.ignore_changes = "all"

@@ -73,6 +73,7 @@ class Lifecycle:
     preconditions: list[CheckRule] = field(default_factory=list)
     postconditions: list[CheckRule] = field(default_factory=list)
     cbd_set: bool = False
+    ignore_changes_range: SourceRange | None = None
 
 
 @dataclass

@@ -24,6 +24,7 @@ def validate_module_tree(root: Module, schema_for: SchemaLookup) -> Diagnostics:
             schema = schema_for(mod, rc)
             if schema is not None:
                 _check_body(rc.body, schema.block, diags, rc)
+                _check_ignore_changes(rc, schema.block, diags)
             _check_refs(mod, _exprs_of_resource(rc), diags, own=rc)
         for loc in mod.locals.values():
             _check_refs(mod, [loc.expr], diags)
@@ -50,6 +51,18 @@ def _exprs_of_resource(rc: ResourceConfig) -> list[A.Expr | None]:
     for r in rc.lifecycle.preconditions + rc.lifecycle.postconditions:
         out.append(r.condition)
     return out
+
+
+def _check_ignore_changes(rc: ResourceConfig, schema: BlockSchema, diags: Diagnostics) -> None:
+    ic = rc.lifecycle.ignore_changes
+    if ic == "all" or not ic:
+        return
+    rng = rc.lifecycle_range if hasattr(rc, "lifecycle_range") else rc.range
+    for path in ic:
+        name = path[0] if path else None
+        if name is not None and name not in schema.attributes and name not in schema.blocks:
+            diags.error("Unsupported attribute", f"This object has no argument, nested block, or exported attribute "
+                        f"named \"{name}\".", rc.lifecycle.ignore_changes_range or rng)
 
 
 def _check_body(body: Body, schema: BlockSchema, diags: Diagnostics, rc: ResourceConfig) -> None:

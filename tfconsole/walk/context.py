@@ -300,9 +300,14 @@ class WalkContext:
             if cached is not NOT_FOUND:
                 return cached
         # one thread builds a resource's value while the others wait for it, rather than each
-        # building the same list of every instance at once
-        with self._resource_build_lock:
-            return self._build_resource_value(addr)
+        # building the same list of every instance at once. The wait is bounded, so a caller
+        # that happens to hold the context lock can never deadlock with the builder.
+        if self._resource_build_lock.acquire(timeout=1.0):
+            try:
+                return self._build_resource_value(addr)
+            finally:
+                self._resource_build_lock.release()
+        return self._build_resource_value(addr)
 
     def _build_resource_value(self, addr: AbsResource) -> Any:
         with self.lock:
@@ -521,7 +526,15 @@ def scope_for(ctx: WalkContext, mi: ModuleInstance, *, key: InstanceKey = None, 
     count_index = None
     each = None
     if expansion is not None:
-        if expansion.mode == "list":
+        if expansion.unknown:
+            # validate: one representative instance whose key is not known
+            from tfconsole.lang.types import NUMBER, STRING
+
+            if expansion.mode == "list":
+                count_index = Unknown(NUMBER)
+            elif expansion.mode == "map":
+                each = (Unknown(STRING), Unknown(DYNAMIC))
+        elif expansion.mode == "list":
             count_index = key
         elif expansion.mode == "map":
             each = (key, expansion.each_values.get(key))

@@ -449,6 +449,8 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
         diags = Diagnostics()
         g = Graph()
         rc = self.rc
+        if ctx.operation == "validate":
+            return self._validate_expand(ctx)
         for mi in ctx.instances_of(self.module):
             abs_res = AbsResource(mi, rc.addr)
             exp, d = evaluate_expansion(rc.count, rc.for_each, scope_for(ctx, mi), str(abs_res),
@@ -500,6 +502,57 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
                     continue
                 g.add(PlanOrphanNode(addr, rs.provider, REASON_NO_MODULE, rc.addr.mode))
         return g, diags
+
+
+def _validate_expand(self: ResourceNode, ctx: "WalkContext") -> tuple[Graph | None, Diagnostics]:
+    """validate: one representative instance per module instance, with unknown keys and inputs."""
+    from tfconsole.walk.context import Expansion, scope_for
+
+    diags = Diagnostics()
+    g = Graph()
+    rc = self.rc
+    for mi in ctx.instances_of(self.module):
+        abs_res = AbsResource(mi, rc.addr)
+        exp, d = evaluate_expansion(rc.count, rc.for_each, scope_for(ctx, mi), str(abs_res), allow_unknown=True)
+        diags.extend(d)
+        if exp is None:
+            continue
+        rep = Expansion(exp.mode, [None], unknown=True) if exp.mode else Expansion("", [None])
+        ctx.register_resource_expansion(abs_res, Expansion(exp.mode, [], unknown=True) if exp.mode else exp)
+        g.add(ValidateInstanceNode(self, abs_res.instance(None), rep))
+    return g, diags
+
+
+ResourceNode._validate_expand = _validate_expand  # type: ignore[attr-defined]
+
+
+class ValidateInstanceNode(Node, Executable):
+    """Evaluates a resource's arguments against its schema with unknown inputs (validate)."""
+
+    kind = "instance"
+
+    def __init__(self, parent: ResourceNode, addr: AbsResourceInstance, exp: "Expansion"):
+        self.parent = parent
+        self.addr = addr
+        self.exp = exp
+        self.name = str(addr) + " (validate)"
+
+    def execute(self, ctx: "WalkContext") -> Diagnostics:
+        from tfconsole.walk.context import scope_for
+
+        diags = Diagnostics()
+        rc = self.parent.rc
+        schema = ctx.schema_for(self.parent.provider_addr, rc.addr) if self.parent.provider_addr else None
+        scope = scope_for(ctx, self.addr.module, key=None, expansion=self.exp)
+        if schema is None:
+            for a in _all_attrs(rc.body):
+                _, d = evaluate(a.expr, scope)
+                diags.extend(d)
+            return diags
+        config, d = evaluate_body(rc.body, schema.block, scope, rc.range, str(self.addr.abs_resource()))
+        diags.extend(d)
+        ctx.set_instance_value(self.addr, Unknown(schema.block.implied_type()))
+        return diags
 
 
 def _all_attrs(body: Body) -> list[Any]:

@@ -67,6 +67,9 @@ class VariableNode(Node, Executable, Referenceable, Referencer):
             raw: Any = None
             given = False
             rng = var.range
+            if self.call is None and ctx.operation == "validate":
+                ctx.set_variable(mi, var.name, mark(Unknown(var.type), var.sensitive))
+                continue
             if self.call is None:
                 if var.name in ctx.input_values:
                     raw, given = ctx.input_values[var.name], True
@@ -260,12 +263,18 @@ class ModuleExpandNode(Node, Executable, Referenceable, Referencer):
         from .resource import evaluate_expansion
 
         diags = Diagnostics()
+        validating = ctx.operation == "validate"
         for mi in ctx.instances_of(self.module):
             exp, d = evaluate_expansion(self.call.count, self.call.for_each, scope_for(ctx, mi),
-                                        f"module.{self.call.name}", allow_unknown=False)
+                                        f"module.{self.call.name}", allow_unknown=validating)
             diags.append(d)
             if d.has_errors or exp is None:
                 continue
+            if validating and (self.call.count is not None or self.call.for_each is not None):
+                # validate walks one representative instance of a repeated module
+                from tfconsole.walk.context import Expansion
+
+                exp = Expansion(exp.mode, [None], unknown=True)
             ctx.register_module_expansion(mi, self.call.name, exp)
         return diags
 
@@ -314,7 +323,8 @@ class ProviderNode(Node, Executable, Referencer):
                 config[name] = unmark_deep(v)[0]
         if diags.has_errors:
             return diags
-        diags.append(provider.configure(config))
+        if ctx.operation != "validate":
+            diags.append(provider.configure(config))
         with ctx.lock:
             ctx.providers[self.addr] = provider
             ctx.provider_schemas.setdefault(provider.source or self.source,
@@ -340,6 +350,8 @@ class CheckNode(Node, Executable, Referencer):
         from tfconsole.walk.context import scope_for
 
         diags = Diagnostics()
+        if ctx.operation == "validate":
+            return diags
         for mi in ctx.instances_of(self.module):
             scope = scope_for(ctx, mi)
             for a in self.check.asserts:

@@ -667,6 +667,15 @@ class SelfReferenceTransformer(Transform):
 
     def transform(self, g: Graph, b: BuildContext) -> None:
         for v in g.vertices():
+            if isinstance(v, LocalNode):
+                from ..nodes.base import key_for_traversal
+
+                for ref in A.references(v.expr):
+                    if key_for_traversal(v.module, ref) == (v.module, f"local.{v.local_name}"):
+                        b.diags.error("Self-referencing local value",
+                                      f"Local value local.{v.local_name} cannot use its own result as part of its "
+                                      "expression.", ref.range)
+                        break
             if isinstance(v, ResourceNode):
                 own = (v.module, str(v.rc.addr))
                 exprs = [a.expr for a in _all_attrs(v.rc.body)] + [v.rc.count, v.rc.for_each]
