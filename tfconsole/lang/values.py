@@ -574,6 +574,8 @@ def to_json_typed(v: Any, ty: Type) -> Any:
     """Encode a value as cty JSON for type ty: dynamic positions get {"value", "type"}."""
     if type(v) is Sensitive:
         v = v.value
+    if type(v) is Unknown:
+        return None  # never stored: apply checks results are wholly known; this only guards recursion
     tt = type(ty)
     if tt is PrimitiveType:
         t = type(v)

@@ -1041,6 +1041,15 @@ class ApplyInstanceNode(Node, Executable):
                 diags.error("Provider produced null object", f"The provider returned no object for {addr_s}.",
                             address=addr_s)
             return diags
+        if not is_wholly_known(resp.new_state):
+            unknown = sorted(k for k, x in resp.new_state.items() if not is_wholly_known(x))
+            ctx.hook.post_apply(addr_s, action, elapsed, "failed", None)
+            diags.error("Provider returned invalid result object after apply",
+                        f"After the apply operation, the provider still indicated an unknown value for "
+                        f"{addr_s}.{unknown[0] if unknown else '?'}. All values must be known after apply, so "
+                        "this is always a bug in the provider or in the values it was given.",
+                        rc.range, address=addr_s)
+            return diags
         value = remark(resp.new_state, marks, schema)
         status = "tainted" if resp.diags.has_errors and ch.action is not Action.UPDATE else "ready"
         ctx.save_object(addr, ch.provider, value, schema, status, resp.private, self.resource_node.dependencies,
