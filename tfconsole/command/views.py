@@ -138,10 +138,16 @@ def render_value(v: Any, indent: int = 0) -> str:
     return str(v)
 
 
-def _key(k: str) -> str:
-    import re
+_IDENT = None
 
-    return k if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", k) else json.dumps(k)
+
+def _key(k: str) -> str:
+    global _IDENT
+    if _IDENT is None:
+        import re
+
+        _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+    return k if _IDENT.fullmatch(k) else json.dumps(k)
 
 
 def _is_unknown(v: Any) -> bool:

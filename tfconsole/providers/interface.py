@@ -39,6 +39,14 @@ class BlockSchema:
     blocks: dict[str, NestedBlock] = field(default_factory=dict)
 
     def implied_type(self) -> ObjectType:
+        cached = self.__dict__.get("_implied")
+        if cached is not None:
+            return cached
+        ty = self._implied_type()
+        object.__setattr__(self, "_implied", ty)
+        return ty
+
+    def _implied_type(self) -> ObjectType:
         attrs: dict[str, Type] = {k: a.type for k, a in self.attributes.items()}
         for name, nb in self.blocks.items():
             inner = nb.block.implied_type()
@@ -53,7 +61,11 @@ class BlockSchema:
         return ObjectType.of(attrs)
 
     def sensitive_attrs(self) -> set[str]:
-        return {k for k, a in self.attributes.items() if a.sensitive}
+        cached = self.__dict__.get("_sensitive")
+        if cached is None:
+            cached = frozenset(k for k, a in self.attributes.items() if a.sensitive)
+            object.__setattr__(self, "_sensitive", cached)
+        return cached  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)

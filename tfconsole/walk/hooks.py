@@ -63,23 +63,31 @@ class Hook:
 
 
 class Hooks(Hook):
-    """Fan-out to several hooks; one failing hook never breaks the walk."""
+    """Fan-out to several hooks; one failing hook never breaks the walk. The fan-out functions
+    are built once, not per call (a large plan makes hundreds of thousands of hook calls)."""
 
     def __init__(self, hooks: list[Hook] | None = None):
         self.hooks = list(hooks or [])
+        for name, member in Hook.__dict__.items():
+            if name.startswith("_") or not callable(member):
+                continue
+            targets = [getattr(h, name) for h in self.hooks if getattr(type(h), name, None) is not member]
+            setattr(self, name, _fan(targets))
 
-    def __getattribute__(self, name: str) -> Any:
-        if name.startswith("_") or name in ("hooks",):
-            return object.__getattribute__(self, name)
-        if name in Hook.__dict__ and callable(Hook.__dict__[name]):
-            hooks = object.__getattribute__(self, "hooks")
 
-            def fan(*args: Any, **kwargs: Any) -> None:
-                for h in hooks:
-                    try:
-                        getattr(h, name)(*args, **kwargs)
-                    except Exception:  # noqa: BLE001 - a UI bug must not break an apply
-                        pass
+def _fan(targets: list[Any]) -> Any:
+    if not targets:
+        return _noop
 
-            return fan
-        return object.__getattribute__(self, name)
+    def fan(*args: Any, **kwargs: Any) -> None:
+        for t in targets:
+            try:
+                t(*args, **kwargs)
+            except Exception:  # noqa: BLE001 - a UI bug must not break an apply
+                pass
+
+    return fan
+
+
+def _noop(*args: Any, **kwargs: Any) -> None:
+    return None

@@ -226,6 +226,8 @@ def evaluate_body(body: Body, schema: BlockSchema, scope: Scope, block_range: So
 def _with_addr(d: Diagnostics, addr: str, rng: SourceRange | None = None) -> Diagnostics:
     """Name the address on every diagnostic; a provider's diagnostic without a source range
     points at the resource block (as Terraform's "with ADDR, on FILE line N" does)."""
+    if not d:
+        return Diagnostics()
     from dataclasses import replace
 
     return Diagnostics([replace(x, address=x.address or addr, subject=x.subject or rng,
@@ -253,8 +255,10 @@ def value_paths_equal(a: Any, b: Any) -> bool:
     ub, _ = unmark_deep(b)
     if not equal(ua, ub):
         return False
+    from tfconsole.lang.values import same_type
+
     try:
-        return type_of(ua) == type_of(ub) or is_null(ua)
+        return is_null(ua) or same_type(ua, ub)
     except TypeError:
         return False
 

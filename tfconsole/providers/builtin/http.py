@@ -14,7 +14,6 @@ import tempfile
 import time as _time
 from typing import Any
 
-import httpx
 
 from tfconsole.diags import Diagnostics
 from tfconsole.lang.types import BOOL, NUMBER, STRING, MapType
@@ -122,6 +121,8 @@ class HTTPData(DataSourceType):
 
     def _do(self, config: dict[str, Any], url: str, method: str, verify: Any,
             diags: Diagnostics) -> dict[str, Any] | None:
+        import httpx  # imported when a request is made: it costs every command ~20 ms
+
         headers: dict[str, str] = {}
         for k, v in (config.get("request_headers") or {}).items():
             if v is not None:
@@ -246,6 +247,8 @@ def _canonical_header(name: str) -> str:
 
 def _cause(exc: BaseException, url: str = "") -> str:
     """A transport error in Go's net/http wording where the cause is recognisable."""
+    import httpx
+
     inner = exc.__cause__ or exc.__context__
     text = str(exc) or (str(inner) if inner else exc.__class__.__name__)
     low = text.lower()
