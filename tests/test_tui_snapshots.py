@@ -111,3 +111,67 @@ def test_orphans_view_snapshot(snap_compare, tmp_path: Path) -> None:
         await pilot.pause(0.2)
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+# ---------------------------------------------------------------------------------------------
+# the graph pane and the apply pane at its end: these need the deterministic randomness and the
+# virtual clock of scripts/screenshots.py, undone after each test
+
+
+import importlib.util
+import secrets
+import sys
+import uuid
+
+import pytest
+
+
+@pytest.fixture
+def deterministic():
+    spec = importlib.util.spec_from_file_location(
+        "tfconsole_screenshots", Path(__file__).resolve().parent.parent / "scripts" / "screenshots.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["tfconsole_screenshots"] = mod
+    spec.loader.exec_module(mod)
+    saved_secrets = {n: getattr(secrets, n) for n in ("token_bytes", "choice", "randbelow", "randbits")}
+    saved_uuid4 = uuid.uuid4
+    patched = [mod.walker_module, mod.resource_module, mod.bridge_module, mod.app_module]
+    saved_time = [m.time for m in patched]
+    saved_now = mod.time_provider.now_utc
+    try:
+        yield mod.make_deterministic()
+    finally:
+        for n, f in saved_secrets.items():
+            setattr(secrets, n, f)
+        uuid.uuid4 = saved_uuid4
+        for m, t in zip(patched, saved_time):
+            m.time = t
+        mod.time_provider.now_utc = saved_now
+        sys.modules.pop("tfconsole_screenshots", None)
+
+
+def test_graph_view_snapshot(snap_compare, tmp_path: Path, deterministic) -> None:
+    app = ConsoleApp(str(make_demo(tmp_path)), parallelism=1)
+
+    async def run_before(pilot) -> None:
+        await pilot.press("p")
+        await _wait(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy)
+        app.run_command("graph terraform_data.web[1]")
+        await pilot.pause(0.3)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_apply_pane_snapshot(snap_compare, tmp_path: Path, deterministic) -> None:
+    app = ConsoleApp(str(make_demo(tmp_path)), parallelism=1)
+
+    async def run_before(pilot) -> None:
+        await pilot.press("p")
+        await _wait(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy)
+        await pilot.press("a")
+        await _wait(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen")
+        await pilot.press("y")
+        await _wait(pilot, lambda: not app.busy and "complete" in app.summary_line.lower(), 60)
+        await pilot.pause(0.3)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
