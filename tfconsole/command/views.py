@@ -532,53 +532,61 @@ def render_plan(plan: Plan) -> str:
 # JSON: show -json (state) and show -json PLANFILE
 
 
-def _sensitive_shape(v: Any) -> Any:
-    """Terraform's SensitiveAsBool: true where marked; sequences keep every element, objects and
-    maps omit the false entries; an unknown sequence is [], an unknown object {}."""
+def _shape(v: Any, leaf: Any) -> Any:
+    """Terraform's *AsBool shapes: leaf(v) decides True/False at a value (None: look inside);
+    sequences keep every element, objects and maps omit the false entries."""
+    hit = leaf(v)
+    if hit is not None:
+        return hit
+    v, _ = unmark(v)
+    t = type(v)
+    if t in (dict, TMap):
+        out = {}
+        for k, x in v.items():
+            s = _shape(x, leaf)
+            if s is not False:
+                out[k] = s
+        return out
+    if t in (list, TList, TSet):
+        return [_shape(x, leaf) for x in v]
+    return False
+
+
+def _sensitive_leaf(v: Any) -> Any:
     t = type(v)
     if t is Sensitive:
         return True
     if v is None or t is Null:
         return False
     if t is Unknown:
-        ty = v.type
+        # an unknown sequence says [] and an unknown object {}: nothing is known inside
         from tfconsole.lang.types import ListType as LT, MapType as MT, ObjectType as OT, SetType as ST, TupleType as TT
 
-        if isinstance(ty, (LT, ST, TT)):
+        if isinstance(v.type, (LT, ST, TT)):
             return []
-        if isinstance(ty, (MT, OT)):
+        if isinstance(v.type, (MT, OT)):
             return {}
         return False
-    if t in (dict, TMap):
-        out = {}
-        for k, x in v.items():
-            s = _sensitive_shape(x)
-            if s is not False:
-                out[k] = s
-        return out
-    if t in (list, TList, TSet):
-        return [_sensitive_shape(x) for x in v]
-    return False
+    return None
+
+
+def _unknown_leaf(v: Any) -> Any:
+    v, _ = unmark(v)
+    if type(v) is Unknown:
+        return True
+    if v is None or type(v) is Null:
+        return False
+    return None
+
+
+def _sensitive_shape(v: Any) -> Any:
+    """Terraform's SensitiveAsBool."""
+    return _shape(v, _sensitive_leaf)
 
 
 def _unknown_shape(v: Any) -> Any:
-    """Terraform's unknownAsBool: true where unknown, same nesting rules as _sensitive_shape."""
-    v, _ = unmark(v)
-    t = type(v)
-    if t is Unknown:
-        return True
-    if v is None or t is Null:
-        return False
-    if t in (dict, TMap):
-        out = {}
-        for k, x in v.items():
-            s = _unknown_shape(x)
-            if s is not False:
-                out[k] = s
-        return out
-    if t in (list, TList, TSet):
-        return [_unknown_shape(x) for x in v]
-    return False
+    """Terraform's unknownAsBool."""
+    return _shape(v, _unknown_leaf)
 
 
 def _plain_known(v: Any) -> Any:

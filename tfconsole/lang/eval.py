@@ -795,37 +795,44 @@ def _for(e: A.ForExpr, s: Scope) -> Any:
     if type(coll) is Unknown:
         return mark(Unknown(DYNAMIC), marked)
     items = _iterate(coll, e.coll)
+    state = [marked]
+    try:
+        if e.key is None:
+            out_list = [ev(e.value, inner) for inner in _for_scopes(e, s, items, state)]
+            return mark(out_list, state[0])
+        return _for_object(e, _for_scopes(e, s, items, state), state)
+    except _UnknownCondition:
+        return mark(Unknown(DYNAMIC), state[0])
+
+
+class _UnknownCondition(Exception):
+    """A for expression's `if` was unknown for some element: the whole result is unknown."""
+
+
+def _for_scopes(e: A.ForExpr, s: Scope, items: list[tuple[Any, Any]], state: list) -> Any:
+    """The scope of each element that passes the `if` clause; state[0] collects marks."""
     kv, vv = e.key_var, e.val_var
-    if e.key is None:
-        out_list: list[Any] = []
-        for k, v in items:
-            inner = s.child({vv: v, kv: k} if kv else {vv: v})
-            if e.cond is not None:
-                c = ev(e.cond, inner)
-                c, cm = unmark(c)
-                marked = marked or cm
-                if type(c) is Unknown:
-                    return mark(Unknown(DYNAMIC), marked)
-                if not _to_bool(c, e.cond, "condition"):
-                    continue
-            out_list.append(ev(e.value, inner))
-        return mark(out_list, marked)
-    out: dict[str, Any] = {}
     for k, v in items:
         inner = s.child({vv: v, kv: k} if kv else {vv: v})
         if e.cond is not None:
-            c = ev(e.cond, inner)
-            c, cm = unmark(c)
-            marked = marked or cm
+            c, cm = unmark(ev(e.cond, inner))
+            state[0] = state[0] or cm
             if type(c) is Unknown:
-                return mark(Unknown(DYNAMIC), marked)
+                raise _UnknownCondition
             if not _to_bool(c, e.cond, "condition"):
                 continue
+        yield inner
+
+
+def _for_object(e: A.ForExpr, scopes: Any, state: list) -> Any:
+    out: dict[str, Any] = {}
+    marked = False
+    for inner in scopes:
         key = ev(e.key, inner)
         key, km = unmark(key)
         marked = marked or km
         if type(key) is Unknown:
-            return mark(Unknown(DYNAMIC), marked)
+            return mark(Unknown(DYNAMIC), marked or state[0])
         if is_null(key):
             raise EvalError("Invalid object key", "Key expression in 'for' expression must not produce a null "
                             "value.", e.key.range)
@@ -844,7 +851,7 @@ def _for(e: A.ForExpr, s: Scope) -> Any:
                                 "If duplicates are expected, use the ellipsis (...) after the value expression "
                                 "to enable grouping by key.", e.key.range)
             out[key] = val
-    return mark(out, marked)
+    return mark(out, marked or state[0])
 
 
 def _object_key(e: A.ObjectKey, s: Scope) -> Any:

@@ -508,6 +508,20 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
         return g, diags
 
 
+class _InstanceNode(Node, Executable):
+    """What the instance vertices of an expanded resource share: the resource vertex they came
+    from, their address and the expansion (count/for_each) that produced them."""
+
+    kind = "instance"
+    suffix = ""
+
+    def __init__(self, parent: ResourceNode, addr: AbsResourceInstance, exp: "Expansion"):
+        self.parent = parent
+        self.addr = addr
+        self.exp = exp
+        self.name = str(addr) + self.suffix
+
+
 def _validate_expand(self: ResourceNode, ctx: "WalkContext") -> tuple[Graph | None, Diagnostics]:
     """validate: one representative instance per module instance, with unknown keys and inputs."""
     from tfconsole.walk.context import Expansion, scope_for
@@ -530,16 +544,10 @@ def _validate_expand(self: ResourceNode, ctx: "WalkContext") -> tuple[Graph | No
 ResourceNode._validate_expand = _validate_expand  # type: ignore[attr-defined]
 
 
-class ValidateInstanceNode(Node, Executable):
+class ValidateInstanceNode(_InstanceNode):
     """Evaluates a resource's arguments against its schema with unknown inputs (validate)."""
 
-    kind = "instance"
-
-    def __init__(self, parent: ResourceNode, addr: AbsResourceInstance, exp: "Expansion"):
-        self.parent = parent
-        self.addr = addr
-        self.exp = exp
-        self.name = str(addr) + " (validate)"
+    suffix = " (validate)"
 
     def execute(self, ctx: "WalkContext") -> Diagnostics:
         from tfconsole.walk.context import scope_for
@@ -566,28 +574,16 @@ def _all_attrs(body: Body) -> list[Any]:
     return out
 
 
-class PlanSkippedInstance(Node, Executable):
+class PlanSkippedInstance(_InstanceNode):
     """An instance outside -target: keeps its prior value visible to references."""
 
-    kind = "instance"
-
-    def __init__(self, parent: ResourceNode, addr: AbsResourceInstance, exp: "Expansion"):
-        self.parent = parent
-        self.addr = addr
-        self.name = str(addr) + " (untargeted)"
+    suffix = " (untargeted)"
 
     def execute(self, ctx: "WalkContext") -> Diagnostics:
         return Diagnostics()
 
 
-class PlanInstanceNode(Node, Executable):
-    kind = "instance"
-
-    def __init__(self, parent: ResourceNode, addr: AbsResourceInstance, exp: "Expansion"):
-        self.parent = parent
-        self.addr = addr
-        self.exp = exp
-        self.name = str(addr)
+class PlanInstanceNode(_InstanceNode):
 
     def execute(self, ctx: "WalkContext") -> Diagnostics:
         from tfconsole.walk.context import scope_for
@@ -764,14 +760,7 @@ def _id_hint(v: dict[str, Any] | None) -> str | None:
     return i if isinstance(i, str) else None
 
 
-class PlanDataInstanceNode(Node, Executable):
-    kind = "instance"
-
-    def __init__(self, parent: ResourceNode, addr: AbsResourceInstance, exp: "Expansion"):
-        self.parent = parent
-        self.addr = addr
-        self.exp = exp
-        self.name = str(addr)
+class PlanDataInstanceNode(_InstanceNode):
 
     def execute(self, ctx: "WalkContext") -> Diagnostics:
         diags = self._execute(ctx)
