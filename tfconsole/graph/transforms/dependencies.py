@@ -1,0 +1,24 @@
+"""AttachDependenciesTransformer: each resource learns what it depends on."""
+from __future__ import annotations
+
+from ..dag import Graph
+from ..nodes.resource import ApplyResourceNode, ResourceNode
+from .base import BuildContext, Transform
+
+class AttachDependenciesTransformer(Transform):
+    """Each resource learns the resources it transitively depends on (stored in state)."""
+
+    def transform(self, g: Graph, b: BuildContext) -> None:
+        for v in g.vertices():
+            if isinstance(v, (ResourceNode, ApplyResourceNode)):
+                deps = set()
+                for a in g.ancestors(v):
+                    if isinstance(a, (ResourceNode, ApplyResourceNode)) and a.rc.addr.mode == "managed":
+                        deps.add(a.name)
+                v.dependencies = sorted(deps)
+        # create_before_destroy is inherited by everything a create_before_destroy resource depends on
+        for v in g.vertices():
+            if isinstance(v, ResourceNode) and v.rc.lifecycle.create_before_destroy:
+                for a in g.ancestors(v):
+                    if isinstance(a, ResourceNode):
+                        a.force_cbd = True

@@ -1,0 +1,45 @@
+"""DiffTransformer: the apply graph's vertices, one per planned change."""
+from __future__ import annotations
+
+from tfconsole.plans import Action
+from ..dag import Graph
+from ..nodes.resource import ApplyInstanceNode, DestroyInstanceNode
+from .base import BuildContext, Transform
+
+class DiffTransformer(Transform):
+    """Apply graph: one vertex per planned change; replacements split into destroy and create."""
+
+    def transform(self, g: Graph, b: BuildContext) -> None:
+        assert b.plan is not None
+        import uuid
+
+        for ch in b.plan.changes:
+            a = ch.action
+            if a is Action.NOOP:
+                continue
+            mod_cfg = b.config.module_at(ch.addr.module.module())
+            rc = mod_cfg.resources.get(ch.addr.resource) if mod_cfg else None
+            barrier = b.resource_nodes.get((ch.addr.module.module(), ch.addr.resource))
+            if a in (Action.CREATE, Action.UPDATE, Action.READ):
+                n = ApplyInstanceNode(ch, rc, barrier)
+                g.add(n)
+                if barrier is not None:
+                    barrier.provider_addr = ch.provider
+                    g.connect(barrier, n)
+            elif a in (Action.DELETE, Action.FORGET):
+                g.add(DestroyInstanceNode(ch, rc))
+            elif a is Action.DELETE_THEN_CREATE:
+                d = g.add(DestroyInstanceNode(ch, rc))
+                c = g.add(ApplyInstanceNode(ch, rc, barrier))
+                g.connect(c, d)
+                if barrier is not None:
+                    barrier.provider_addr = ch.provider
+                    g.connect(barrier, c)
+            elif a is Action.CREATE_THEN_DELETE:
+                key = uuid.uuid4().hex[:8]
+                c = g.add(ApplyInstanceNode(ch, rc, barrier, deposed_key=key))
+                d = g.add(DestroyInstanceNode(ch, rc, deposed_key=key))
+                g.connect(d, c)
+                if barrier is not None:
+                    barrier.provider_addr = ch.provider
+                    g.connect(barrier, c)

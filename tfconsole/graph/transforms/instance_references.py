@@ -1,0 +1,135 @@
+"""InstanceReferenceTransformer: apply-graph edges between instances."""
+from __future__ import annotations
+
+from typing import Any
+from tfconsole.addrs import AbsResourceInstance, Module as ModulePath, ModuleInstance, Resource
+from tfconsole.lang import ast as A
+from tfconsole.lang.eval import Scope, evaluate
+from tfconsole.lang.values import unmark
+from tfconsole.plans import Plan
+from ..dag import Graph
+from ..nodes.base import Referenceable
+from ..nodes.resource import ApplyInstanceNode, ResourceNode
+from ..nodes.values import ProviderNode, RootNode
+from .base import BuildContext, Transform, _all_attrs, _module_of
+
+class InstanceReferenceTransformer(Transform):
+    """Apply graph: instance vertices reference instance vertices where the reference names one
+    (terraform_data.a[count.index] in a counted resource), else the resource's barrier vertex."""
+
+    def transform(self, g: Graph, b: BuildContext) -> None:
+        inst_nodes: dict[AbsResourceInstance, Any] = {}
+        for v in g.vertices():
+            if isinstance(v, ApplyInstanceNode):
+                inst_nodes[v.addr] = v
+        index: dict[tuple, list[Any]] = {}
+        for v in g.vertices():
+            if isinstance(v, Referenceable) and not isinstance(v, ResourceNode):
+                for k in v.referenceable_keys():
+                    index.setdefault(k, []).append(v)
+        expansions = _plan_expansions(b.plan)
+        inside_all = [t for t in g.vertices() if not isinstance(t, (ProviderNode, RootNode))]
+        for v in list(g.vertices()):
+            if not isinstance(v, ApplyInstanceNode) or v.rc is None:
+                continue
+            rc = v.rc
+            mod = rc.module
+            exprs = [a.expr for a in _all_attrs(rc.body)] + [rc.count, rc.for_each]
+            for r in rc.lifecycle.preconditions + rc.lifecycle.postconditions:
+                exprs += [r.condition, r.error_message]
+            for p in rc.provisioners:
+                exprs += [a.expr for a in p.body.attributes.values()]
+            mode, each_value = expansions.get(v.addr.abs_resource(), ("", {}))
+            scope = Scope(None, count_index=v.addr.key if mode == "list" else None,
+                          each=(v.addr.key, each_value.get(v.addr.key)) if mode == "map" else None)
+            specific: set[AbsResourceInstance] = set()
+            whole: set[tuple] = set()
+            for e in exprs:
+                if e is not None:
+                    _scan_refs(e, mod, v.addr.module, scope, specific, whole, frozenset())
+            for t in rc.depends_on:
+                from ..nodes.base import key_for_traversal
+
+                k = key_for_traversal(mod, t)
+                if k:
+                    whole.add(k)
+            for addr in specific:
+                n = inst_nodes.get(addr)
+                if n is not None and n is not v:
+                    g.connect(v, n)
+            for key in whole:
+                for t in index.get(key, ()):
+                    if t is not v and t is not v.resource_node:
+                        g.connect(v, t)
+                mod2, name = key
+                if name.startswith("module."):
+                    child = mod2.child(name[7:]).path
+                    for t in inside_all:
+                        tm = _module_of(t)
+                        if tm is not None and tm.path[:len(child)] == child and t is not v:
+                            g.connect(v, t)
+
+
+def _plan_expansions(plan: Plan | None) -> dict:
+    out: dict = {}
+    if plan is None:
+        return out
+    for ch in plan.changes:
+        key = ch.addr.key
+        mode = "" if key is None else ("list" if isinstance(key, int) else "map")
+        ent = out.setdefault(ch.addr.abs_resource(), (mode, {}))
+        if mode == "map":
+            ent[1][key] = getattr(ch, "each_value", key)
+    return out
+
+
+_NON_RESOURCE_ROOTS = {"var", "local", "module", "count", "each", "path", "terraform", "self"}
+
+
+def _scan_refs(e: A.Expr, mod: ModulePath, mi: ModuleInstance, scope: Scope, specific: set, whole: set,
+               bound: frozenset) -> None:
+    from ..nodes.base import key_for_traversal
+
+    if isinstance(e, A.RelativeTraversal) and e.key is not None and isinstance(e.source, A.ScopeTraversal):
+        src = e.source
+        res = _resource_of(src)
+        if res is not None and src.root not in bound and len(src.steps) == (2 if res.mode == "data" else 1):
+            refs = A.references(e.key)
+            if all(r.root in ("count", "each") for r in refs):
+                val, d = evaluate(e.key, scope)
+                val, _ = unmark(val)
+                if not d.has_errors and isinstance(val, (int, str)) and not isinstance(val, bool):
+                    specific.add(AbsResourceInstance(mi, res, val))
+                    return
+    if isinstance(e, A.ScopeTraversal):
+        if e.root in bound:
+            return
+        res = _resource_of(e)
+        if res is not None:
+            n = 2 if res.mode == "data" else 1
+            if len(e.steps) > n and isinstance(e.steps[n], A.IndexStep):
+                specific.add(AbsResourceInstance(mi, res, e.steps[n].key))
+                return
+        k = key_for_traversal(mod, e)
+        if k is not None:
+            whole.add(k)
+        return
+    if isinstance(e, (A.ForExpr, A.TemplateFor)):
+        _scan_refs(e.coll, mod, mi, scope, specific, whole, bound)
+        inner = bound | {e.val_var} | ({e.key_var} if e.key_var else set())
+        for c in e.children():
+            if c is not e.coll:
+                _scan_refs(c, mod, mi, scope, specific, whole, inner)
+        return
+    for c in e.children():
+        _scan_refs(c, mod, mi, scope, specific, whole, bound)
+
+
+def _resource_of(t: A.ScopeTraversal) -> Resource | None:
+    if t.root in _NON_RESOURCE_ROOTS or not t.steps or not isinstance(t.steps[0], A.AttrStep):
+        return None
+    if t.root == "data":
+        if len(t.steps) >= 2 and isinstance(t.steps[1], A.AttrStep):
+            return Resource("data", t.steps[0].name, t.steps[1].name)
+        return None
+    return Resource("managed", t.root, t.steps[0].name)
