@@ -336,3 +336,28 @@ def test_bridge_input_priority_holds_at_most_half_the_time() -> None:
     bridge.hold()  # a key right after: no second window until as long again has passed
     assert bridge._hold_until == first
     assert bridge._next_hold >= first + INPUT_PRIORITY - 1e-9
+
+
+async def test_switch_workspace_from_keyboard(tmp_path: Path) -> None:
+    d = write_config(tmp_path / "cfg")
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _plan_and_apply(app, pilot)
+        assert (d / "terraform.tfstate").exists()
+        # a new workspace from the command line: its state is empty, so a plan creates everything
+        await pilot.press("colon")
+        for ch in "workspace new blue":
+            await pilot.press("space" if ch == " " else ch)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: (d / ".terraform" / "environment").exists())
+        assert (d / ".terraform" / "environment").read_text() == "blue"
+        assert "workspace blue" in app.query_one("#status").workdir
+        await pilot.press("p")
+        await wait_for(pilot, lambda: summary(app).startswith("Plan:"))
+        assert summary(app) == "Plan: 4 to add, 0 to change, 0 to destroy."
+        # W cycles back to default, whose state already holds everything
+        await pilot.press("W")
+        await wait_for(pilot, lambda: (d / ".terraform" / "environment").read_text() == "default")
+        await pilot.press("p")
+        await wait_for(pilot, lambda: not app.busy and summary(app) != "" and "4 to add" not in summary(app))
+        assert "No changes" in summary(app)

@@ -114,6 +114,7 @@ class ConsoleApp(App[int]):
         Binding("g", "graph", "Graph"),
         Binding("s", "state", "State"),
         Binding("o", "orphans", "Orphans"),
+        Binding("W", "next_workspace", "Workspace", show=False),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit_app", "Quit"),
         Binding("d", "destroy", "Destroy all", show=False),
@@ -178,7 +179,7 @@ class ConsoleApp(App[int]):
                 yield Static("", id="detail-body")
         yield DiagnosticsPane(id="diagnostics")
         yield Input(placeholder="search addresses (enter keeps, esc clears)", id="search")
-        yield Input(placeholder="plan | apply | destroy | state | orphans | graph ADDR | help | quit",
+        yield Input(placeholder="plan | apply | destroy | state | orphans | graph ADDR | workspace [new] NAME | quit",
                     id="cmdline")
         yield KeyBar(id="keys")
 
@@ -187,7 +188,7 @@ class ConsoleApp(App[int]):
         self._tree("plan").decorate = self._plan_decoration
         status = self.query_one(StatusBar)
         status.parallelism = self.parallelism
-        status.workdir = os.path.basename(self.working_dir.rstrip(os.sep)) or self.working_dir
+        self._show_workdir()
         self.query_one("#detail", VerticalScroll).border_title = "Detail"
         self.query_one("#views", ContentSwitcher).border_title = "Plan"
         self.query_one("#diagnostics", DiagnosticsPane).show([], {})
@@ -831,6 +832,50 @@ class ConsoleApp(App[int]):
                 return
         self.view = "plan"
 
+    # ------------------------------------------------------------------ workspaces
+    def _backend(self) -> Any:
+        from tfconsole.backends.local import LocalBackend
+
+        return LocalBackend(self.working_dir)
+
+    def _show_workdir(self) -> None:
+        name = os.path.basename(self.working_dir.rstrip(os.sep)) or self.working_dir
+        try:
+            ws = self._backend().current_workspace()
+        except Exception:  # noqa: BLE001 - a broken .terraform dir only hides the name
+            ws = "default"
+        self.query_one(StatusBar).workdir = name if ws == "default" else f"{name} · workspace {ws}"
+
+    def switch_workspace(self, name: str, create: bool = False) -> None:
+        """Select (or create and select) a workspace; the reviewed plan belongs to the old one."""
+        if self.busy:
+            self.notify("An operation is running; cancel it (x) before switching workspace.", severity="warning")
+            return
+        backend = self._backend()
+        if create:
+            d = backend.new_workspace(name)
+        else:
+            _, d = backend.select_workspace(name)
+        if d.has_errors:
+            self.notify("; ".join(x.summary for x in d.errors()), severity="error")
+            return
+        self.plan = None
+        self.plan_ctx = None
+        self._show_workdir()
+        self.notify(f"Workspace {name!r} {'created and ' if create else ''}selected.")
+        if self.view in ("state", "orphans"):
+            self.load_state_view()
+
+    def action_next_workspace(self) -> None:
+        backend = self._backend()
+        names = backend.workspaces()
+        current = backend.current_workspace()
+        if len(names) < 2:
+            self.notify("Only one workspace; create one with :workspace new NAME.")
+            return
+        nxt = names[(names.index(current) + 1) % len(names)] if current in names else names[0]
+        self.switch_workspace(nxt)
+
     def action_state(self) -> None:
         self.view = "state"
         self.load_state_view()
@@ -1226,6 +1271,17 @@ class ConsoleApp(App[int]):
         }
         if cmd == "graph":
             self.action_graph(args[0] if args else None)
+        elif cmd in ("workspace", "ws"):
+            if not args:
+                b = self._backend()
+                cur = b.current_workspace()
+                self.notify("Workspaces: " + ", ".join(f"*{n}" if n == cur else n for n in b.workspaces()))
+            elif args[0] == "new" and len(args) == 2:
+                self.switch_workspace(args[1], create=True)
+            elif args[0] == "select" and len(args) == 2:
+                self.switch_workspace(args[1])
+            else:
+                self.switch_workspace(args[0])
         elif cmd in ("target", "exclude") and args:
             self.marks.update(args)
             self.action_plan_targets() if cmd == "target" else self.action_plan_excludes()

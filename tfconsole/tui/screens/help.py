@@ -41,8 +41,12 @@ HELP = """\
   F        forget (state rm) the selected or marked orphans (asks y/n)
   esc      back to the plan review
 
+[b]Workspaces[/b]
+  W        switch to the next workspace (the status line names the current one)
+  :workspace [new] NAME   select (or create) a workspace; :workspace lists them
+
 [b]Other[/b]
-  :        command line: plan, apply, destroy, state, orphans, graph ADDR, help, quit
+  :        command line: plan, apply, destroy, state, orphans, graph ADDR, workspace, help, quit
   ctrl+p   command palette
   ?        this help
   q        quit
