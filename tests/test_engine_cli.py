@@ -179,3 +179,33 @@ def test_sigkill_mid_apply_loses_no_completed_resource(tmp_path: Path) -> None:
     final = run(d, "plan", "-no-color", "-detailed-exitcode")
     assert final.returncode == 0, final.stdout[-1000:]
     assert len(run(d, "state", "list").stdout.split()) == n
+
+
+def test_ctrl_c_mid_apply_saves_state_and_releases_the_lock(tmp_path: Path) -> None:
+    d = write(tmp_path, 'resource "time_sleep" "s" {\n  count = 12\n  create_duration = "1s"\n}\n'
+                        'resource "terraform_data" "after" {\n  input = length(time_sleep.s)\n}\n')
+    proc = subprocess.Popen([TOOL, f"-chdir={d}", "apply", "-auto-approve", "-no-color", "-parallelism=2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    completed = set()
+    for line in proc.stdout:
+        if "Creation complete" in line:
+            completed.add(line.split(":")[0])
+        if len(completed) >= 2:
+            break
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    for line in out.splitlines():
+        if "Creation complete" in line:
+            completed.add(line.split(":")[0])
+    assert proc.returncode != 0
+    assert "Traceback" not in err
+    assert "Interrupt received" in err or "cancelled" in (out + err).lower()
+    assert not (d / ".terraform.tfstate.lock.info").exists()
+    listed = set(run(d, "state", "list").stdout.split())
+    assert completed <= listed
+    assert "terraform_data.after" not in listed  # its dependency never finished
+    assert len(listed) < 13
+    again = run(d, "apply", "-auto-approve", "-no-color", timeout=120)
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert len(run(d, "state", "list").stdout.split()) == 13
