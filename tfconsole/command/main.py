@@ -198,6 +198,11 @@ class CLI:
                                     lock_timeout=_duration(a.get("lock-timeout", "0s") or "0s"), operation=operation)
         return mgr
 
+    def read_state(self, ctx: Any, a: Args, operation: str) -> Any:
+        """The current state for a read-only command (no lock); None after reporting a problem."""
+        state, ok = self.load_state(self.manager(ctx, a, operation, lock=False))
+        return state if ok else None
+
     def load_state(self, mgr: Any) -> tuple[Any, bool]:
         from tfconsole.states.state import State
 
@@ -441,9 +446,8 @@ class CLI:
             else:
                 self.out(render_plan(plan))
             return 0
-        mgr = self.manager(ctx, a, "OperationTypeShow", lock=False)
-        state, ok = self.load_state(mgr)
-        if not ok:
+        state = self.read_state(ctx, a, "OperationTypeShow")
+        if state is None:
             return 1
         if a.bool("json"):
             self.out(json.dumps(state_json(state, self.decoder()), separators=(",", ":"), default=_json_number))
@@ -467,9 +471,8 @@ class CLI:
         from .views import render_output_value
 
         ctx = self.context(a)
-        mgr = self.manager(ctx, a, "OperationTypeOutput", lock=False)
-        state, ok = self.load_state(mgr)
-        if not ok:
+        state = self.read_state(ctx, a, "OperationTypeOutput")
+        if state is None:
             return 1
         if a.pos:
             name = a.pos[0]
@@ -526,9 +529,8 @@ class CLI:
             return 0 if not d.has_errors else 1
         if not self.load(ctx):
             return 1
-        mgr = self.manager(ctx, a, "OperationTypeGraph", lock=False)
-        state, ok = self.load_state(mgr)
-        if not ok:
+        state = self.read_state(ctx, a, "OperationTypeGraph")
+        if state is None:
             return 1
         gkind = {"plan": "plan", "plan-destroy": "plan-destroy", "apply": "plan", "validate": "validate",
                  "": "plan"}.get(kind, "plan")
@@ -542,9 +544,8 @@ class CLI:
     # ---- state
     def cmd_state_list(self, a: Args) -> int:
         ctx = self.context(a)
-        mgr = self.manager(ctx, a, "OperationTypeStateList", lock=False)
-        state, ok = self.load_state(mgr)
-        if not ok:
+        state = self.read_state(ctx, a, "OperationTypeStateList")
+        if state is None:
             return 1
         addrs = sorted((addr for addr, inst in state.all_instances() if inst.current is not None),
                        key=lambda x: (str(x.module), x.resource.mode != "data", x.resource.type, x.resource.name,
@@ -569,9 +570,8 @@ class CLI:
             self.stderr.write(f"Error parsing instance address: {a.pos[0]}\n\n{exc}\n")
             return 1
         ctx = self.context(a)
-        mgr = self.manager(ctx, a, "OperationTypeStateShow", lock=False)
-        state, ok = self.load_state(mgr)
-        if not ok:
+        state = self.read_state(ctx, a, "OperationTypeStateShow")
+        if state is None:
             return 1
         obj = state.current(addr)
         if obj is None:
@@ -683,9 +683,8 @@ class CLI:
         from tfconsole.states.statefile import write_state
 
         ctx = self.context(a)
-        mgr = self.manager(ctx, a, "OperationTypeStatePull", lock=False)
-        state, ok = self.load_state(mgr)
-        if not ok:
+        state = self.read_state(ctx, a, "OperationTypeStatePull")
+        if state is None:
             return 1
         self.stdout.write(write_state(state))
         return 0
