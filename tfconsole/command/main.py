@@ -198,6 +198,19 @@ class CLI:
                                     lock_timeout=_duration(a.get("lock-timeout", "0s") or "0s"), operation=operation)
         return mgr
 
+    def instance_arg(self, a: Args, nargs: int, usage: str) -> Any:
+        """The resource instance address a command takes first; None after reporting a problem."""
+        from tfconsole.addrs import AddressError, parse_instance
+
+        if len(a.pos) != nargs:
+            self.stderr.write(usage + "\n")
+            return None
+        try:
+            return parse_instance(a.pos[0])
+        except AddressError as exc:
+            self.stderr.write(f"╷\n│ Error: Invalid address\n│\n│ {a.pos[0]}: {exc}\n╵\n")
+            return None
+
     def read_state(self, ctx: Any, a: Args, operation: str) -> Any:
         """The current state for a read-only command (no lock); None after reporting a problem."""
         state, ok = self.load_state(self.manager(ctx, a, operation, lock=False))
@@ -558,16 +571,10 @@ class CLI:
         return 0
 
     def cmd_state_show(self, a: Args) -> int:
-        from tfconsole.addrs import AddressError, parse_instance
         from .views import render_state_instance
 
-        if len(a.pos) != 1:
-            self.stderr.write("Exactly one argument expected: the address of a resource instance.\n")
-            return 1
-        try:
-            addr = parse_instance(a.pos[0])
-        except AddressError as exc:
-            self.stderr.write(f"Error parsing instance address: {a.pos[0]}\n\n{exc}\n")
+        addr = self.instance_arg(a, 1, "Exactly one argument expected: the address of a resource instance.")
+        if addr is None:
             return 1
         ctx = self.context(a)
         state = self.read_state(ctx, a, "OperationTypeStateShow")
@@ -718,15 +725,9 @@ class CLI:
         return self._mutate_state(a, fn)
 
     def _taint(self, a: Args, status: str) -> int:
-        from tfconsole.addrs import AddressError, parse_instance
 
-        if len(a.pos) != 1:
-            self.stderr.write("Exactly one argument expected: the address of a resource instance.\n")
-            return 1
-        try:
-            addr = parse_instance(a.pos[0])
-        except AddressError as exc:
-            self.stderr.write(f"Error: Invalid address\n\n{exc}\n")
+        addr = self.instance_arg(a, 1, "Exactly one argument expected: the address of a resource instance.")
+        if addr is None:
             return 1
 
         def fn(state: Any) -> int:
@@ -749,19 +750,13 @@ class CLI:
 
     def cmd_import(self, a: Args) -> int:
         """tfconsole import ADDR ID: read an existing object into state through its provider."""
-        from tfconsole.addrs import AddressError, parse_instance
         from tfconsole.graph.nodes.resource import encode_object, remark
         from tfconsole.graph.transforms import ProviderTransformer
         from tfconsole.providers.registry import default_registry
         from tfconsole.states.state import ObjectState
 
-        if len(a.pos) != 2:
-            self.stderr.write("The import command expects two arguments: ADDR and ID.\n")
-            return 1
-        try:
-            addr = parse_instance(a.pos[0])
-        except AddressError as exc:
-            self.stderr.write(f"╷\n│ Error: Invalid address\n│\n│ {exc}\n╵\n")
+        addr = self.instance_arg(a, 2, "The import command expects two arguments: ADDR and ID.")
+        if addr is None:
             return 1
         ctx = self.context(a)
         if not self.load(ctx):

@@ -200,14 +200,8 @@ class TimeOffset(ResourceType):
         at_least_one_of(OFFSETS, config, diags)
 
     def modify_plan(self, ctx: PlanContext) -> None:
-        if ctx.prior is None:
-            return
-        if all(_same(ctx.prior.get(o), ctx.planned.get(o)) for o in OFFSETS):
-            return
-        base = ctx.planned.get("base_rfc3339")
-        if not known(base):
-            base = ctx.prior.get("base_rfc3339")
-        if not known(base):
+        base = _base_when_changed(ctx, OFFSETS, "base_rfc3339")
+        if base is None:
             return
         ctx.planned.update(offset_values(ctx.planned, parse_rfc3339(base)))
 
@@ -259,6 +253,17 @@ class TimeOffset(ResourceType):
         state.update(offset_values(state, ts))
         state["triggers"] = str_map({})
         return state
+
+
+def _base_when_changed(ctx: PlanContext, fields: Any, base_attr: str) -> Any:
+    """On an update whose offset/rotation arguments changed, the known base time to recompute
+    from (planned, else prior); None when nothing is to be recomputed."""
+    if ctx.prior is None or all(_same(ctx.prior.get(o), ctx.planned.get(o)) for o in fields):
+        return None
+    base = ctx.planned.get(base_attr)
+    if not known(base):
+        base = ctx.prior.get(base_attr)
+    return base if known(base) else None
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -349,14 +354,8 @@ class TimeRotating(ResourceType):
         at_least_one_of(ROTATIONS, config, diags)
 
     def modify_plan(self, ctx: PlanContext) -> None:
-        if ctx.prior is None:
-            return
-        if all(_same(ctx.prior.get(o), ctx.planned.get(o)) for o in ROTATIONS):
-            return
-        base = ctx.planned.get("rfc3339")
-        if not known(base):
-            base = ctx.prior.get("rfc3339")
-        if not known(base):
+        base = _base_when_changed(ctx, ROTATIONS, "rfc3339")
+        if base is None:
             return
         values = dict(ctx.planned)
         if not known(values.get("rotation_rfc3339")):
