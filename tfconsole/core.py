@@ -7,6 +7,8 @@ from __future__ import annotations
 import copy
 import datetime as _dt
 import os
+import threading
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +49,26 @@ class Context:
         self._cancelled = False
         self.last_walk: WalkResult | None = None
         self.last_graph: Graph | None = None
+        # the providers of this command: one plugin process per provider configuration, kept
+        # from plan to apply and shut down by close() (or when the context is collected)
+        from tfconsole.providers.registry import ProviderSession
+
+        self.providers = ProviderSession(options.working_dir, hook=self.hook)
+        self._provider_crash: Any = None
+        me = weakref.ref(self)  # the session must not keep its context alive
+        self.providers.on_crash = lambda p: (lambda c: c and c._provider_crashed(p))(me())
+        weakref.finalize(self, _close_in_background, self.providers)
+
+    def close(self) -> None:
+        """Shut down the provider processes this context started."""
+        self.providers.close()
+
+    def _provider_crashed(self, provider: Any) -> None:
+        """A plugin died mid-walk: nothing else can be planned or applied through it, so stop
+        scheduling; in-flight work finishes and every completed change stays in state."""
+        self._provider_crash = provider
+        if self._walker is not None:
+            self._walker.cancel()
 
     # ---------------------------------------------------------------- loading
     def load_config(self, config_dir: str | None = None) -> Diagnostics:
@@ -79,10 +101,12 @@ class Context:
         return self.opts.workspace or self.backend().current_workspace()
 
     def cancel(self) -> None:
-        """Stop scheduling new work; in-flight vertices finish and state is saved."""
+        """Stop scheduling new work; in-flight vertices finish and state is saved. Every running
+        provider plugin is asked to stop (StopProvider) so long calls return early."""
         self._cancelled = True
         if self._walker is not None:
             self._walker.cancel()
+        threading.Thread(target=self.providers.stop_all, name="stop-providers", daemon=True).start()
 
     # ---------------------------------------------------------------- graph
     def _build(self, steps: list, b: BuildContext, name: str) -> tuple[Graph, Diagnostics]:
@@ -118,21 +142,14 @@ class Context:
         assert self.config is not None
         from tfconsole.config.validate import validate_module_tree
         from tfconsole.graph.transforms import ProviderTransformer
-        from tfconsole.providers.registry import default_registry
-
-        reg = default_registry()
-        providers: dict[str, Any] = {}
 
         def schema_for(mod: Module, rc: Any) -> Any:
             local = rc.provider_ref[0] if rc.provider_ref else rc.provider_local_name
             source = ProviderTransformer.source_for(mod, local)
-            if source not in providers:
-                providers[source] = reg.create(source) if reg.has(source) else None
-            p = providers[source]
-            if p is None:
+            schemas = self.providers.schemas(source)
+            if schemas is None:
                 return None
-            schemas = p.resource_schemas() if rc.addr.mode == "managed" else p.data_source_schemas()
-            return schemas.get(rc.addr.type)
+            return (schemas[0] if rc.addr.mode == "managed" else schemas[1]).get(rc.addr.type)
 
         diags = validate_module_tree(self.config, schema_for)
         g, d = self.graph("validate", State())
@@ -140,9 +157,7 @@ class Context:
         if diags.has_errors:
             return diags
         # evaluate everything once with unknown inputs, as Terraform's validate walk does
-        ctx = WalkContext(config=self.config, state=State(), operation="validate", hook=Hook(),
-                          working_dir=self.opts.working_dir, workspace=self.workspace())
-        res = self._walk(g, ctx, "validate")
+        res = self._validate_walk(g, quiet=False)
         seen = {(x.summary, x.detail, str(x.subject)) for x in diags}
         for x in res.diags:
             key = (x.summary, x.detail, str(x.subject))
@@ -150,6 +165,33 @@ class Context:
                 seen.add(key)
                 diags.append(x)
         return diags
+
+    def _validate_walk(self, g: Graph, quiet: bool) -> WalkResult:
+        """The validate walk; provider plugins validate each configuration in it (Validate*Config)."""
+        ctx = WalkContext(session=self.providers, config=self.config, state=State(), operation="validate",
+                          hook=Hook(), working_dir=self.opts.working_dir, workspace=self.workspace())
+        if not quiet:
+            return self._walk(g, ctx, "validate")
+        walker = Walker(execute=lambda v: v.execute(ctx),
+                        expand=lambda v: v.dynamic_expand(ctx) if hasattr(v, "dynamic_expand") else (None, Diagnostics()),
+                        parallelism=self.opts.parallelism, hook=Hook())
+        return walker.walk(g, "validate")
+
+    def _validate_for_plugins(self) -> Diagnostics:
+        """Terraform validates the configuration, with its providers, before every plan. tfconsole
+        does the same when a provider plugin is involved (the built-ins validate in the plan)."""
+        from tfconsole.graph.transforms import ProviderTransformer
+
+        assert self.config is not None
+        if not any(self.providers.is_plugin(ProviderTransformer.source_for(
+                mod, rc.provider_ref[0] if rc.provider_ref else rc.provider_local_name))
+                for mod in self.config.descendants() for rc in mod.resources.values()):
+            return Diagnostics()
+        g, d = self.graph("validate", State())
+        if d.has_errors:
+            return d
+        res = self._validate_walk(g, quiet=True)
+        return Diagnostics(res.diags.errors())
 
     # ---------------------------------------------------------------- plan
     def plan(self, state: State, *, destroy: bool = False, refresh_only: bool = False, refresh: bool = True,
@@ -175,6 +217,8 @@ class Context:
                 continue
             rep_addrs.add(t)
         exc = parse_targets(list(excludes or []), diags, "-exclude")
+        if not diags.has_errors:
+            diags.append(self._validate_for_plugins())
         if diags.has_errors:
             return Plan(errored=True), diags
         plan = Plan(destroy=destroy, refresh_only=refresh_only, targets=list(targets or []),
@@ -184,7 +228,7 @@ class Context:
         plan.variables = {k: v for k, v in self.inputs.items()}
         plan.prev_run_state = prev_run
         working = prior.deep_copy()
-        ctx = WalkContext(config=self.config, state=working, operation="plan", hook=self.hook,
+        ctx = WalkContext(session=self.providers, config=self.config, state=working, operation="plan", hook=self.hook,
                           working_dir=self.opts.working_dir, workspace=self.workspace(), input_values=self.inputs)
         ctx.refresh = refresh
         ctx.refresh_only = refresh_only
@@ -203,7 +247,7 @@ class Context:
             return plan, diags
         res = self._walk(g, ctx, "plan")
         diags.append(res.diags)
-        if res.cancelled:
+        if res.cancelled and self._provider_crash is None:
             diags.error("Operation cancelled", "The plan was interrupted before it finished.")
         for r in rep_addrs:
             if working.current(r) is None and not any(c.addr == r for c in ctx.changes.values()):
@@ -367,7 +411,7 @@ class Context:
             diags.append(manager.persist(base))
             return base, diags
         journal = manager.open_journal()
-        ctx = WalkContext(config=self.config, state=base, operation="apply", hook=self.hook,
+        ctx = WalkContext(session=self.providers, config=self.config, state=base, operation="apply", hook=self.hook,
                           working_dir=self.opts.working_dir, workspace=self.workspace(),
                           input_values=plan.variables, journal=journal)
         ctx.destroy_mode = plan.destroy
@@ -407,7 +451,7 @@ class Context:
         # for_each each.value: recompute from the configuration as the instances are applied
         res = self._walk(g, ctx, "apply")
         diags.append(res.diags)
-        if res.cancelled:
+        if res.cancelled and self._provider_crash is None:
             diags.error("Operation cancelled", "The apply was interrupted; state was saved with every change that "
                         "completed.")
         self._write_outputs(base, plan, ctx)
@@ -461,6 +505,11 @@ class Context:
             for name in list(state.outputs):
                 if name not in keep:
                     del state.outputs[name]
+
+
+def _close_in_background(session: Any) -> None:
+    """Shut a collected context's providers down without blocking whoever collected it."""
+    threading.Thread(target=session.close, name="close-providers", daemon=True).start()
 
 
 def _in_module(mi: ModuleInstance, t: Any) -> Any:

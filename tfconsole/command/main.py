@@ -107,6 +107,7 @@ class CLI:
         self.stderr = stderr or sys.stderr
         self.files: dict[str, str] = {}
         self.color = True
+        self._contexts: list[Any] = []
 
     def out(self, s: str = "") -> None:
         self.stdout.write(s + "\n")
@@ -155,7 +156,11 @@ class CLI:
             self.stderr.write(f"Terraform has no command named \"{cmd}\".\n\nTo see all of tfconsole's top-level "
                               "commands, run:\n  tfconsole -help\n")
             return 1
-        return handler(Args(args))
+        try:
+            return handler(Args(args))
+        finally:
+            for ctx in self._contexts:  # provider plugins end with the command that started them
+                ctx.close()
 
     # ------------------------------------------------------------------ helpers
     def context(self, a: Args) -> Any:
@@ -173,7 +178,9 @@ class CLI:
         lt = a.get("lock-timeout", "0s") or "0s"
         opts = Options(working_dir=".", cli_vars=cli_vars, parallelism=max(1, par), lock=a.bool("lock", True),
                        lock_timeout=_duration(lt), state_path=a.get("state"))
-        return Context(opts, [CLIHook(self.out)] if not a.bool("json") else [])
+        ctx = Context(opts, [CLIHook(self.out)] if not a.bool("json") else [])
+        self._contexts.append(ctx)
+        return ctx
 
     def load(self, ctx: Any) -> bool:
         d = ctx.load_config()
@@ -1010,6 +1017,7 @@ def _install_sigint(ctx: Any) -> None:
         ctx.cancel()
 
     signal.signal(signal.SIGINT, handler)
+    signal.signal(signal.SIGTERM, handler)  # Terraform treats SIGTERM as it treats Ctrl-C
 
 
 def _tune_gc() -> None:

@@ -7,11 +7,18 @@ prior state into the proposed new state before calling plan, as Terraform does.
 """
 from __future__ import annotations
 
+import contextvars
 from dataclasses import dataclass, field
 from typing import Any
 
 from tfconsole.diags import Diagnostics
 from tfconsole.lang.types import DYNAMIC, ListType, MapType, ObjectType, SetType, Type
+
+
+# The resource instance address a provider call is made for, set by the engine around its calls
+# in each worker thread, so a plugin's log lines can be attributed to the resource.
+CALLING_RESOURCE: contextvars.ContextVar[str | None] = contextvars.ContextVar("tfconsole_calling_resource",
+                                                                             default=None)
 
 
 @dataclass(frozen=True)
@@ -23,12 +30,31 @@ class Attr:
     sensitive: bool = False
     force_new: bool = False  # a change forces replacement (RequiresReplace)
     description: str = ""
+    write_only: bool = False  # sent to the provider, never stored in plan or state
+    deprecated: bool = False
+    nested: "NestedType | None" = None  # protocol 6 nested attributes; `type` is their implied type
+
+
+@dataclass(frozen=True)
+class NestedType:
+    """The object type of a protocol-6 nested attribute and how its objects are collected."""
+
+    attributes: dict[str, Attr] = field(default_factory=dict)
+    nesting: str = "single"  # "single" | "list" | "set" | "map"
+
+    def object_type(self) -> ObjectType:
+        optional = frozenset(k for k, a in self.attributes.items() if a.optional or a.computed)
+        return ObjectType.of({k: a.type for k, a in self.attributes.items()}, optional)
+
+    def implied_type(self) -> Type:
+        obj = self.object_type()
+        return {"single": obj, "list": ListType(obj), "set": SetType(obj), "map": MapType(obj)}[self.nesting]
 
 
 @dataclass(frozen=True)
 class NestedBlock:
     block: "BlockSchema"
-    nesting: str = "list"  # "single" | "list" | "set" | "map"
+    nesting: str = "list"  # "single" | "group" | "list" | "set" | "map"
     min_items: int = 0
     max_items: int = 0
 
@@ -50,7 +76,7 @@ class BlockSchema:
         attrs: dict[str, Type] = {k: a.type for k, a in self.attributes.items()}
         for name, nb in self.blocks.items():
             inner = nb.block.implied_type()
-            if nb.nesting == "single":
+            if nb.nesting in ("single", "group"):
                 attrs[name] = inner
             elif nb.nesting == "set":
                 attrs[name] = SetType(inner)
@@ -89,6 +115,8 @@ class PlanResponse:
     requires_replace: list[tuple] = field(default_factory=list)  # attribute paths
     diags: Diagnostics = field(default_factory=Diagnostics)
     private: str | None = None
+    # a provider on the legacy SDK type system: Terraform tolerates its plan inconsistencies
+    legacy_type_system: bool = False
 
 
 @dataclass
@@ -105,6 +133,24 @@ class ApplyResponse:
     new_state: dict[str, Any] | None
     diags: Diagnostics = field(default_factory=Diagnostics)
     private: str | None = None
+    legacy_type_system: bool = False
+
+
+@dataclass
+class ImportedObject:
+    type_name: str
+    state: dict[str, Any]
+    private: str | None = None
+
+
+@dataclass(frozen=True)
+class FunctionSignature:
+    """A provider-defined function: parameter types, the variadic parameter, the return type."""
+
+    params: tuple[tuple[str, Type, bool, bool], ...]  # (name, type, allow_null, allow_unknown)
+    variadic: tuple[str, Type, bool, bool] | None
+    returns: Type
+    summary: str = ""
 
 
 @dataclass
@@ -115,10 +161,17 @@ class ReadResponse:
 
 
 class Provider:
-    """Base class for built-in providers. Subclasses set `type_name` and `source`."""
+    """Base class for built-in providers. Subclasses set `type_name` and `source`.
+
+    A plugin (providers/plugin/adapter.py) implements the same class over Terraform's plugin
+    protocol, so the engine never needs to know which kind it is talking to."""
 
     type_name: str = ""
     source: str = ""  # e.g. "registry.terraform.io/hashicorp/random"
+    # True for a provider behind Terraform's plugin protocol: stored objects pass through
+    # upgrade_resource_state before they are read, and the engine builds proposed new states
+    # and checks planned and applied objects exactly as Terraform does
+    wire_protocol: bool = False
 
     def provider_schema(self) -> Schema:
         return Schema(BlockSchema())
@@ -151,6 +204,33 @@ class Provider:
         d = Diagnostics()
         d.error("Resource Import Not Implemented", f"{type_name} does not support import.")
         return None, d
+
+    def import_resource_state(self, type_name: str, id_: str) -> tuple[list[ImportedObject], Diagnostics]:
+        """Every object the import produced (ImportResourceState may return several)."""
+        value, diags = self.import_resource(type_name, id_)
+        return ([ImportedObject(type_name, value)] if value is not None else []), diags
+
+    def upgrade_resource_state(self, type_name: str, version: int,
+                               attributes: dict[str, Any]) -> tuple[dict[str, Any] | None, Diagnostics]:
+        """A stored object (its state-file attributes, written at schema `version`) as a value of
+        the current schema."""
+        from tfconsole.lang.values import from_json_typed
+
+        schema = self.resource_schemas()[type_name]
+        return from_json_typed(attributes, schema.block.implied_type()), Diagnostics()
+
+    def functions(self) -> dict[str, FunctionSignature]:
+        """Provider-defined functions, called as provider::NAME::FUNCTION(...)."""
+        return {}
+
+    def call_function(self, name: str, args: list[Any]) -> tuple[Any, Diagnostics]:
+        d = Diagnostics()
+        d.error("Call to unknown function", f"The provider has no function named \"{name}\".")
+        return None, d
+
+    def stop(self) -> Diagnostics:
+        """Ask the provider to abandon in-flight work (StopProvider); calls already running return."""
+        return Diagnostics()
 
     def read_data_source(self, type_name: str, config: dict[str, Any]) -> tuple[dict[str, Any] | None, Diagnostics]:
         raise NotImplementedError

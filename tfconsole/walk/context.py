@@ -46,7 +46,7 @@ class Expansion:
 class WalkContext:
     def __init__(self, *, config: Module, state: State, operation: str, hook: Hook, working_dir: str,
                  workspace: str = "default", input_values: dict[str, Any] | None = None,
-                 journal: Any = None) -> None:
+                 journal: Any = None, session: Any = None) -> None:
         self.config = config
         self.state = state
         self.operation = operation  # "plan" | "apply" | "destroy" | "refresh" | "validate"
@@ -74,7 +74,12 @@ class WalkContext:
         # planning output
         self.changes: dict[tuple[AbsResourceInstance, str | None], ResourceInstanceChange] = {}
         self.drift: list[ResourceInstanceChange] = []
-        # providers
+        # providers: the command's session decides plugin or built-in and owns plugin processes
+        if session is None:
+            from tfconsole.providers.registry import ProviderSession
+
+            session = ProviderSession(working_dir, hook=hook)
+        self.session = session
         self.providers: dict[str, Provider] = {}
         self.provider_schemas: dict[str, tuple[dict[str, Schema], dict[str, Schema]]] = {}
         self.check_warnings: list[Any] = []
@@ -284,15 +289,27 @@ class WalkContext:
         source = provider_source_of(provider_addr)
         schemas = self.provider_schemas.get(source)
         if schemas is None:
-            from tfconsole.providers.registry import default_registry
-
-            reg = default_registry()
-            if not reg.has(source):
+            schemas = self.session.schemas(source)
+            if schemas is None:
                 return None
-            p = reg.create(source)
-            schemas = (p.resource_schemas(), p.data_source_schemas())
             self.provider_schemas[source] = schemas
         return (schemas[0] if res.mode == "managed" else schemas[1]).get(res.type)
+
+    def read_stored(self, provider: Provider, addr: AbsResourceInstance, obj: ObjectState,
+                    schema: Schema) -> tuple[dict[str, Any] | None, Diagnostics]:
+        """A stored object as a value of the provider's current schema, with its sensitive marks.
+        A plugin upgrades it first (UpgradeResourceState with the stored schema version), as
+        Terraform does before every read of a stored object."""
+        if not provider.wire_protocol:
+            return decode_object(obj.attributes, schema, obj.sensitive_attributes), Diagnostics()
+        value, diags = provider.upgrade_resource_state(addr.resource.type, obj.schema_version, obj.attributes or {})
+        if value is None or diags.has_errors:
+            if value is None and not diags.has_errors:
+                diags.error("Provider produced invalid object",
+                            f"Provider {provider.source} returned no object when upgrading the stored state of "
+                            f"{addr}.")
+            return None, diags
+        return _mark_stored(value, schema, obj.sensitive_attributes), diags
 
     def resource_value(self, addr: AbsResource, rng: SourceRange | None) -> Any:
         with self.lock:
@@ -385,6 +402,12 @@ def decode_object(attrs: dict[str, Any], schema: Schema, sensitive_attributes: l
     if paths:
         value = apply_sensitive_paths(value, [p for p in paths if p is not None])
     return value
+
+
+def _mark_stored(value: dict[str, Any], schema: Schema, sensitive_attributes: list[Any]) -> dict[str, Any]:
+    paths = [t for t in (state_path_to_tuple(p) for p in sensitive_attributes or []) if t is not None]
+    paths += [(name,) for name in schema.block.sensitive_attrs()]
+    return apply_sensitive_paths(value, paths) if paths else value
 
 
 def state_path_to_tuple(p: Any) -> tuple | None:

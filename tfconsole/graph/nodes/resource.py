@@ -234,6 +234,176 @@ def _with_addr(d: Diagnostics, addr: str, rng: SourceRange | None = None) -> Dia
                                 context="with" if x.subject is None else x.context) for x in d])
 
 
+def _proposed(provider: Any, block: BlockSchema, prior: dict[str, Any] | None, config: dict[str, Any]) -> Any:
+    """The proposed new state: Terraform's exact rules for a plugin, the built-ins' own otherwise."""
+    if provider.wire_protocol:
+        from tfconsole.plans.objchange import proposed_new as terraform_proposed_new
+
+        return terraform_proposed_new(block, prior, config)
+    return proposed_new(block, prior, config)
+
+
+def _quote(s: str) -> str:
+    import json
+
+    return json.dumps(s, ensure_ascii=False)
+
+
+def _planned_valid(provider: Any, schema: Schema, prior: Any, config: Any, resp: Any, addr_s: str) -> Diagnostics:
+    """Terraform's AssertPlanValid; a provider on the legacy SDK is tolerated, as Terraform does."""
+    diags = Diagnostics()
+    if not provider.wire_protocol or resp.legacy_type_system:
+        return diags
+    from tfconsole.plans.objchange import assert_plan_valid, format_error
+
+    for err in assert_plan_valid(schema.block, prior, config, resp.planned):
+        diags.error("Provider produced invalid plan",
+                    f"Provider {_quote(provider.source)} planned an invalid value for "
+                    f"{format_error(err, addr_s)}.\n\nThis is a bug in the provider, which should be reported in "
+                    "the provider's own issue tracker.", address=addr_s)
+    return diags
+
+
+def _final_plan_consistent(provider: Any, schema: Schema, ch: ResourceInstanceChange, prior: Any, presp: Any,
+                           addr_s: str) -> Diagnostics:
+    """The plan made again at apply time, with everything learned so far, must keep what the
+    reviewed plan promised ("Provider produced inconsistent final plan")."""
+    diags = Diagnostics()
+    if not provider.wire_protocol:
+        return diags
+    from tfconsole.plans.objchange import assert_object_compatible, format_error
+
+    planned_before = unmark_deep(ch.after)[0] if ch.after is not None else None
+    if ch.action is Action.UPDATE and prior is None:
+        diags.error("Provider produced inconsistent final plan",
+                    f"When expanding the plan for {addr_s} to include new values learned so far during apply, "
+                    f"provider {_quote(provider.source)} changed the planned action from Update to Create.\n\n"
+                    "This is a bug in the provider, which should be reported in the provider's own issue tracker.",
+                    address=addr_s)
+    for err in assert_object_compatible(schema.block, planned_before, presp.planned):
+        diags.error("Provider produced inconsistent final plan",
+                    f"When expanding the plan for {addr_s} to include new values learned so far during apply, "
+                    f"provider {_quote(provider.source)} produced an invalid new value for {format_error(err)}."
+                    "\n\nThis is a bug in the provider, which should be reported in the provider's own issue "
+                    "tracker.", address=addr_s)
+    return diags
+
+
+def _applied_valid(provider: Any, schema: Schema, action: Action, planned: Any, resp: Any,
+                   addr_s: str) -> Diagnostics:
+    """What Terraform checks of ApplyResourceChange's answer, with its texts."""
+    diags = Diagnostics()
+    new = resp.new_state
+    if new is None:
+        if not resp.diags.has_errors:
+            verb = "Create" if action is not Action.UPDATE else "Update"
+            diags.error("Provider returned invalid result object after apply",
+                        f"After applying a {verb} plan, the provider returned a null object for {addr_s}. Only "
+                        "destroying should always produce a null value, so this is always a bug in the provider "
+                        "and should be reported in the provider's own repository.", address=addr_s)
+        return diags
+    for path in _unknown_paths(new):
+        from tfconsole.plans.objchange import format_path
+
+        diags.error("Provider returned invalid result object after apply",
+                    f"After the apply operation, the provider still indicated an unknown value for "
+                    f"{addr_s}{format_path(path)}. All values must be known after apply, so this is always a bug "
+                    "in the provider and should be reported in the provider's own repository. Terraform will "
+                    "still save the other known object values in the state.", address=addr_s)
+    if diags.has_errors or resp.diags.has_errors or not provider.wire_protocol or resp.legacy_type_system:
+        return diags
+    from tfconsole.plans.objchange import assert_object_compatible, format_error
+
+    name = f"provider[{_quote(provider.source)}]"
+    for err in assert_object_compatible(schema.block, planned, new):
+        diags.error("Provider produced inconsistent result after apply",
+                    f"When applying changes to {addr_s}, provider {_quote(name)} produced an unexpected new "
+                    f"value: {format_error(err)}.\n\nThis is a bug in the provider, which should be reported in "
+                    "the provider's own issue tracker.", address=addr_s)
+    return diags
+
+
+def _unknown_paths(v: Any, path: tuple = ()) -> list[tuple]:
+    v, _ = unmark(v)
+    if isinstance(v, Unknown):
+        return [path]
+    if isinstance(v, dict):
+        return [p for k, x in v.items() for p in _unknown_paths(x, path + (k,))]
+    if isinstance(v, list) and not isinstance(v, TSet):
+        return [p for i, x in enumerate(v) for p in _unknown_paths(x, path + (i,))]
+    if isinstance(v, TSet) and not is_wholly_known(v):
+        return [path]
+    return []
+
+
+def _unknown_as_null(v: Any) -> Any:
+    if isinstance(v, Unknown):
+        return Null(v.type)
+    if isinstance(v, TMap):
+        return TMap({k: _unknown_as_null(x) for k, x in v.items()}, v.etype)
+    if isinstance(v, dict):
+        return {k: _unknown_as_null(x) for k, x in v.items()}
+    if isinstance(v, TSet):
+        return TSet([_unknown_as_null(x) for x in v], v.etype)
+    if isinstance(v, TList):
+        return TList([_unknown_as_null(x) for x in v], v.etype)
+    if isinstance(v, list):
+        return [_unknown_as_null(x) for x in v]
+    return v
+
+
+def required_replaces(prior: Any, planned: Any, paths: list[tuple]) -> list[tuple]:
+    """The provider's requires_replace paths whose value actually changes (Terraform's
+    getRequiredReplaces): an unchanged attribute never forces a replacement."""
+    out = []
+    for path in paths:
+        before, after = _at_path(prior, path), _at_path(planned, path)
+        if before is NOT_FOUND and after is NOT_FOUND:
+            continue
+        before = None if before is NOT_FOUND else before
+        after = None if after is NOT_FOUND else after
+        if isinstance(unmark(before)[0], Unknown) or isinstance(unmark(after)[0], Unknown) or \
+                not equal(unmark_deep(before)[0], unmark_deep(after)[0]):
+            out.append(path)
+    return out
+
+
+def _at_path(v: Any, path: tuple) -> Any:
+    for step in path:
+        v, _ = unmark(v)
+        if isinstance(v, dict):
+            if step not in v:
+                return NOT_FOUND
+            v = v[step]
+        elif isinstance(v, list) and isinstance(step, int) and not isinstance(v, TSet):
+            if not 0 <= step < len(v):
+                return NOT_FOUND
+            v = v[step]
+        elif v is None or isinstance(v, (Null, Unknown)):
+            return v
+        else:
+            return NOT_FOUND
+    return v
+
+
+def for_resource(execute: Any) -> Any:
+    """Run an instance vertex with its address as the resource its provider calls are made for
+    (a plugin attributes its log lines to it)."""
+    from functools import wraps
+
+    from tfconsole.providers.interface import CALLING_RESOURCE
+
+    @wraps(execute)
+    def run(self: Any, ctx: "WalkContext") -> Diagnostics:
+        token = CALLING_RESOURCE.set(str(self.addr))
+        try:
+            return execute(self, ctx)
+        finally:
+            CALLING_RESOURCE.reset(token)
+
+    return run
+
+
 def proposed_new(schema: BlockSchema, prior: dict[str, Any] | None, config: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, s in schema.attributes.items():
@@ -564,6 +734,12 @@ class ValidateInstanceNode(_InstanceNode):
         config, d = evaluate_body(rc.body, schema.block, scope, rc.range, str(self.addr.abs_resource()))
         diags.extend(d)
         ctx.set_instance_value(self.addr, Unknown(schema.block.implied_type()))
+        provider = ctx.providers.get(self.parent.provider_addr)
+        if provider is not None and provider.wire_protocol and not d.has_errors:
+            # a plugin validates the configuration (with its unknowns) in the validate walk
+            clean = unmark_deep(config)[0]
+            check = provider.validate_resource if rc.addr.mode == "managed" else provider.validate_data_source
+            diags.extend(_with_addr(check(rc.addr.type, clean), str(self.addr.abs_resource()), rc.range))
         return diags
 
 
@@ -585,6 +761,7 @@ class PlanSkippedInstance(_InstanceNode):
 
 class PlanInstanceNode(_InstanceNode):
 
+    @for_resource
     def execute(self, ctx: "WalkContext") -> Diagnostics:
         from tfconsole.walk.context import scope_for
 
@@ -608,9 +785,10 @@ class PlanInstanceNode(_InstanceNode):
         prior = None
         tainted = False
         if obj is not None:
-            from tfconsole.walk.context import decode_object
-
-            prior = decode_object(obj.attributes, schema, obj.sensitive_attributes)
+            prior, d = ctx.read_stored(provider, addr, obj, schema)
+            diags.extend(_with_addr(d, addr_s, rc.range))
+            if prior is None:
+                return diags
             tainted = obj.status == "tainted"
             if ctx.refresh and not tainted:
                 ctx.hook.pre_refresh(addr_s, _id_hint(prior))
@@ -654,14 +832,19 @@ class PlanInstanceNode(_InstanceNode):
             if self._triggered(ctx, scope):
                 replace_reason = REASON_BY_TRIGGERS
         plan_prior = None if replace_reason else clean_prior
-        proposed = proposed_new(schema.block, plan_prior, clean_config)
+        proposed = _proposed(provider, schema.block, plan_prior, clean_config)
         resp = provider.plan_resource(PlanRequest(rc.addr.type, plan_prior, proposed, clean_config,
-                                                  obj.private if obj else None))
+                                                  obj.private if obj and not tainted else None))
         diags.extend(_with_addr(resp.diags, addr_s, rc.range if rc is not None else None))
         if resp.diags.has_errors:
             return diags
+        diags.extend(_planned_valid(provider, schema, plan_prior, clean_config, resp, addr_s))
+        if diags.has_errors:
+            return diags
         planned = resp.planned
-        replace_paths = list(resp.requires_replace)
+        replace_paths = required_replaces(clean_prior, planned, list(resp.requires_replace)) \
+            if plan_prior is not None else []
+        planned_private = resp.private
         if prior is None:
             action = Action.CREATE
         elif replace_reason:
@@ -669,11 +852,16 @@ class PlanInstanceNode(_InstanceNode):
         elif replace_paths:
             action = Action.CREATE_THEN_DELETE if self.parent.cbd else Action.DELETE_THEN_CREATE
             replace_reason = REASON_CANNOT_UPDATE
-            # re-plan as a create so computed attributes become unknown
-            proposed = proposed_new(schema.block, None, clean_config)
-            resp2 = provider.plan_resource(PlanRequest(rc.addr.type, None, proposed, clean_config, None))
-            if not resp2.diags.has_errors:
-                planned = resp2.planned
+            # re-plan as a create so computed attributes become unknown (Terraform passes the
+            # first plan's private data along)
+            proposed = _proposed(provider, schema.block, None, clean_config)
+            resp2 = provider.plan_resource(PlanRequest(rc.addr.type, None, proposed, clean_config, resp.private))
+            if resp2.diags.has_errors:
+                return diags.extend(_with_addr(resp2.diags, addr_s, rc.range))
+            diags.extend(_planned_valid(provider, schema, None, clean_config, resp2, addr_s))
+            if diags.has_errors:
+                return diags
+            planned, planned_private = resp2.planned, resp2.private
         elif value_paths_equal(planned, clean_prior):
             action = Action.NOOP
         else:
@@ -690,7 +878,7 @@ class PlanInstanceNode(_InstanceNode):
         change = ResourceInstanceChange(
             addr=addr, action=action, provider=provider_addr, before=before, after=after,
             schema_type=schema.block.implied_type(), replace_paths=replace_paths if action.is_replace else [],
-            reason=replace_reason, private=resp.private,
+            reason=replace_reason, private=planned_private,
             create_before_destroy=self.parent.cbd,
             prev_run_addr=ctx.moved_from.get(addr),
             each_value=self.exp.each_values.get(addr.key) if self.exp.mode == "map" else None,
@@ -762,6 +950,7 @@ def _id_hint(v: dict[str, Any] | None) -> str | None:
 
 class PlanDataInstanceNode(_InstanceNode):
 
+    @for_resource
     def execute(self, ctx: "WalkContext") -> Diagnostics:
         diags = self._execute(ctx)
         if self.parent.rc.check_scope and diags.has_errors:
@@ -864,6 +1053,7 @@ class PlanOrphanNode(Node, Executable, ProviderConsumer):
     def provider_ref(self) -> tuple[ModulePath, str, str | None]:
         return (ModulePath(), "", None)
 
+    @for_resource
     def execute(self, ctx: "WalkContext") -> Diagnostics:
         diags = Diagnostics()
         addr = self.addr
@@ -883,8 +1073,14 @@ class PlanOrphanNode(Node, Executable, ProviderConsumer):
                                address=str(addr))
         from tfconsole.walk.context import decode_object
 
-        prior = decode_object(obj.attributes, schema, obj.sensitive_attributes)
         provider = ctx.providers.get(self.provider_addr)
+        if provider is not None:
+            prior, d = ctx.read_stored(provider, addr, obj, schema)
+            diags.extend(_with_addr(d, str(addr)))
+            if prior is None:
+                return diags
+        else:
+            prior = decode_object(obj.attributes, schema, obj.sensitive_attributes)
         if provider is not None and ctx.refresh and not self.deposed and not ctx.destroy_mode:
             resp = provider.read_resource(addr.resource.type, unmark_deep(prior)[0], obj.private)
             diags.extend(_with_addr(resp.diags, str(addr)))
@@ -951,6 +1147,7 @@ class ApplyInstanceNode(Node, Executable):
         verb = {Action.CREATE: "create", Action.UPDATE: "update", Action.READ: "read"}.get(change.action, "create")
         self.name = f"{change.addr} ({verb})"
 
+    @for_resource
     def execute(self, ctx: "WalkContext") -> Diagnostics:
         from tfconsole.walk.context import decode_object, scope_for
 
@@ -1007,18 +1204,32 @@ class ApplyInstanceNode(Node, Executable):
             obj = ctx.state.current(addr)
         prior = None
         if ch.action is Action.UPDATE and obj is not None:
-            prior = decode_object(obj.attributes, schema, obj.sensitive_attributes)
+            prior, d = ctx.read_stored(provider, addr, obj, schema)
+            diags.extend(_with_addr(d, addr_s, rc.range))
+            if d.has_errors:
+                return diags
+        if provider.wire_protocol:  # Terraform validates again before the final plan
+            diags.extend(_with_addr(provider.validate_resource(addr.resource.type, unmark_deep(config)[0]),
+                                    addr_s, rc.range))
+            if diags.has_errors:
+                return diags
         config = apply_ignore_changes(config, prior if prior is not None else ch.before, rc.lifecycle.ignore_changes,
                                       schema.block)
         marks = sensitive_paths(config)
         clean_config, _ = unmark_deep(config)
         clean_prior = unmark_deep(prior)[0] if prior is not None else None
-        proposed = proposed_new(schema.block, clean_prior, clean_config)
+        proposed = _proposed(provider, schema.block, clean_prior, clean_config)
         presp = provider.plan_resource(PlanRequest(addr.resource.type, clean_prior, proposed, clean_config,
                                                    obj.private if obj and prior is not None else None))
         diags.extend(_with_addr(presp.diags, addr_s, rc.range if rc is not None else None))
         if presp.diags.has_errors:
             return diags
+        diags.extend(_planned_valid(provider, schema, clean_prior, clean_config, presp, addr_s))
+        diags.extend(_final_plan_consistent(provider, schema, ch, clean_prior, presp, addr_s))
+        if diags.has_errors:
+            return diags
+        if provider.wire_protocol and ch.action is Action.UPDATE and value_paths_equal(presp.planned, clean_prior):
+            return diags  # with the values learned during apply, the update became a no-op
         if self.deposed_key and obj is not None:
             ctx.depose(addr, self.deposed_key, ch.provider)
         action = "create" if ch.action is not Action.UPDATE else "update"
@@ -1028,27 +1239,21 @@ class ApplyInstanceNode(Node, Executable):
                                                     presp.private))
         elapsed = time.monotonic() - t0
         diags.extend(_with_addr(resp.diags, addr_s, rc.range if rc is not None else None))
+        d = _applied_valid(provider, schema, ch.action, presp.planned, resp, addr_s)
+        diags.extend(d)
         if resp.new_state is None:
             ctx.hook.post_apply(addr_s, action, elapsed, "failed", None)
-            if not resp.diags.has_errors:
-                diags.error("Provider produced null object", f"The provider returned no object for {addr_s}.",
-                            address=addr_s)
             return diags
         if not is_wholly_known(resp.new_state):
-            unknown = sorted(k for k, x in resp.new_state.items() if not is_wholly_known(x))
-            ctx.hook.post_apply(addr_s, action, elapsed, "failed", None)
-            diags.error("Provider returned invalid result object after apply",
-                        f"After the apply operation, the provider still indicated an unknown value for "
-                        f"{addr_s}.{unknown[0] if unknown else '?'}. All values must be known after apply, so "
-                        "this is always a bug in the provider or in the values it was given.",
-                        rc.range, address=addr_s)
-            return diags
+            # Terraform keeps the known values (unknowns saved as null) and reports the error
+            resp.new_state = _unknown_as_null(resp.new_state)
         value = remark(resp.new_state, marks, schema)
-        status = "tainted" if resp.diags.has_errors and ch.action is not Action.UPDATE else "ready"
+        failed = resp.diags.has_errors or d.has_errors
+        status = "tainted" if failed and ch.action is not Action.UPDATE else "ready"
         ctx.save_object(addr, ch.provider, value, schema, status, resp.private, self.resource_node.dependencies,
                         rc.lifecycle.create_before_destroy or ch.create_before_destroy, exp.mode if exp else "")
         ctx.set_instance_value(addr, value)
-        if resp.diags.has_errors:
+        if failed:
             ctx.hook.post_apply(addr_s, action, elapsed, "failed", None)
             return diags
         # creation-time provisioners
@@ -1100,6 +1305,7 @@ class DestroyInstanceNode(Node, Executable):
         self.deposed_key = deposed_key or change.deposed
         self.name = f"{change.addr} (destroy{' deposed' if self.deposed_key else ''})"
 
+    @for_resource
     def execute(self, ctx: "WalkContext") -> Diagnostics:
         from tfconsole.walk.context import decode_object
 
@@ -1119,8 +1325,16 @@ class DestroyInstanceNode(Node, Executable):
                 obj = inst.deposed.get(self.deposed_key) if self.deposed_key else inst.current
         if obj is None:
             return diags
-        schema = provider.resource_schemas()[addr.resource.type]
-        prior = decode_object(obj.attributes, schema, obj.sensitive_attributes)
+        schema = provider.resource_schemas().get(addr.resource.type)
+        if schema is None:
+            return diags.error("Invalid resource type", f"The provider {ch.provider} does not support resource "
+                               f"type \"{addr.resource.type}\".", address=addr_s)
+        prior, d = ctx.read_stored(provider, addr, obj, schema)
+        diags.extend(_with_addr(d, addr_s))
+        if prior is None:
+            return diags
+        if provider.wire_protocol and ch.before is not None:
+            prior = ch.before  # Terraform destroys the object the plan showed
         if self.rc is not None and any(p.when_destroy for p in self.rc.provisioners):
             pd = ctx.run_provisioners(addr, self.rc, prior, when_destroy=True)
             diags.extend(pd)
@@ -1132,6 +1346,13 @@ class DestroyInstanceNode(Node, Executable):
         resp = provider.apply_resource(ApplyRequest(addr.resource.type, unmark_deep(prior)[0], None, None,
                                                     obj.private))
         diags.extend(_with_addr(resp.diags, addr_s, self.rc.range if self.rc is not None else None))
+        if resp.new_state is not None and not resp.diags.has_errors:
+            diags.error("Provider returned invalid result object after apply",
+                        f"After applying a Delete plan, the provider returned a non-null object for {addr_s}. "
+                        "Destroying should always produce a null value, so this is always a bug in the provider "
+                        "and should be reported in the provider's own repository. Terraform will still save this "
+                        "errant object in the state for debugging and recovery.", address=addr_s)
+            resp.diags = diags
         ctx.hook.post_apply(shown, "delete", time.monotonic() - t0, "failed" if resp.diags.has_errors else None,
                             _id_hint(prior))
         if resp.diags.has_errors:

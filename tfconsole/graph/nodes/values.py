@@ -299,37 +299,62 @@ class ProviderNode(Node, Executable, Referencer):
         return expr_keys(self.module, *[a.expr for a in self.block.body.attributes.values()])
 
     def execute(self, ctx: "WalkContext") -> Diagnostics:
-        from tfconsole.providers.registry import default_registry
-        from tfconsole.walk.context import scope_for
-
         diags = Diagnostics()
-        reg = default_registry()
-        if not reg.has(self.source):
+        provider = ctx.session.instance(self.addr, self.source)
+        if provider is None:
             diags.error("Failed to load plugin schemas",
                         f"Provider {self.source} is not available: tfconsole has no built-in provider with this "
                         "source address and no installed plugin registers it.",
                         self.block.range if self.block else None)
             return diags
-        provider = reg.create(self.source)
         if hasattr(provider, "base_dir"):
             provider.base_dir = ctx.working_dir  # type: ignore[attr-defined]
+        config, d = self._config(ctx, provider)
+        diags.append(d)
+        if diags.has_errors:
+            return diags
+        if ctx.operation == "validate":
+            if provider.wire_protocol and self.block is not None:
+                diags.append(provider.validate_provider_config(config))  # type: ignore[attr-defined]
+        else:
+            # a plugin already configured with the same known values in this command is reused
+            provider, d = ctx.session.configure(self.addr, self.source, provider, config, ctx.operation)
+            diags.append(d)
+        with ctx.lock:
+            ctx.providers[self.addr] = provider
+        schemas = ctx.session.schemas(self.source) if provider.wire_protocol else None
+        with ctx.lock:
+            ctx.provider_schemas.setdefault(provider.source or self.source, schemas or
+                                            (provider.resource_schemas(), provider.data_source_schemas()))
+        return diags
+
+    def _config(self, ctx: "WalkContext", provider: Any) -> tuple[dict[str, Any], Diagnostics]:
+        """The provider block's arguments: against the provider's schema for a plugin (every
+        attribute present, nested blocks decoded), as plain attributes for a built-in."""
+        from tfconsole.walk.context import scope_for
+
+        diags = Diagnostics()
+        mis = ctx.instances_of(self.module) or [ModuleInstance()]
+        scope = scope_for(ctx, mis[0])
+        if provider.wire_protocol:
+            from tfconsole.config.body import Body
+            from tfconsole.graph.nodes.resource import evaluate_body
+
+            diags.extend(provider.schema_diagnostics())
+            if diags.has_errors:
+                return {}, diags
+            body = self.block.body if self.block is not None else Body()
+            config, d = evaluate_body(body, provider.provider_schema().block, scope,
+                                      self.block.range if self.block else None, self.addr)
+            diags.extend(d)
+            return unmark_deep(config)[0], diags
         config: dict[str, Any] = {}
         if self.block is not None:
-            mis = ctx.instances_of(self.module) or [ModuleInstance()]
-            scope = scope_for(ctx, mis[0])
             for name, attr in self.block.body.attributes.items():
                 v, d = evaluate(attr.expr, scope)
                 diags.append(d)
                 config[name] = unmark_deep(v)[0]
-        if diags.has_errors:
-            return diags
-        if ctx.operation != "validate":
-            diags.append(provider.configure(config))
-        with ctx.lock:
-            ctx.providers[self.addr] = provider
-            ctx.provider_schemas.setdefault(provider.source or self.source,
-                                            (provider.resource_schemas(), provider.data_source_schemas()))
-        return diags
+        return config, diags
 
 
 class CheckNode(Node, Executable, Referencer):

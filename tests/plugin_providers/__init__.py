@@ -1,0 +1,1 @@
+"""Provider plugins used by the plugin tests (run as separate processes)."""

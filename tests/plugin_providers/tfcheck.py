@@ -1,0 +1,189 @@
+"""tfcheck: a protocol-6 provider written with the PyPI `tf` framework, for the plugin tests.
+
+Objects live as JSON files in a store directory (provider argument `store`, else the
+TFCHECK_STORE environment variable), so tests can change or delete them behind the engine's
+back (drift) and import them by id. Resource `tfcheck_thing` (with a requires-replace `zone`,
+a sensitive `secret`, computed `id` and `label`, and a `delay` to slow a create down), data
+source `tfcheck_echo`, function `shout`. A thing named "crash" kills the provider in the middle
+of its create; every create and delete logs a line on stderr.
+
+Run by tests/plugin_support.py through an executable wrapper; never imported by tfconsole.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import uuid
+from typing import Any, Optional
+
+from tf import runner, schema, types
+from tf.function import CallContext, Function, FunctionSignature, Parameter, Return
+from tf.iface import (
+    Config, CreateContext, DataSource, DeleteContext, ImportContext, PlanContext, ReadContext, ReadDataContext,
+    Resource, State, UpdateContext,
+)
+from tf.provider import Provider
+from tf.utils import Diagnostics
+
+_STORE: dict[str, str] = {}
+
+
+def _store() -> str:
+    path = _STORE.get("dir") or os.environ.get("TFCHECK_STORE") or "."
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+def _file(id_: str) -> str:
+    return os.path.join(_store(), f"{id_}.json")
+
+
+def _log(message: str) -> None:
+    print(json.dumps({"@level": "info", "@message": message, "@module": "tfcheck",
+                      "tf_resource_type": "tfcheck_thing"}), file=sys.stderr, flush=True)
+
+
+class Thing(Resource):
+    def __init__(self, provider: "TfCheck"):
+        self.provider = provider
+
+    @classmethod
+    def get_name(cls) -> str:
+        return "thing"
+
+    @classmethod
+    def get_schema(cls) -> schema.Schema:
+        return schema.Schema(version=1, attributes=[
+            schema.Attribute("id", types.String(), computed=True),
+            schema.Attribute("name", types.String(), required=True),
+            schema.Attribute("size", types.Number(), optional=True),
+            schema.Attribute("tags", types.Map(types.String()), optional=True),
+            schema.Attribute("zone", types.String(), optional=True, requires_replace=True),
+            schema.Attribute("secret", types.String(), optional=True, sensitive=True),
+            schema.Attribute("delay", types.Number(), optional=True),
+            schema.Attribute("label", types.String(), computed=True),
+        ])
+
+    def _label(self, state: State) -> Any:
+        return f"{state['name']}-{state.get('size') if state.get('size') is not None else 0}"
+
+    def plan(self, ctx: PlanContext, current: Optional[State], planned: State) -> Optional[State]:
+        if ctx.changed_fields & {"name", "size"}:
+            planned["label"] = self._label(planned)
+        return planned
+
+    def create(self, ctx: CreateContext, planned: State) -> Optional[State]:
+        _log(f"creating {planned['name']}")
+        if planned.get("delay"):
+            time.sleep(float(planned["delay"]))
+        if planned["name"] == "crash":
+            os._exit(3)
+        state = dict(planned, id=uuid.uuid4().hex[:12])
+        state["label"] = self._label(state)
+        self._write(state)
+        return state
+
+    def _write(self, state: State) -> None:
+        with open(_file(state["id"]), "w", encoding="utf-8") as fh:
+            json.dump(state, fh)
+
+    def read(self, ctx: ReadContext, current: State) -> Optional[State]:
+        try:
+            with open(_file(current["id"]), encoding="utf-8") as fh:
+                return json.load(fh)
+        except FileNotFoundError:
+            return None
+
+    def update(self, ctx: UpdateContext, current: State, planned: State) -> Optional[State]:
+        state = dict(planned, id=current["id"])
+        state["label"] = self._label(state)
+        self._write(state)
+        return state
+
+    def delete(self, ctx: DeleteContext, current: State) -> None:
+        _log(f"deleting {current['name']}")
+        try:
+            os.unlink(_file(current["id"]))
+        except FileNotFoundError:
+            pass
+
+    def import_(self, ctx: ImportContext, id: str) -> Optional[State]:
+        try:
+            with open(_file(id), encoding="utf-8") as fh:
+                return json.load(fh)
+        except FileNotFoundError:
+            ctx.diagnostics.add_error("Cannot import", f"No thing with id {id}.")
+            return None
+
+
+class Echo(DataSource):
+    def __init__(self, provider: "TfCheck"):
+        self.provider = provider
+
+    @classmethod
+    def get_name(cls) -> str:
+        return "echo"
+
+    @classmethod
+    def get_schema(cls) -> schema.Schema:
+        return schema.Schema(attributes=[
+            schema.Attribute("input", types.String(), required=True),
+            schema.Attribute("output", types.String(), computed=True),
+        ])
+
+    def read(self, ctx: ReadDataContext, config: Config) -> Optional[State]:
+        return {"input": config["input"], "output": config["input"].upper()}
+
+
+class Shout(Function):
+    def __init__(self, provider: "TfCheck"):
+        self.provider = provider
+
+    @classmethod
+    def get_name(cls) -> str:
+        return "shout"
+
+    @classmethod
+    def get_signature(cls) -> FunctionSignature:
+        return FunctionSignature(parameters=[Parameter("text", types.String())], return_type=Return(types.String()),
+                                 summary="upper-case text with an exclamation mark")
+
+    def call(self, ctx: CallContext, arguments: list[Any]) -> Any:
+        return str(arguments[0]).upper() + "!"
+
+
+class TfCheck(Provider):
+    def get_model_prefix(self) -> str:
+        return "tfcheck_"
+
+    def full_name(self) -> str:
+        return "registry.terraform.io/tfconsole/tfcheck"
+
+    def get_provider_schema(self, diags: Diagnostics) -> schema.Schema:
+        return schema.Schema(attributes=[schema.Attribute("store", types.String(), optional=True)])
+
+    def validate_config(self, diags: Diagnostics, config: Config) -> None:
+        pass
+
+    def configure_provider(self, diags: Diagnostics, config: Config) -> None:
+        if config.get("store"):
+            _STORE["dir"] = config["store"]
+
+    def get_data_sources(self) -> list:
+        return [Echo]
+
+    def get_resources(self) -> list:
+        return [Thing]
+
+    def get_functions(self) -> list:
+        return [Shout]
+
+
+def main() -> None:
+    runner.run_provider(TfCheck(), sys.argv)
+
+
+if __name__ == "__main__":
+    main()
