@@ -759,7 +759,6 @@ class CLI:
         """tfconsole import ADDR ID: read an existing object into state through its provider."""
         from tfconsole.graph.nodes.resource import encode_object, remark
         from tfconsole.graph.transforms import ProviderTransformer
-        from tfconsole.providers.registry import default_registry
         from tfconsole.states.state import ObjectState
 
         addr = self.instance_arg(a, 2, "The import command expects two arguments: ADDR and ID.")
@@ -777,24 +776,27 @@ class CLI:
             return 1
         local = rc.provider_ref[0] if rc.provider_ref else rc.provider_local_name
         source = ProviderTransformer.source_for(mod, local)
-        reg = default_registry()
-        if not reg.has(source):
+        prov_addr = addr.module.module().prefix() + f'provider["{source}"]'
+        provider = ctx.providers.instance(prov_addr, source)
+        if provider is None:
             self.stderr.write(f"Error: provider {source} is not available.\n")
             return 1
-        provider = reg.create(source)
         if hasattr(provider, "base_dir"):
             provider.base_dir = "."  # type: ignore[attr-defined]
-        d = provider.configure({})
+        provider, d = ctx.providers.configure(prov_addr, source, provider, {}, "apply")
         schema = provider.resource_schemas().get(addr.resource.type)
         if schema is None:
             self.stderr.write(f"Error: the provider does not support resource type {addr.resource.type}.\n")
             return 1
         self.out(f"{addr}: Importing from ID \"{a.pos[1]}\"...")
-        value, d2 = provider.import_resource(addr.resource.type, a.pos[1])
+        imported, d2 = provider.import_resource_state(addr.resource.type, a.pos[1])
         d.append(d2)
+        value = imported[0].state if imported else None
+        private = imported[0].private if imported else None
         if value is not None and not d.has_errors:
-            resp = provider.read_resource(addr.resource.type, value, None)
+            resp = provider.read_resource(addr.resource.type, value, private)
             d.append(resp.diags)
+            private = resp.private
             if resp.new_state is None and not resp.diags.has_errors:
                 d.error("Cannot import non-existent remote object",
                         f"While attempting to import an existing object to \"{addr}\", the provider detected "
@@ -806,7 +808,6 @@ class CLI:
         self.diags(d)
         if d.has_errors or value is None:
             return 1
-        prov_addr = addr.module.module().prefix() + f'provider["{source}"]'
         mgr = self.manager(ctx, a, "OperationTypeImport")
         with _locked(self, mgr) as ok:
             if not ok:
@@ -821,7 +822,7 @@ class CLI:
                 return 1
             attrs, sens = encode_object(remark(value, [], schema) or {}, schema)
             state.set_current(addr, ObjectState(attributes=attrs, schema_version=schema.version,
-                                                sensitive_attributes=sens), prov_addr)
+                                                sensitive_attributes=sens, private=private), prov_addr)
             d = mgr.persist(state)
             self.diags(d)
             if d.has_errors:

@@ -151,7 +151,7 @@ class WalkContext:
                 self.refreshed.set_current(addr, None, rs.provider if rs else "")
 
     def refreshed_object(self, addr: AbsResourceInstance, provider: str, value: dict[str, Any] | None,
-                         schema: Schema, old: ObjectState) -> None:
+                         schema: Schema, old: ObjectState, private: Any = NOT_FOUND) -> None:
         if self.refreshed is None:
             return
         from tfconsole.graph.nodes.resource import encode_object
@@ -161,9 +161,9 @@ class WalkContext:
                 self.refreshed.set_current(addr, None, provider)
             return
         attrs, sens = encode_object(value, schema)  # outside the lock: it is the slow part
-        obj = ObjectState(attributes=attrs, status=old.status, schema_version=old.schema_version,
-                          sensitive_attributes=sens, private=old.private, dependencies=old.dependencies,
-                          create_before_destroy=old.create_before_destroy)
+        obj = ObjectState(attributes=attrs, status=old.status, schema_version=schema.version,
+                          sensitive_attributes=sens, private=old.private if private is NOT_FOUND else private,
+                          dependencies=old.dependencies, create_before_destroy=old.create_before_destroy)
         with self.lock:
             self.refreshed.set_current(addr, obj, provider)
 

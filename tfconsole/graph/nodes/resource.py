@@ -743,6 +743,9 @@ class ValidateInstanceNode(_InstanceNode):
         return diags
 
 
+_NOT_RESOURCES = frozenset({"count", "each", "var", "local", "path", "terraform", "module", "self", "data"})
+
+
 def _all_attrs(body: Body) -> list[Any]:
     out = list(body.attributes.values())
     for b in body.blocks:
@@ -784,6 +787,7 @@ class PlanInstanceNode(_InstanceNode):
             obj = ctx.state.current(addr)
         prior = None
         tainted = False
+        prior_private = obj.private if obj is not None else None
         if obj is not None:
             prior, d = ctx.read_stored(provider, addr, obj, schema)
             diags.extend(_with_addr(d, addr_s, rc.range))
@@ -801,7 +805,9 @@ class PlanInstanceNode(_InstanceNode):
                 if new_prior is None or not value_paths_equal(new_prior, prior):
                     ctx.record_drift(addr, provider_addr, prior, new_prior, schema)
                 prior = new_prior
-                ctx.refreshed_object(addr, provider_addr, prior, schema, obj)
+                if provider.wire_protocol:  # the refreshed object carries the private data ReadResource returned
+                    prior_private = resp.private
+                ctx.refreshed_object(addr, provider_addr, prior, schema, obj, private=prior_private)
         scope = scope_for(ctx, addr.module, key=addr.key, expansion=self.exp)
         config, d = evaluate_body(rc.body, schema.block, scope, rc.range, addr_s)
         diags.extend(d)
@@ -834,7 +840,7 @@ class PlanInstanceNode(_InstanceNode):
         plan_prior = None if replace_reason else clean_prior
         proposed = _proposed(provider, schema.block, plan_prior, clean_config)
         resp = provider.plan_resource(PlanRequest(rc.addr.type, plan_prior, proposed, clean_config,
-                                                  obj.private if obj and not tainted else None))
+                                                  prior_private if obj and not tainted else None))
         diags.extend(_with_addr(resp.diags, addr_s, rc.range if rc is not None else None))
         if resp.diags.has_errors:
             return diags
@@ -1020,17 +1026,25 @@ class PlanDataInstanceNode(_InstanceNode):
         return diags
 
     def _depends_pending(self, ctx: "WalkContext") -> bool:
+        """Does a resource this data source depends on have a change planned? Its depends_on
+        counts, and so does every managed resource its arguments refer to (Terraform treats
+        those references as implied depends_on)."""
         rc = self.parent.rc
-        if not rc.depends_on:
+        prefixes = [t.text() for t in rc.depends_on if t.root not in ("module", "var", "local")]
+        for a in _all_attrs(rc.body):
+            for ref in A.references(a.expr):
+                if ref.root in _NOT_RESOURCES or not ref.steps or not isinstance(ref.steps[0], A.AttrStep):
+                    continue
+                prefixes.append(f"{ref.root}.{ref.steps[0].name}")
+        if not prefixes:
             return False
-        for t in rc.depends_on:
-            if t.root in ("module", "var", "local"):
-                continue
-            with ctx.lock:
-                for (a, _), c in ctx.changes.items():
-                    if a.module == self.addr.module and str(a.resource).startswith(t.text()) and \
-                            c.action not in (Action.NOOP, Action.READ):
-                        return True
+        with ctx.lock:
+            for (a, _), c in ctx.changes.items():
+                if a.module != self.addr.module or c.action in (Action.NOOP, Action.READ):
+                    continue
+                name = str(a.resource)
+                if any(name == p or name.startswith(p + "[") or name.startswith(p + ".") for p in prefixes):
+                    return True
         return False
 
 

@@ -6,14 +6,15 @@ from ..nodes.resource import ApplyResourceNode, ResourceNode
 from .base import BuildContext, Transform
 
 class AttachDependenciesTransformer(Transform):
-    """Each resource learns the resources it transitively depends on (stored in state)."""
+    """Each resource learns the resources it transitively depends on (stored in state). Data
+    resources count too: Terraform 1.15 lists them (tests/test_plugin_differential.py)."""
 
     def transform(self, g: Graph, b: BuildContext) -> None:
         for v in g.vertices():
             if isinstance(v, (ResourceNode, ApplyResourceNode)):
                 deps = set()
                 for a in g.ancestors(v):
-                    if isinstance(a, (ResourceNode, ApplyResourceNode)) and a.rc.addr.mode == "managed":
+                    if isinstance(a, (ResourceNode, ApplyResourceNode)):
                         deps.add(a.name)
                 v.dependencies = sorted(deps)
         # create_before_destroy is inherited by everything a create_before_destroy resource depends on

@@ -1,0 +1,17 @@
+"""Provider plugins: executables that speak Terraform's plugin protocol (tfplugin5 / tfplugin6).
+
+protocol.py  the protocol's messages, from a compact table of our own
+wire.py      values on the wire (msgpack DynamicValues, attribute paths, diagnostics)
+schema.py    a provider's schema as providers.interface objects
+launcher.py  starting a provider (go-plugin handshake, TLS choice, no orphans) and stopping it
+log.py       the provider's stderr, attributed to resources
+client.py    gRPC calls with Terraform's error texts
+adapter.py   PluginProvider: the provider interface over a plugin
+cache.py     schemas cached between commands by the executable's hash
+locate.py    (from the installer) which executable serves a source
+"""
+import os
+
+# gRPC's core library logs connection events (a provider closing its end at shutdown) on our
+# stderr unless told otherwise; it reads this once, when it is first loaded.
+os.environ.setdefault("GRPC_VERBOSITY", "ERROR")

@@ -313,7 +313,7 @@ class PluginProvider(Provider):
             return PlanResponse(req.proposed, diags=diags)
         planned = self._decode(resp.planned_state, ty, "planned state", diags)
         return PlanResponse(_none_if_null(planned) if planned is not None else req.proposed,
-                            [wire.path_from_proto(p) for p in resp.requires_replace], diags,
+                            [tuple(wire.path_from_proto(p)) for p in resp.requires_replace], diags,
                             _private_out(resp.planned_private), resp.legacy_type_system)
 
     def apply_resource(self, req: ApplyRequest) -> ApplyResponse:

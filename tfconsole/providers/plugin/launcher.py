@@ -224,6 +224,8 @@ class PluginProcess:
             raise LaunchError(f"timeout while waiting for plugin to start ({timeout:.0f}s)") from None
         if not line.strip():
             code = self.proc.wait(timeout=5) if self.proc.poll() is None else self.proc.returncode
+            for reader in self._readers:  # let the last words on stderr arrive
+                reader.join(timeout=1.0)
             tail = "\n".join(ln.message for ln in self.log.tail(10))
             raise LaunchError(f"plugin exited before completing the handshake (exit status {code})"
                               + (f":\n{tail}" if tail else ""))
@@ -305,8 +307,6 @@ class PluginProcess:
 
 
 def _connect(hs: Handshake, timeout: float) -> Any:
-    # gRPC's core logs connection events (a provider closing its end at shutdown) on our stderr
-    os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
     import grpc
 
     options = [("grpc.max_receive_message_length", MAX_MESSAGE), ("grpc.max_send_message_length", MAX_MESSAGE),

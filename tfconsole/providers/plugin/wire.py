@@ -253,6 +253,9 @@ class AttrPath(tuple):
         self.attr_steps = frozenset(attr_steps)
         return self
 
+    def __reduce__(self) -> tuple:  # copies (plans are copied) keep which steps are attributes
+        return (AttrPath, (list(self), set(self.attr_steps)))
+
 
 def path_from_proto(p: Any) -> AttrPath:
     steps: list[Any] = []
