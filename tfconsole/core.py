@@ -177,15 +177,19 @@ class Context:
                         parallelism=self.opts.parallelism, hook=Hook())
         return walker.walk(g, "validate")
 
-    def _validate_for_plugins(self) -> Diagnostics:
-        """Terraform validates the configuration, with its providers, before every plan. tfconsole
-        does the same when a provider plugin is involved (the built-ins validate in the plan)."""
+    def _uses_plugins(self) -> bool:
+        """Does any resource of the configuration belong to a provider plugin?"""
         from tfconsole.graph.transforms import ProviderTransformer
 
         assert self.config is not None
-        if not any(self.providers.is_plugin(ProviderTransformer.source_for(
-                mod, rc.provider_ref[0] if rc.provider_ref else rc.provider_local_name))
-                for mod in self.config.descendants() for rc in mod.resources.values()):
+        return any(self.providers.is_plugin(ProviderTransformer.source_for(
+            mod, rc.provider_ref[0] if rc.provider_ref else rc.provider_local_name))
+            for mod in self.config.descendants() for rc in mod.resources.values())
+
+    def _validate_for_plugins(self) -> Diagnostics:
+        """Terraform validates the configuration, with its providers, before every plan. tfconsole
+        does the same when a provider plugin is involved (the built-ins validate in the plan)."""
+        if not self._uses_plugins():
             return Diagnostics()
         g, d = self.graph("validate", State())
         if d.has_errors:
@@ -196,7 +200,7 @@ class Context:
     # ---------------------------------------------------------------- plan
     def plan(self, state: State, *, destroy: bool = False, refresh_only: bool = False, refresh: bool = True,
              targets: list[str] | None = None, replace: list[str] | None = None,
-             excludes: list[str] | None = None) -> tuple[Plan, Diagnostics]:
+             excludes: list[str] | None = None, _validated: bool = False) -> tuple[Plan, Diagnostics]:
         assert self.config is not None
         diags = Diagnostics()
         prev_run = state.deep_copy()
@@ -217,10 +221,18 @@ class Context:
                 continue
             rep_addrs.add(t)
         exc = parse_targets(list(excludes or []), diags, "-exclude")
-        if not diags.has_errors:
+        if not diags.has_errors and not _validated:
             diags.append(self._validate_for_plugins())
         if diags.has_errors:
             return Plan(errored=True), diags
+        if destroy and refresh and self._uses_plugins():
+            # Terraform refreshes before planning a destroy: a normal plan, whose changes are
+            # dropped and whose refreshed state is the destroy plan's prior state
+            pre, d = self.plan(state, refresh=True, targets=targets, excludes=excludes, _validated=True)
+            diags.append(Diagnostics(d.errors()))
+            if d.has_errors or pre.prior_state is None:
+                return Plan(errored=True), diags
+            prior = pre.prior_state.deep_copy()
         plan = Plan(destroy=destroy, refresh_only=refresh_only, targets=list(targets or []),
                     replace=list(replace or []), excludes=list(excludes or []))
         plan.timestamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -62,7 +62,9 @@ def _decoded(msg: Any) -> Any:
 
     out: dict[str, Any] = {}
     for field, value in msg.ListFields():
-        if field.message_type is not None and field.message_type.name == "DynamicValue":
+        if field.message_type is not None and field.message_type.name == "RawState":
+            conv = (lambda rs: {"json": json.loads(rs.json) if rs.json else None, "flatmap": dict(rs.flatmap)})
+        elif field.message_type is not None and field.message_type.name == "DynamicValue":
             conv = (lambda dv: _plain(msgpack.unpackb(dv.msgpack, raw=False, strict_map_key=False))
                     if dv.msgpack else None)
         elif field.message_type is not None:

@@ -1357,8 +1357,10 @@ class DestroyInstanceNode(Node, Executable):
         shown = addr_s + (f" (deposed object {self.deposed_key})" if self.deposed_key else "")
         ctx.hook.pre_apply(shown, "delete", _id_hint(prior))
         t0 = time.monotonic()
-        resp = provider.apply_resource(ApplyRequest(addr.resource.type, unmark_deep(prior)[0], None, None,
-                                                    obj.private))
+        # the destroy half of a replacement carries the private data of the plan (as Terraform's
+        # apply sends the change's), a plain destroy the stored object's
+        private = ch.private if provider.wire_protocol and ch.action.is_replace else obj.private
+        resp = provider.apply_resource(ApplyRequest(addr.resource.type, unmark_deep(prior)[0], None, None, private))
         diags.extend(_with_addr(resp.diags, addr_s, self.rc.range if self.rc is not None else None))
         if resp.new_state is not None and not resp.diags.has_errors:
             diags.error("Provider returned invalid result object after apply",
