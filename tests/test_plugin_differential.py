@@ -202,3 +202,78 @@ def test_state_swapped_both_ways(both: dict[str, Tool]) -> None:
                                                          TFCHECK_STORE=str(w.ws.store))
         assert res.returncode == 0, f"{reader} reading {writer}'s state plans changes:\n{res.stdout[-3000:]}" \
                                     f"\n{res.stderr[-2000:]}"
+
+
+def test_provider_defined_functions(tmp_path: Path, tfcheck_provider: Path) -> None:
+    """provider::tfcheck::shout(...) as Terraform calls it: the value, and sensitivity kept."""
+    outputs = {}
+    for name in ("terraform", "tfconsole"):
+        ws = make_workspace(tmp_path / name, tfcheck=tfcheck_provider)
+        ws.write("""
+terraform {
+  required_providers {
+    tfcheck = { source = "tfconsole/tfcheck" }
+  }
+}
+variable "secret" {
+  default   = "psst"
+  sensitive = true
+}
+output "plain" { value = provider::tfcheck::shout("hi") }
+output "hidden" {
+  value     = provider::tfcheck::shout(var.secret)
+  sensitive = true
+}
+""")
+        run = ws.terraform if name == "terraform" else ws.tfconsole
+        if name == "terraform":
+            _ok(ws.terraform("init", "-no-color", "-input=false"), "terraform init")
+        _ok(run("apply", "-auto-approve", "-no-color"), f"{name} apply")
+        outputs[name] = json.loads(_ok(run("output", "-json"), f"{name} output").stdout)
+    assert outputs["tfconsole"] == outputs["terraform"]
+    assert outputs["terraform"]["plain"]["value"] == "HI!" and outputs["terraform"]["hidden"]["sensitive"]
+
+
+def _errors(text: str) -> list[str]:
+    """The error diagnostics of a CLI run, as text blocks without the source snippet lines."""
+    blocks = []
+    for chunk in text.split("Error: ")[1:]:
+        chunk = chunk.split("Planning failed.")[0]  # where the CLIs print this line is not the provider's concern
+        lines = [ln for ln in chunk.splitlines() if ln.strip() and not ln.lstrip().startswith(("with ", "on ")) and
+                 not ln.lstrip()[:1].isdigit()]
+        blocks.append(" ".join(" ".join(lines).split()))
+    return blocks
+
+
+@pytest.mark.parametrize("name,first", [("liar", "liar1"), ("badplan", "fine")])
+def test_provider_bugs_are_reported_as_terraform_reports_them(tmp_path: Path, tfcheck_provider: Path, name: str,
+                                                               first: str) -> None:
+    """A provider that applies something other than it planned ("Provider produced inconsistent
+    result after apply") or plans what the configuration did not ask for ("Provider produced
+    invalid plan"): the same error, word for word, as Terraform's."""
+    errors = {}
+    for tool in ("terraform", "tfconsole"):
+        ws = make_workspace(tmp_path / tool, tfcheck=tfcheck_provider)
+        ws.write("""
+terraform {
+  required_providers {
+    tfcheck = { source = "tfconsole/tfcheck" }
+  }
+}
+variable "size" { default = 1 }
+variable "name" { default = "fine" }
+resource "tfcheck_thing" "t" {
+  name = var.name
+  size = var.size
+}
+""")
+        t = Tool(tool, ws)
+        if tool == "terraform":
+            _ok(ws.terraform("init", "-no-color", "-input=false"), "terraform init")
+        _ok(t.run("apply", "-auto-approve", f"-var=name={first}"), f"{tool} first apply")
+        r = t.run("apply", "-auto-approve", f"-var=name={name}2", "-var=size=2")
+        assert r.returncode == 1, r.stdout
+        errors[tool] = _errors(r.stderr)
+    assert errors["tfconsole"] == errors["terraform"]
+    assert errors["terraform"] and ("inconsistent result" in errors["terraform"][0] or
+                                    "invalid plan" in errors["terraform"][0])

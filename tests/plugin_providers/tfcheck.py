@@ -4,8 +4,10 @@ Objects live as JSON files in a store directory (provider argument `store`, else
 TFCHECK_STORE environment variable), so tests can change or delete them behind the engine's
 back (drift) and import them by id. Resource `tfcheck_thing` (with a requires-replace `zone`,
 a sensitive `secret`, computed `id` and `label`, and a `delay` to slow a create down), data
-source `tfcheck_echo`, function `shout`. A thing named "crash" kills the provider in the middle
-of its create; every create and delete logs a line on stderr.
+source `tfcheck_echo`, function `shout`. Misbehaviour on request, by name: "crash" kills the
+provider in the middle of its create, "liar..." applies an update other than it planned,
+"badplan..." plans a value the configuration did not ask for. Every create and delete logs a
+line on stderr.
 
 Run by tests/plugin_support.py through an executable wrapper; never imported by tfconsole.
 """
@@ -72,6 +74,8 @@ class Thing(Resource):
     def plan(self, ctx: PlanContext, current: Optional[State], planned: State) -> Optional[State]:
         if ctx.changed_fields & {"name", "size"}:
             planned["label"] = self._label(planned)
+        if planned["name"].startswith("badplan"):  # a buggy provider: plans a value the config did not ask for
+            planned["name"] = "other"
         return planned
 
     def create(self, ctx: CreateContext, planned: State) -> Optional[State]:
@@ -99,6 +103,8 @@ class Thing(Resource):
     def update(self, ctx: UpdateContext, current: State, planned: State) -> Optional[State]:
         state = dict(planned, id=current["id"])
         state["label"] = self._label(state)
+        if state["name"].startswith("liar"):  # a buggy provider: applies something other than it planned
+            state["label"] = "changed"
         self._write(state)
         return state
 

@@ -523,7 +523,10 @@ def _splat(e: A.Splat, s: Scope) -> Any:
 def _call(e: A.FunctionCall, s: Scope) -> Any:
     name = e.name
     if name.startswith("provider::"):
-        raise EvalError("Call to unknown function", f"There is no function named \"{name}\".", e.range)
+        call = getattr(s.data, "call_provider_function", None)  # provider-defined functions live in the walk
+        if call is None:
+            raise EvalError("Call to unknown function", f"There is no function named \"{name}\".", e.range)
+        return call(name, [ev(a, s) for a in e.args], e.range)
     if name == "can":
         if len(e.args) != 1:
             raise EvalError("Incorrect function argument count" if e.args else "Not enough function arguments",

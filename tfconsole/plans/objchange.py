@@ -476,6 +476,26 @@ def _type_of(v: Any) -> Type:
 
 
 # ---------------------------------------------------------------------------
+# write-only attributes
+
+
+def write_only_values(block: BlockSchema, value: Any, path: tuple = ()) -> list[tuple]:
+    """Paths of write-only attributes that hold a value (a provider must return null there)."""
+    if not isinstance(value, dict):
+        return []
+    out = [path + (k,) for k, a in block.attributes.items() if a.write_only and not _is_null(value.get(k))]
+    for name, nb in block.blocks.items():
+        v = value.get(name)
+        if nb.nesting in ("single", "group"):
+            out += write_only_values(nb.block, v, path + (name,))
+        elif isinstance(v, dict):
+            out += [p for k, x in v.items() for p in write_only_values(nb.block, x, path + (name, k))]
+        elif isinstance(v, list):
+            out += [p for i, x in enumerate(v) for p in write_only_values(nb.block, x, path + (name, i))]
+    return out
+
+
+# ---------------------------------------------------------------------------
 # rendering as Terraform does (cty's GoString, tfdiags' paths)
 
 

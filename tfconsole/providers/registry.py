@@ -177,18 +177,18 @@ class ProviderSession:
         p = PluginProvider(normalize_source(source), exe, name=name, cwd=self.working_dir,
                            on_launch=self._launched, on_crash=self._crashed)
         hook = self.hook
-        if hook is not None and hasattr(hook, "provider_log"):
+        if hook is not None:
             p.log.add_listener(lambda prov, line: hook.provider_log(prov, line.resource, line.level, line.message))
         return p
 
     def _launched(self, p: Any) -> None:
         with self._lock:
             self.launches += 1
-        if self.hook is not None and hasattr(self.hook, "provider_status"):
+        if self.hook is not None:
             self.hook.provider_status(p.name, "started")
 
     def _crashed(self, p: Any) -> None:
-        if self.hook is not None and hasattr(self.hook, "provider_status"):
+        if self.hook is not None:
             self.hook.provider_status(p.name, "crashed")
         if self.on_crash is not None:
             self.on_crash(p)
@@ -263,6 +263,8 @@ class ProviderSession:
             provider = fresh
         diags = provider.configure(config)
         provider.configured_with = config  # type: ignore[attr-defined]
+        if self.hook is not None:
+            self.hook.provider_status(provider_addr, "failed" if diags.has_errors else "configured")
         return provider, diags
 
     def plugins(self) -> list[Any]:

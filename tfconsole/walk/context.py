@@ -19,7 +19,9 @@ from tfconsole.config.model import Module, ResourceConfig
 from tfconsole.diags import Diagnostics, SourceRange
 from tfconsole.lang.eval import NOT_FOUND, EvalError, Scope
 from tfconsole.lang.types import DYNAMIC
-from tfconsole.lang.values import Unknown, apply_sensitive_paths, from_json_typed, mark
+from tfconsole.lang.values import (
+    ConversionError, Unknown, apply_sensitive_paths, convert, from_json_typed, is_wholly_known, mark, unmark_deep,
+)
 from tfconsole.plans import Action, ResourceInstanceChange
 from tfconsole.providers.interface import Provider, Schema
 from tfconsole.states.state import ObjectState, State
@@ -534,6 +536,40 @@ class ModuleData:
         raise EvalError("Invalid \"path\" attribute",
                         f"The \"path\" object does not have an attribute named \"{name}\". The supported "
                         "attributes are path.cwd, path.module, and path.root.", rng)
+
+    def call_provider_function(self, name: str, args: list[Any], rng: SourceRange | None) -> Any:
+        """provider::LOCAL::FUNCTION(args): a provider-defined function, called (as Terraform
+        does) on an unconfigured instance of the provider. Unknown arguments give an unknown
+        result unless the parameter accepts them; a sensitive argument marks the result."""
+        parts = name.split("::")
+        rp = self.mod.required_providers.get(parts[1]) if self.mod is not None and len(parts) == 3 else None
+        provider = self.ctx.session.for_schemas(rp.source) if rp is not None else None
+        sig = provider.functions().get(parts[2]) if provider is not None else None
+        if sig is None:
+            raise EvalError("Call to unknown function", f"There is no function named \"{name}\".", rng)
+        params = list(sig.params) + [sig.variadic] * max(0, len(args) - len(sig.params)) if sig.variadic \
+            else list(sig.params)
+        if len(args) != len(params):
+            raise EvalError("Incorrect function argument count" if args else "Not enough function arguments",
+                            f"Function \"{name}\" expects {len(sig.params)} argument(s).", rng)
+        clean, marked = unmark_deep(list(args))
+        values = []
+        for (pname, ptype, allow_null, allow_unknown), v in zip(params, clean):
+            if not allow_unknown and not is_wholly_known(v):
+                return mark(Unknown(sig.returns), marked)
+            if v is None and not allow_null:
+                raise EvalError("Invalid function argument", f"Invalid value for \"{pname}\" parameter: argument "
+                                "must not be null.", rng)
+            try:
+                values.append(convert(v, ptype))
+            except ConversionError as exc:
+                raise EvalError("Invalid function argument",
+                                f"Invalid value for \"{pname}\" parameter: {exc.message}.", rng) from None
+        result, diags = provider.call_function(parts[2], values)
+        if diags.has_errors:
+            err = diags.errors()[0]
+            raise EvalError(err.summary, err.detail, rng)
+        return mark(result, marked)
 
     def get_terraform(self, name: str, rng: SourceRange | None) -> Any:
         if name == "workspace":

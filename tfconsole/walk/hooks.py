@@ -61,6 +61,14 @@ class Hook:
 
     def diagnostic(self, diag: Diagnostic) -> None: ...
 
+    # ---- provider plugins
+    def provider_status(self, provider: str, status: str) -> None:
+        """A provider plugin process changed state: started, crashed."""
+
+    def provider_log(self, provider: str, resource: str | None, level: str, message: str) -> None:
+        """A line a provider plugin logged; `resource` is the instance whose call it belongs to,
+        when that could be told (None: a provider-level line)."""
+
 
 class Hooks(Hook):
     """Fan-out to several hooks; one failing hook never breaks the walk. The fan-out functions

@@ -252,10 +252,18 @@ def _quote(s: str) -> str:
 def _planned_valid(provider: Any, schema: Schema, prior: Any, config: Any, resp: Any, addr_s: str) -> Diagnostics:
     """Terraform's AssertPlanValid; a provider on the legacy SDK is tolerated, as Terraform does."""
     diags = Diagnostics()
-    if not provider.wire_protocol or resp.legacy_type_system:
+    if not provider.wire_protocol:
         return diags
-    from tfconsole.plans.objchange import assert_plan_valid, format_error
+    from tfconsole.plans.objchange import assert_plan_valid, format_error, format_path, write_only_values
 
+    for path in write_only_values(schema.block, resp.planned):
+        diags.error("Provider produced invalid plan",
+                    f"Provider {_quote(f'provider[{_quote(provider.source)}]')} returned a value for the write-only "
+                    f"attribute \"{addr_s}{format_path(path)}\" during planning. Write-only attributes cannot be "
+                    "read back from the provider. This is a bug in the provider, which should be reported in the "
+                    "provider's own issue tracker.", address=addr_s)
+    if diags.has_errors or resp.legacy_type_system:
+        return diags
     for err in assert_plan_valid(schema.block, prior, config, resp.planned):
         diags.error("Provider produced invalid plan",
                     f"Provider {_quote(provider.source)} planned an invalid value for "
@@ -310,11 +318,19 @@ def _applied_valid(provider: Any, schema: Schema, action: Action, planned: Any, 
                     f"{addr_s}{format_path(path)}. All values must be known after apply, so this is always a bug "
                     "in the provider and should be reported in the provider's own repository. Terraform will "
                     "still save the other known object values in the state.", address=addr_s)
-    if diags.has_errors or resp.diags.has_errors or not provider.wire_protocol or resp.legacy_type_system:
+    if diags.has_errors or resp.diags.has_errors or not provider.wire_protocol:
         return diags
-    from tfconsole.plans.objchange import assert_object_compatible, format_error
+    from tfconsole.plans.objchange import assert_object_compatible, format_error, format_path, write_only_values
 
     name = f"provider[{_quote(provider.source)}]"
+    for path in write_only_values(schema.block, new):
+        diags.error("Provider produced invalid object",
+                    f"Provider {_quote(name)} returned a value for the write-only attribute \"{addr_s}"
+                    f"{format_path(path)}\" after apply. Write-only attributes cannot be read back from the "
+                    "provider. This is a bug in the provider, which should be reported in the provider's own "
+                    "issue tracker.", address=addr_s)
+    if diags.has_errors or resp.legacy_type_system:
+        return diags
     for err in assert_object_compatible(schema.block, planned, new):
         diags.error("Provider produced inconsistent result after apply",
                     f"When applying changes to {addr_s}, provider {_quote(name)} produced an unexpected new "
