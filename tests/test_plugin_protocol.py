@@ -8,7 +8,17 @@ import json
 import msgpack
 import pytest
 
-from tfconsole.lang.types import BOOL, DYNAMIC, NUMBER, STRING, ListType, MapType, ObjectType, SetType, TupleType
+from tfconsole.lang.types import (
+    BOOL,
+    DYNAMIC,
+    NUMBER,
+    STRING,
+    ListType,
+    MapType,
+    ObjectType,
+    SetType,
+    TupleType,
+)
 from tfconsole.lang.values import Null, TList, TMap, TSet, Unknown
 from tfconsole.plans import objchange
 from tfconsole.providers.interface import Attr, BlockSchema, NestedBlock, NestedType
@@ -17,7 +27,6 @@ from tfconsole.providers.plugin.launcher import LaunchError, parse_handshake
 from tfconsole.providers.plugin.log import ProviderLog
 from tfconsole.providers.plugin.protocol import protocol
 from tfconsole.providers.plugin.schema import from_response
-
 
 # ---------------------------------------------------------------------------
 # messages: our definitions against the ones the `tf` framework generated from the real .proto
@@ -246,9 +255,8 @@ def test_plan_validity_errors_read_as_terraform_writes_them() -> None:
     planned = dict(config, name="b", secret="t", id=Unknown(STRING))
     errs = objchange.assert_plan_valid(BLOCK, None, config, planned)
     texts = sorted(objchange.format_error(e, "x_thing.a") for e in errs)
-    assert texts == ['x_thing.a.name: planned value cty.StringVal("b") does not match config value '
-                     'cty.StringVal("a")',
-                     "x_thing.a.secret: sensitive planned value does not match config value"]
+    name_error = 'x_thing.a.name: planned value cty.StringVal("b") does not match config value cty.StringVal("a")'
+    assert texts == [name_error, "x_thing.a.secret: sensitive planned value does not match config value"]
 
 
 def test_object_compatibility_errors_read_as_terraform_writes_them() -> None:

@@ -24,9 +24,9 @@ import msgpack
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from tfconsole.providers.plugin.launcher import PluginProcess  # noqa: E402
-from tfconsole.providers.plugin.log import ProviderLog  # noqa: E402
-from tfconsole.providers.plugin.protocol import SHUTDOWN_METHOD, protocol  # noqa: E402
+from tfconsole.providers.plugin.launcher import PluginProcess
+from tfconsole.providers.plugin.log import ProviderLog
+from tfconsole.providers.plugin.protocol import protocol
 
 # every provider RPC by its wire name, for each version: (wire name, message name)
 _RPCS = {
@@ -131,7 +131,7 @@ def _certificate() -> tuple[bytes, bytes, bytes]:
 
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
-    now = datetime.datetime.now(datetime.timezone.utc)
+    now = datetime.datetime.now(datetime.UTC)
     cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
             .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=1))
             .not_valid_after(now + datetime.timedelta(days=1))

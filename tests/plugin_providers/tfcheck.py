@@ -18,13 +18,22 @@ import os
 import sys
 import time
 import uuid
-from typing import Any, Optional
+from typing import Any
 
 from tf import runner, schema, types
 from tf.function import CallContext, Function, FunctionSignature, Parameter, Return
 from tf.iface import (
-    Config, CreateContext, DataSource, DeleteContext, ImportContext, PlanContext, ReadContext, ReadDataContext,
-    Resource, State, UpdateContext,
+    Config,
+    CreateContext,
+    DataSource,
+    DeleteContext,
+    ImportContext,
+    PlanContext,
+    ReadContext,
+    ReadDataContext,
+    Resource,
+    State,
+    UpdateContext,
 )
 from tf.provider import Provider
 from tf.utils import Diagnostics
@@ -48,7 +57,7 @@ def _log(message: str) -> None:
 
 
 class Thing(Resource):
-    def __init__(self, provider: "TfCheck"):
+    def __init__(self, provider: TfCheck):
         self.provider = provider
 
     @classmethod
@@ -71,14 +80,14 @@ class Thing(Resource):
     def _label(self, state: State) -> Any:
         return f"{state['name']}-{state.get('size') if state.get('size') is not None else 0}"
 
-    def plan(self, ctx: PlanContext, current: Optional[State], planned: State) -> Optional[State]:
+    def plan(self, ctx: PlanContext, current: State | None, planned: State) -> State | None:
         if ctx.changed_fields & {"name", "size"}:
             planned["label"] = self._label(planned)
         if planned["name"].startswith("badplan"):  # a buggy provider: plans a value the config did not ask for
             planned["name"] = "other"
         return planned
 
-    def create(self, ctx: CreateContext, planned: State) -> Optional[State]:
+    def create(self, ctx: CreateContext, planned: State) -> State | None:
         _log(f"creating {planned['name']}")
         if planned.get("delay"):
             time.sleep(float(planned["delay"]))
@@ -93,14 +102,14 @@ class Thing(Resource):
         with open(_file(state["id"]), "w", encoding="utf-8") as fh:
             json.dump(state, fh)
 
-    def read(self, ctx: ReadContext, current: State) -> Optional[State]:
+    def read(self, ctx: ReadContext, current: State) -> State | None:
         try:
             with open(_file(current["id"]), encoding="utf-8") as fh:
                 return json.load(fh)
         except FileNotFoundError:
             return None
 
-    def update(self, ctx: UpdateContext, current: State, planned: State) -> Optional[State]:
+    def update(self, ctx: UpdateContext, current: State, planned: State) -> State | None:
         state = dict(planned, id=current["id"])
         state["label"] = self._label(state)
         if state["name"].startswith("liar"):  # a buggy provider: applies something other than it planned
@@ -115,7 +124,7 @@ class Thing(Resource):
         except FileNotFoundError:
             pass
 
-    def import_(self, ctx: ImportContext, id: str) -> Optional[State]:
+    def import_(self, ctx: ImportContext, id: str) -> State | None:
         try:
             with open(_file(id), encoding="utf-8") as fh:
                 return json.load(fh)
@@ -125,7 +134,7 @@ class Thing(Resource):
 
 
 class Echo(DataSource):
-    def __init__(self, provider: "TfCheck"):
+    def __init__(self, provider: TfCheck):
         self.provider = provider
 
     @classmethod
@@ -139,12 +148,12 @@ class Echo(DataSource):
             schema.Attribute("output", types.String(), computed=True),
         ])
 
-    def read(self, ctx: ReadDataContext, config: Config) -> Optional[State]:
+    def read(self, ctx: ReadDataContext, config: Config) -> State | None:
         return {"input": config["input"], "output": config["input"].upper()}
 
 
 class Shout(Function):
-    def __init__(self, provider: "TfCheck"):
+    def __init__(self, provider: TfCheck):
         self.provider = provider
 
     @classmethod

@@ -17,7 +17,17 @@ import math
 from typing import Any
 
 from tfconsole.lang.types import (
-    BOOL, DYNAMIC, NUMBER, STRING, DynamicType, ListType, MapType, ObjectType, SetType, TupleType, Type,
+    BOOL,
+    DYNAMIC,
+    NUMBER,
+    STRING,
+    DynamicType,
+    ListType,
+    MapType,
+    ObjectType,
+    SetType,
+    TupleType,
+    Type,
 )
 from tfconsole.lang.values import Null, TList, TMap, TSet, Unknown, equal, type_of
 from tfconsole.providers.interface import Attr, BlockSchema, NestedType
@@ -233,6 +243,11 @@ def _raw_equal(a: Any, b: Any) -> bool:
 # ---------------------------------------------------------------------------
 # AssertPlanValid
 
+_UNKNOWN_BLOCK = ("attribute representing nested block must not be unknown itself; set nested attribute values to "
+                  "unknown instead")
+_UNKNOWN_ELEMENT = ("element representing nested block must not be unknown itself; set nested attribute values to "
+                    "unknown instead")
+
 
 def assert_plan_valid(block: BlockSchema, prior: Any, config: Any, planned: Any, path: tuple = ()) -> list[PathError]:
     errs: list[PathError] = []
@@ -259,17 +274,14 @@ def _assert_block_valid(nb: Any, prior: Any, config: Any, planned: Any, path: tu
     if _is_unknown(config):
         return [(path, f"planned value {gostring(planned)} for unknown dynamic block")]
     if _is_unknown(planned):
-        return [(path, "attribute representing nested block must not be unknown itself; set nested attribute "
-                       "values to unknown instead")]
+        return [(path, _UNKNOWN_BLOCK)]
     if nb.nesting in ("single", "group"):
         return assert_plan_valid(nb.block, prior, config, planned, path)
     kind = {"list": "list", "map": "map", "set": "set"}[nb.nesting]
     if _is_null(planned):
-        return [(path, f"attribute representing a {kind} of nested blocks must be empty to indicate no blocks, "
-                       "not null")]
+        return [(path, f"attribute representing a {kind} of nested blocks must be empty to indicate no blocks, not null")]
     if nb.nesting == "set":
-        return [(path + (i,), "element representing nested block must not be unknown itself; set nested "
-                 "attribute values to unknown instead") for i, e in enumerate(planned) if _is_unknown(e)]
+        return [(path + (i,), _UNKNOWN_ELEMENT) for i, e in enumerate(planned) if _is_unknown(e)]
     config = config if not _is_null(config) else ([] if nb.nesting == "list" else {})
     if len(planned) != len(config):
         return [(path, f"block count in plan ({len(planned)}) disagrees with count in config ({len(config)})")]
@@ -281,8 +293,7 @@ def _assert_block_valid(nb: Any, prior: Any, config: Any, planned: Any, path: tu
             continue
         pe = planned[k]
         if _is_unknown(pe):
-            errs.append((path + (k,), "element representing nested block must not be unknown itself; set "
-                                      "nested attribute values to unknown instead"))
+            errs.append((path + (k,), _UNKNOWN_ELEMENT))
             continue
         pr = None
         if not _is_null(prior) and not _is_unknown(prior) and (k in prior if nb.nesting == "map" else k < len(prior)):
@@ -314,8 +325,9 @@ def _assert_attr_valid(a: Attr, prior: Any, config: Any, planned: Any, path: tup
         return [(path, f"planned value {gostring(planned)} does not match config value {gostring(config)}")]
     if a.sensitive:
         return [(path, "sensitive planned value does not match config value nor prior value")]
-    return [(path, f"planned value {gostring(planned)} does not match config value {gostring(config)} nor prior "
-                   f"value {gostring(prior)}")]
+    message = (f"planned value {gostring(planned)} does not match config value {gostring(config)} nor prior "
+               f"value {gostring(prior)}")
+    return [(path, message)]
 
 
 def _assert_object_valid(nt: NestedType, prior: Any, config: Any, planned: Any, path: tuple) -> list[PathError]:
@@ -333,8 +345,8 @@ def _assert_object_valid(nt: NestedType, prior: Any, config: Any, planned: Any, 
     if nt.nesting == "set":
         return []
     if len(planned) != len(config):
-        return [(path, f"count in plan ({gostring(len(planned))}) disagrees with count in config "
-                       f"({gostring(len(config))})")]
+        message = f"count in plan ({gostring(len(planned))}) disagrees with count in config ({gostring(len(config))})"
+        return [(path, message)]
     errs: list[PathError] = []
     keys = range(len(planned)) if nt.nesting == "list" else list(planned)
     for k in keys:

@@ -14,7 +14,6 @@ from typing import Any
 from tfconsole.diags import Diagnostics
 from tfconsole.lang.types import DYNAMIC, ListType, MapType, ObjectType, SetType, Type
 
-
 # The resource instance address a provider call is made for, set by the engine around its calls
 # in each worker thread, so a plugin's log lines can be attributed to the resource.
 CALLING_RESOURCE: contextvars.ContextVar[str | None] = contextvars.ContextVar("tfconsole_calling_resource",
@@ -32,7 +31,7 @@ class Attr:
     description: str = ""
     write_only: bool = False  # sent to the provider, never stored in plan or state
     deprecated: bool = False
-    nested: "NestedType | None" = None  # protocol 6 nested attributes; `type` is their implied type
+    nested: NestedType | None = None  # protocol 6 nested attributes; `type` is their implied type
 
 
 @dataclass(frozen=True)
@@ -53,7 +52,7 @@ class NestedType:
 
 @dataclass(frozen=True)
 class NestedBlock:
-    block: "BlockSchema"
+    block: BlockSchema
     nesting: str = "list"  # "single" | "group" | "list" | "set" | "map"
     min_items: int = 0
     max_items: int = 0

@@ -20,7 +20,8 @@ import json
 import os
 import threading
 import weakref
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from tfconsole.diags import Diagnostics
 
@@ -133,7 +134,7 @@ def resolve(source: str, working_dir: str = ".", registry: Registry | None = Non
 # ---------------------------------------------------------------------------
 # the providers of one command
 
-_SESSIONS: "weakref.WeakSet[ProviderSession]" = weakref.WeakSet()
+_SESSIONS: weakref.WeakSet[ProviderSession] = weakref.WeakSet()
 
 
 class ProviderSession:
@@ -251,7 +252,7 @@ class ProviderSession:
         provider.walk_operation = operation  # type: ignore[attr-defined]
         before = getattr(provider, "configured_with", None)
         if before is not None:
-            if is_wholly_known(config) and equal(before, config) and provider.status == "configured":
+            if is_wholly_known(config) and equal(before, config) and getattr(provider, "status", "") == "configured":
                 return provider, Diagnostics()
             with self._lock:
                 if self._plugins.get(provider_addr) is provider:

@@ -11,14 +11,23 @@ from __future__ import annotations
 
 import base64
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from tfconsole import TERRAFORM_VERSION
 from tfconsole.diags import Diagnostics
 from tfconsole.lang.types import DYNAMIC, Type
 from tfconsole.providers.interface import (
-    CALLING_RESOURCE, ApplyRequest, ApplyResponse, FunctionSignature, ImportedObject, PlanRequest, PlanResponse, Provider,
-    ReadResponse, Schema,
+    CALLING_RESOURCE,
+    ApplyRequest,
+    ApplyResponse,
+    FunctionSignature,
+    ImportedObject,
+    PlanRequest,
+    PlanResponse,
+    Provider,
+    ReadResponse,
+    Schema,
 )
 
 from . import cache, wire
@@ -47,8 +56,8 @@ class PluginProvider(Provider):
     wire_protocol = True
 
     def __init__(self, source: str, executable: str, *, name: str | None = None, cwd: str | None = None,
-                 on_launch: Callable[["PluginProvider"], None] | None = None,
-                 on_crash: Callable[["PluginProvider"], None] | None = None):
+                 on_launch: Callable[[PluginProvider], None] | None = None,
+                 on_crash: Callable[[PluginProvider], None] | None = None):
         self.source = source
         self.type_name = source.rsplit("/", 1)[-1]
         self.executable = executable

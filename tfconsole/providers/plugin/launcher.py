@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import base64
 import concurrent.futures
+import contextlib
 import ctypes
 import os
 import queue
@@ -141,8 +142,11 @@ def _popen(argv: list[str], env: dict[str, str], cwd: str | None) -> subprocess.
         if os.getppid() != parent:  # the parent died before the signal was armed
             os._exit(1)
 
+    # preexec_fn with threads: the child runs only a libc call resolved before the fork (no
+    # allocation, no locks) and exits if its parent is already gone
     return subprocess.Popen(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, preexec_fn=in_child, start_new_session=True, close_fds=True)
+                            stderr=subprocess.PIPE, preexec_fn=in_child,  # noqa: PLW1509
+                            start_new_session=True, close_fds=True)
 
 
 LAUNCHER = _Launcher()
@@ -269,47 +273,38 @@ class PluginProcess:
             from .protocol import SHUTDOWN_METHOD, controller_empty
 
             empty = controller_empty()
-            try:
+            # a provider that cannot shut down is killed below
+            with contextlib.suppress(Exception):
                 call = self.channel.unary_unary(SHUTDOWN_METHOD, request_serializer=empty.SerializeToString,
                                                 response_deserializer=empty.FromString)
                 call(empty(), timeout=grace)
-            except Exception:  # noqa: BLE001 - a provider that cannot shut down is killed below
-                pass
         if self.proc is not None:
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.proc.wait(timeout=grace)
-            except subprocess.TimeoutExpired:
-                pass
         self.kill()
 
     def kill(self) -> None:
+        """SIGKILL and reap the process, close the channel and pipes, remove the socket directory."""
         self._closed = True
         if self.channel is not None:
-            try:
+            with contextlib.suppress(Exception):
                 self.channel.close()
-            except Exception:  # noqa: BLE001
-                pass
         if self.proc is not None and self.proc.poll() is None:
-            try:
+            with contextlib.suppress(OSError):
                 self.proc.kill()
-            except OSError:
-                pass
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                pass
         for stream in (self.proc.stdout, self.proc.stderr) if self.proc is not None else ():
-            try:
-                stream.close()
-            except Exception:  # noqa: BLE001
-                pass
+            if stream is not None:
+                with contextlib.suppress(Exception):
+                    stream.close()
         shutil.rmtree(self.socket_dir, ignore_errors=True)
 
 
 def _connect(hs: Handshake, timeout: float) -> Any:
     import grpc
 
-    options = [("grpc.max_receive_message_length", MAX_MESSAGE), ("grpc.max_send_message_length", MAX_MESSAGE),
+    options: list[tuple[str, Any]] = [("grpc.max_receive_message_length", MAX_MESSAGE), ("grpc.max_send_message_length", MAX_MESSAGE),
                ("grpc.enable_retries", 0)]
     if hs.server_cert:
         pem = ssl.DER_cert_to_PEM_cert(hs.server_cert).encode()

@@ -11,14 +11,16 @@ Never raises into the reader thread: a listener failing is ignored.
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import re
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 _TEXT_LEVEL = re.compile(r"\[(TRACE|DEBUG|INFO|WARN|WARNING|ERROR)\]")
 
@@ -85,10 +87,8 @@ class ProviderLog:
                            call.rpc if call else None, fields, stream)
             self.lines.append(line)
         for fn in self._listeners:
-            try:
+            with contextlib.suppress(Exception):  # a UI bug must not stop the log reader
                 fn(self.provider, line)
-            except Exception:  # noqa: BLE001 - a UI bug must not stop the log reader
-                pass
         return line
 
     def _attribute(self, fields: dict[str, Any]) -> _Call | None:

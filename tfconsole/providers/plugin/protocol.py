@@ -20,7 +20,7 @@ This module must not open connections or know about processes: it only defines m
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
@@ -224,7 +224,7 @@ class _Builder:
 
     def _enum(self, name: str) -> None:
         holder = self._container(name)
-        enum = (holder.enum_type if holder is self.file else holder.enum_type).add()
+        enum = holder.enum_type.add()
         enum.name = name.rpartition(".")[2]
         for tok in self.enums[name]:
             label, _, num = tok.partition("=")
@@ -302,7 +302,7 @@ class Protocol:
                 self.message(f"{base}.Response"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _pool() -> descriptor_pool.DescriptorPool:
     pool = descriptor_pool.DescriptorPool()
     for version in (5, 6):
@@ -313,14 +313,14 @@ def _pool() -> descriptor_pool.DescriptorPool:
     return pool
 
 
-@lru_cache(maxsize=None)
+@cache
 def protocol(version: int) -> Protocol:
     if version not in (5, 6):
         raise ValueError(f"unsupported plugin protocol version {version}")
     return Protocol(version, _pool())
 
 
-@lru_cache(maxsize=None)
+@cache
 def controller_empty() -> Any:
     return message_factory.GetMessageClass(_pool().FindMessageTypeByName("plugin.Empty"))
 

@@ -13,7 +13,12 @@ from typing import Any
 from tfconsole.diags import Diagnostics
 from tfconsole.lang.types import DYNAMIC, Type, type_from_json
 from tfconsole.providers.interface import (
-    Attr, BlockSchema, FunctionSignature, NestedBlock, NestedType, Schema,
+    Attr,
+    BlockSchema,
+    FunctionSignature,
+    NestedBlock,
+    NestedType,
+    Schema,
 )
 
 _BLOCK_NESTING = {1: "single", 2: "list", 3: "set", 4: "map", 5: "group"}

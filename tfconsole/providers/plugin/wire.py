@@ -20,10 +20,29 @@ import msgpack
 
 from tfconsole.diags import Diagnostics
 from tfconsole.lang.types import (
-    BOOL, NUMBER, STRING, DynamicType, ListType, MapType, ObjectType, SetType, TupleType, Type, type_from_json,
+    BOOL,
+    NUMBER,
+    STRING,
+    DynamicType,
+    ListType,
+    MapType,
+    ObjectType,
+    SetType,
+    TupleType,
+    Type,
+    type_from_json,
 )
 from tfconsole.lang.values import (
-    Null, Sensitive, TList, TMap, TSet, Unknown, format_number, normalize_number, parse_number, type_of,
+    Null,
+    Sensitive,
+    TList,
+    TMap,
+    TSet,
+    Unknown,
+    format_number,
+    normalize_number,
+    parse_number,
+    type_of,
 )
 
 UNKNOWN_EXT = 0
@@ -36,7 +55,7 @@ class RefinedUnknown(Unknown):
     Equal to a plain Unknown of the same type; the raw refinement payload is kept so the value
     goes back to the provider exactly as it came."""
 
-    __slots__ = ("refinements", "payload")
+    __slots__ = ("payload", "refinements")
 
     def __init__(self, type_: Type, refinements: dict[int, Any], payload: bytes):
         super().__init__(type_)
@@ -188,7 +207,7 @@ def is_null_value(v: Any) -> bool:
 
 def _check(x: Any, kind: type, ty: Type) -> Any:
     if not isinstance(x, kind):
-        raise ValueError(f"expected {ty.friendly()}, got msgpack {type(x).__name__}")
+        raise ValueError(f"expected {ty.friendly()}, got msgpack {type(x).__name__}")  # noqa: TRY004 - bad data
     return x
 
 
@@ -248,7 +267,7 @@ class AttrPath(tuple):
 
     attr_steps: frozenset[int]
 
-    def __new__(cls, steps: list[Any], attr_steps: set[int] | frozenset[int]) -> "AttrPath":
+    def __new__(cls, steps: list[Any], attr_steps: set[int] | frozenset[int]) -> AttrPath:  # noqa: PYI034 - never subclassed
         self = super().__new__(cls, steps)
         self.attr_steps = frozenset(attr_steps)
         return self
