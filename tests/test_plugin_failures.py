@@ -179,3 +179,18 @@ def test_interrupt_stops_providers_and_keeps_completed_work(tmp_path: Path, tfch
     assert not (ws.dir / ".terraform.tfstate.lock.info").exists()
     assert _wait_for(lambda: not provider_pids(str(tmp_path)), 30)
     json.dumps(methods)
+
+
+def test_workers_call_one_provider_concurrently(tmp_path: Path, tfcheck_provider: Path) -> None:
+    """The walker's workers share the provider process and call it at the same time."""
+    ws = make_workspace(tmp_path, tfcheck=tfcheck_provider)
+    ws.write(PROVIDERS.replace('null    = { source = "hashicorp/null" }', "") + """
+resource "tfcheck_thing" "many" {
+  count = 6
+  name  = "n${count.index}"
+  delay = 1
+}
+""")
+    r = ws.tfconsole("apply", "-auto-approve", "-no-color", "-parallelism=6")
+    assert r.returncode == 0, r.stderr
+    assert json.loads((ws.store / "concurrency.txt").read_text()) >= 2

@@ -7,7 +7,7 @@ a sensitive `secret`, computed `id` and `label`, and a `delay` to slow a create 
 source `tfcheck_echo`, function `shout`. Misbehaviour on request, by name: "crash" kills the
 provider in the middle of its create, "liar..." applies an update other than it planned,
 "badplan..." plans a value the configuration did not ask for. Every create and delete logs a
-line on stderr.
+line on stderr. The most creates ever in flight at once is kept in concurrency.txt.
 
 Run by tests/plugin_support.py through an executable wrapper; never imported by tfconsole.
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 import time
 import uuid
 from typing import Any
@@ -49,6 +50,25 @@ def _store() -> str:
 
 def _file(id_: str) -> str:
     return os.path.join(_store(), f"{id_}.json")
+
+
+_BUSY = {"now": 0, "most": 0}
+_BUSY_LOCK = threading.Lock()
+
+
+class _Busy:
+    """Counts creates in flight; the most at once is written to the store (concurrency.txt)."""
+
+    def __enter__(self) -> None:
+        with _BUSY_LOCK:
+            _BUSY["now"] += 1
+            _BUSY["most"] = max(_BUSY["most"], _BUSY["now"])
+            with open(os.path.join(_store(), "concurrency.txt"), "w", encoding="utf-8") as fh:
+                json.dump(_BUSY["most"], fh)
+
+    def __exit__(self, *exc: object) -> None:
+        with _BUSY_LOCK:
+            _BUSY["now"] -= 1
 
 
 def _log(message: str) -> None:
@@ -89,13 +109,14 @@ class Thing(Resource):
 
     def create(self, ctx: CreateContext, planned: State) -> State | None:
         _log(f"creating {planned['name']}")
-        if planned.get("delay"):
-            time.sleep(float(planned["delay"]))
-        if planned["name"] == "crash":
-            os._exit(3)
-        state = dict(planned, id=uuid.uuid4().hex[:12])
-        state["label"] = self._label(state)
-        self._write(state)
+        with _Busy():
+            if planned.get("delay"):
+                time.sleep(float(planned["delay"]))
+            if planned["name"] == "crash":
+                os._exit(3)
+            state = dict(planned, id=uuid.uuid4().hex[:12])
+            state["label"] = self._label(state)
+            self._write(state)
         return state
 
     def _write(self, state: State) -> None:
