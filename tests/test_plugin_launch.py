@@ -70,6 +70,10 @@ def test_null_through_the_provider_interface(null_provider: Path, private_cache:
         assert not new.diags and new.new_state["id"].isdigit() and dict(new.new_state["triggers"]) == {"a": "1"}
         upgraded, d = p.upgrade_resource_state("null_resource", 0, {"id": "42", "triggers": {"a": "1"}})
         assert not d and upgraded["id"] == "42"
+        moved, _, d = p.move_resource_state("registry.terraform.io/hashicorp/null", "null_resource", 0,
+                                            {"id": "42"}, "null_resource", None)
+        assert moved is None and [x.summary for x in d] == ["Unsupported plugin method"]  # protocol 5.0 lacks it
+        assert "plugin.(*GRPCProvider).MoveResourceState" in d.errors()[0].detail
         gone = p.apply_resource(ApplyRequest("null_resource", new.new_state, None, None, new.private))
         assert gone.new_state is None and not gone.diags
     finally:

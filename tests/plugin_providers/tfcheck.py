@@ -6,7 +6,8 @@ back (drift) and import them by id. Resource `tfcheck_thing` (with a requires-re
 a sensitive `secret`, computed `id` and `label`, and a `delay` to slow a create down), data
 source `tfcheck_echo`, function `shout`. Misbehaviour on request, by name: "crash" kills the
 provider in the middle of its create, "liar..." applies an update other than it planned,
-"badplan..." plans a value the configuration did not ask for. Every create and delete logs a
+"badplan..." plans a value the configuration did not ask for, "flip..." plans a new label every
+time it is asked. Every create and delete logs a
 line on stderr. The most creates ever in flight at once is kept in concurrency.txt.
 
 Run by tests/plugin_support.py through an executable wrapper; never imported by tfconsole.
@@ -105,6 +106,8 @@ class Thing(Resource):
             planned["label"] = self._label(planned)
         if planned["name"].startswith("badplan"):  # a buggy provider: plans a value the config did not ask for
             planned["name"] = "other"
+        if planned["name"].startswith("flip"):  # a buggy provider: plans differently every time it is asked
+            planned["label"] = uuid.uuid4().hex[:8]
         return planned
 
     def create(self, ctx: CreateContext, planned: State) -> State | None:
