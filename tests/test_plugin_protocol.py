@@ -268,3 +268,15 @@ def test_object_compatibility_errors_read_as_terraform_writes_them() -> None:
     assert objchange.assert_object_compatible(BLOCK, None, actual)[0][1] == "Root object was absent, but now present"
     assert objchange.gostring(TMap({"k": 1}, NUMBER)) == 'cty.MapVal(map[string]cty.Value{"k":cty.NumberIntVal(1)})'
     assert objchange.gostring(Null(ListType(STRING))) == "cty.NullVal(cty.List(cty.String))"
+
+
+def test_a_line_read_just_after_its_call_ended_is_still_attributed() -> None:
+    log = ProviderLog("p")
+    t = log.begin_call("ApplyResourceChange", "x_thing.a", "x_thing")
+    log.end_call(t)
+    assert log.feed("[INFO] written during the call, read after it").resource == "x_thing.a"
+    t1 = log.begin_call("ApplyResourceChange", "x_thing.b", "x_thing")
+    t2 = log.begin_call("ApplyResourceChange", "x_thing.c", "x_thing")
+    log.end_call(t1)
+    log.end_call(t2)
+    assert log.feed("[INFO] which one?").resource is None  # two candidates: not guessed

@@ -67,6 +67,7 @@ class PluginClient:
         except ValueError as exc:  # a closed channel
             raise CallFailed(self._gone(rpc, str(exc))) from None
         finally:
+            self.process.drain_stderr()  # lines written during the call belong to it
             self.process.log.end_call(token)
             with self._idle:
                 self._running -= 1

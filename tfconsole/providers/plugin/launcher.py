@@ -198,7 +198,8 @@ class PluginProcess:
             self.proc = LAUNCHER.spawn([self.executable], plugin_environment(self.socket_dir), cwd)
         except OSError as exc:
             raise LaunchError(f"could not start {self.executable}: {exc.strerror or exc}") from exc
-        self._read_in_background(self.proc.stderr, "stderr")
+        self._stderr = _LineReader(self.proc.stderr.fileno(), lambda line: self.log.feed(line, "stderr"))
+        self._readers.append(self._stderr.start())
         line = self._read_handshake(timeout)
         hs = parse_handshake(line)
         if hs.protocol != "grpc":
@@ -249,6 +250,11 @@ class PluginProcess:
         t.start()
         self._readers.append(t)
 
+    def drain_stderr(self) -> None:
+        """Read and log everything the provider has written to stderr so far (called as each call
+        ends, so the lines it wrote during the call are attributed to it)."""
+        self._stderr.read_available()
+
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
@@ -294,11 +300,70 @@ class PluginProcess:
                 self.proc.kill()
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.proc.wait(timeout=5)
+        for reader in self._readers:  # the provider's last lines reach its log before we return
+            if reader is not threading.current_thread():
+                reader.join(timeout=1.0)
         for stream in (self.proc.stdout, self.proc.stderr) if self.proc is not None else ():
             if stream is not None:
                 with contextlib.suppress(Exception):
                     stream.close()
         shutil.rmtree(self.socket_dir, ignore_errors=True)
+
+
+class _LineReader:
+    """Lines from a pipe, read by a background thread as they come and, on demand, by whoever
+    needs them read now (read_available); one lock makes both take the bytes in order."""
+
+    def __init__(self, fd: int, emit: Any):
+        self.fd = fd
+        self.emit = emit
+        self.partial = b""
+        self.lock = threading.Lock()
+        self.eof = False
+        os.set_blocking(fd, False)  # never wait for bytes while holding the lock
+
+    def start(self) -> threading.Thread:
+        t = threading.Thread(target=self._run, name="plugin-stderr", daemon=True)
+        t.start()
+        return t
+
+    def _run(self) -> None:
+        import select
+
+        while not self.eof:
+            try:
+                select.select([self.fd], [], [])
+            except (OSError, ValueError):
+                break
+            self.read_available(block=True)
+
+    def read_available(self, block: bool = False) -> None:
+        import fcntl
+        import struct
+        import termios
+
+        with self.lock:
+            if self.eof:
+                return
+            try:
+                pending = struct.unpack("i", fcntl.ioctl(self.fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+                if pending == 0 and not block:
+                    return
+                # readable with nothing pending: the end of the stream (b""), or someone read it first
+                data = os.read(self.fd, pending if pending > 0 else 1)
+            except BlockingIOError:
+                return
+            except OSError:
+                data = b""
+            if not data:
+                self.eof = True
+                data, self.partial = self.partial, b""
+                if data:
+                    self.emit(data.decode("utf-8", "replace"))
+                return
+            *lines, self.partial = (self.partial + data).split(b"\n")
+            for line in lines:
+                self.emit(line.decode("utf-8", "replace"))
 
 
 def _connect(hs: Handshake, timeout: float) -> Any:

@@ -4,7 +4,9 @@ the resource instance whose call was in flight when the line arrived.
 Go providers write hclog JSON lines ({"@level", "@message", "@timestamp", "@module", fields...});
 older ones and other languages write text (hclog's "[INFO]  message: k=v", or anything). A
 line is attributed to a resource when exactly one call for a resource is in flight, or when the
-line's tf_resource_type / tf_rpc fields narrow the in-flight calls to one. Kept in a bounded
+line's tf_resource_type / tf_rpc fields narrow the in-flight calls to one (with none in flight,
+the calls that ended in the last half second stand in: the line may be read only after the
+call's answer). Kept in a bounded
 buffer; listeners (the hooks) receive each line as it arrives.
 
 Never raises into the reader thread: a listener failing is ignored.
@@ -22,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+RECENT_SECONDS = 0.5
 _TEXT_LEVEL = re.compile(r"\[(TRACE|DEBUG|INFO|WARN|WARNING|ERROR)\]")
 
 
@@ -56,6 +59,9 @@ class ProviderLog:
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
         self._listeners: list[Listener] = []
+        # calls that ended moments ago: a line the provider wrote during a call may be read
+        # only after the call's answer arrived
+        self._recent: deque[tuple[float, _Call]] = deque(maxlen=64)
 
     def add_listener(self, fn: Listener) -> None:
         self._listeners.append(fn)
@@ -69,7 +75,9 @@ class ProviderLog:
 
     def end_call(self, token: int) -> None:
         with self._lock:
-            self._calls.pop(token, None)
+            call = self._calls.pop(token, None)
+            if call is not None and call.resource:
+                self._recent.append((time.monotonic(), call))
 
     def in_flight(self) -> int:
         with self._lock:
@@ -92,11 +100,19 @@ class ProviderLog:
         return line
 
     def _attribute(self, fields: dict[str, Any]) -> _Call | None:
-        calls = [c for c in self._calls.values() if c.resource]
         rtype, rpc = fields.get("tf_resource_type"), fields.get("tf_rpc")
-        if len(calls) > 1 and (rtype or rpc):
-            calls = [c for c in calls if (not rtype or c.type_name == rtype) and (not rpc or c.rpc == rpc)]
-        return calls[0] if len(calls) == 1 else None
+
+        def narrow(calls: list[_Call]) -> list[_Call]:
+            if len(calls) > 1 and (rtype or rpc):
+                calls = [c for c in calls if (not rtype or c.type_name == rtype) and (not rpc or c.rpc == rpc)]
+            return calls
+
+        calls = narrow([c for c in self._calls.values() if c.resource])
+        if not calls:
+            horizon = time.monotonic() - RECENT_SECONDS
+            calls = narrow([c for t, c in self._recent if t >= horizon])
+        # several calls for one resource (its plan just ended, its apply runs) still name it
+        return calls[-1] if calls and len({c.resource for c in calls}) == 1 else None
 
     def for_resource(self, address: str) -> list[LogLine]:
         with self._lock:
