@@ -7,8 +7,8 @@ import threading
 from pathlib import Path
 
 import pytest
-
 from plugin_support import make_workspace
+
 from tfconsole.core import Context, Options
 from tfconsole.states.state import State
 from tfconsole.walk.hooks import Hook
