@@ -235,21 +235,18 @@ class CLI:
     def decoder(self) -> Callable:
         from tfconsole.walk.context import decode_object
 
-        cache: dict = {}
+        from tfconsole.providers.registry import ProviderSession
+
+        session = ProviderSession(".")  # a plugin's schemas come from the cache when they can
+        self._contexts.append(session)  # closed with the command
 
         def decode(addr: Any, provider: str, obj: Any) -> Any:
-            from tfconsole.providers.registry import default_registry
             from tfconsole.walk.context import provider_source_of
 
-            src = provider_source_of(provider)
-            reg = default_registry()
-            if src not in cache:
-                cache[src] = reg.create(src) if reg.has(src) else None
-            p = cache[src]
+            schemas = session.schemas(provider_source_of(provider))
             schema = None
-            if p is not None:
-                schema = (p.resource_schemas() if addr.resource.mode == "managed" else p.data_source_schemas()).get(
-                    addr.resource.type)
+            if schemas is not None:
+                schema = schemas[0 if addr.resource.mode == "managed" else 1].get(addr.resource.type)
             if schema is None:
                 from tfconsole.lang.values import from_json_implied
 
