@@ -71,7 +71,6 @@ class PluginProvider(Provider):
         self._client: PluginClient | None = None
         self._process: PluginProcess | None = None
         self._schemas: ProviderSchemas | None = None
-        self._schema_from_process = False
         self._start_diags: Diagnostics | None = None
         self._digest = cache.executable_hash(executable)
         self.walk_operation = "plan"  # Terraform 1.15 allows deferrals in the calls of its apply walk
@@ -127,7 +126,6 @@ class PluginProvider(Provider):
             if exc.code != grpc.StatusCode.UNIMPLEMENTED:  # older providers lack the call
                 schemas.diags.extend(exc.diags)
         self._schemas = schemas
-        self._schema_from_process = True
         if self._digest and not schemas.diags.has_errors:
             cache.store_schema(self._digest, client.version, resp.SerializeToString())
 
