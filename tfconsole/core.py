@@ -56,7 +56,13 @@ class Context:
         self.providers = ProviderSession(options.working_dir, hook=self.hook)
         self._provider_crash: Any = None
         me = weakref.ref(self)  # the session must not keep its context alive
-        self.providers.on_crash = lambda p: (lambda c: c and c._provider_crashed(p))(me())
+
+        def crashed(provider: Any) -> None:
+            ctx = me()
+            if ctx is not None:
+                ctx._provider_crashed(provider)
+
+        self.providers.on_crash = crashed
         weakref.finalize(self, _close_in_background, self.providers)
 
     def close(self) -> None:
@@ -168,6 +174,7 @@ class Context:
 
     def _validate_walk(self, g: Graph, quiet: bool) -> WalkResult:
         """The validate walk; provider plugins validate each configuration in it (Validate*Config)."""
+        assert self.config is not None
         ctx = WalkContext(session=self.providers, config=self.config, state=State(), operation="validate",
                           hook=Hook(), working_dir=self.opts.working_dir, workspace=self.workspace())
         if not quiet:

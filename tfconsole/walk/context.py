@@ -545,7 +545,7 @@ class ModuleData:
         rp = self.mod.required_providers.get(parts[1]) if self.mod is not None and len(parts) == 3 else None
         provider = self.ctx.session.for_schemas(rp.source) if rp is not None else None
         sig = provider.functions().get(parts[2]) if provider is not None else None
-        if sig is None:
+        if provider is None or sig is None:
             raise EvalError("Call to unknown function", f"There is no function named \"{name}\".", rng)
         params = list(sig.params) + [sig.variadic] * max(0, len(args) - len(sig.params)) if sig.variadic \
             else list(sig.params)

@@ -344,10 +344,10 @@ class ProviderNode(Node, Executable, Referencer):
             if diags.has_errors:
                 return {}, diags
             body = self.block.body if self.block is not None else Body()
-            config, d = evaluate_body(body, provider.provider_schema().block, scope,
-                                      self.block.range if self.block else None, self.addr)
+            evaluated, d = evaluate_body(body, provider.provider_schema().block, scope,
+                                         self.block.range if self.block else None, self.addr)
             diags.extend(d)
-            return unmark_deep(config)[0], diags
+            return unmark_deep(evaluated)[0], diags
         config: dict[str, Any] = {}
         if self.block is not None:
             for name, attr in self.block.body.attributes.items():
