@@ -189,9 +189,12 @@ class Context:
         from tfconsole.graph.transforms import ProviderTransformer
 
         assert self.config is not None
-        return any(self.providers.is_plugin(ProviderTransformer.source_for(
-            mod, rc.provider_ref[0] if rc.provider_ref else rc.provider_local_name))
-            for mod in self.config.descendants() for rc in mod.resources.values())
+        for mod in self.config.descendants():
+            locals_ = {rc.provider_ref[0] if rc.provider_ref else rc.provider_local_name
+                       for rc in mod.resources.values()}
+            if any(self.providers.is_plugin(ProviderTransformer.source_for(mod, local)) for local in locals_):
+                return True
+        return False
 
     def _validate_for_plugins(self) -> Diagnostics:
         """Terraform validates the configuration, with its providers, before every plan. tfconsole
