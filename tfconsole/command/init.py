@@ -418,7 +418,7 @@ def render_tree(mreqs: ModuleRequirements) -> str:
             last = i == len(items) - 1
             lines.append(prefix + ("└── " if last else "├── ") + text)
             if child is not None:
-                walk(child, prefix + ("    " if last else "│   "))
+                walk(child, prefix + ("    " if last else "│\u00a0\u00a0 "))  # treeprint pads with NBSPs
 
     walk(mreqs, "")
     return "\n".join(lines) + "\n"
