@@ -108,9 +108,13 @@ def cli_config(cli: Any) -> cliconfig.CLIConfig:
     if diags:
         from .views import format_diagnostic
 
+        # Terraform shows these before it knows about colours: boxed, uncoloured
         cli.stderr.write("There are some problems with the CLI configuration:\n")
         for d in diags:
-            cli.stderr.write(format_diagnostic(d, {}, color=False) + "\n")
+            box = format_diagnostic(d, {}, color=True)
+            if not d.detail:  # Terraform keeps the empty line under a summary-only diagnostic
+                box = box[:-1] + "│\n╵"
+            cli.stderr.write(box + "\n\n")
         if diags.has_errors:
             cli.stderr.write("As a result of the above problems, Terraform may not behave as intended.\n\n\n")
         cli.stderr.flush()

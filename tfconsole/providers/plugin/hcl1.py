@@ -75,7 +75,7 @@ class _Lexer:
                 self._adv(end + 2 - self.i)
             else:
                 out.append(self._token())
-        out.append(("EOF", None, self.line, self.col))
+        out.append(("EOF", None, self.line, self.col + 1))  # HCL 1 reports EOF one column on
         return out
 
     def _token(self) -> tuple[str, Any, int, int]:
@@ -196,12 +196,14 @@ class _Parser:
         self.i += 1
         return tok
 
-    def error(self, tok: tuple[str, Any, int, int], expected: str) -> ValueError:
-        return ValueError(f"At {tok[2]}:{tok[3]}: expected: {expected} got: {tok[0]}")
+    def error(self, tok: tuple[str, Any, int, int], expected: str, sep: str = "expected: ") -> ValueError:
+        return ValueError(f"At {tok[2]}:{tok[3]}: {sep}{expected} got: {tok[0]}")
 
     def object_list(self, end: str) -> ObjectValue:
         items = ObjectValue()
         while self.peek()[0] != end:
+            if self.peek()[0] == "EOF":
+                raise self.error(self.peek(), "object expected closing RBRACE", sep="")
             items.append(self.item())
             if self.peek()[0] == "COMMA":
                 self.take()
@@ -213,7 +215,8 @@ class _Parser:
         while self.peek()[0] in ("IDENT", "STRING"):
             keys.append(str(self.take()[1]))
         if not keys:
-            raise self.error(self.peek(), "IDENT | STRING")
+            tok = self.peek()
+            raise ValueError(f"At {tok[2]}:{tok[3]}: no object keys found!")
         tok = self.peek()
         if tok[0] == "ASSIGN":
             if len(keys) > 1:
@@ -241,7 +244,9 @@ class _Parser:
                 if self.peek()[0] == "COMMA":
                     self.take()
                 elif self.peek()[0] != "RBRACK":
-                    raise self.error(self.peek(), "COMMA | RBRACK")
+                    tok = self.peek()
+                    raise ValueError(f"At {tok[2]}:{tok[3]}: error parsing list, expected comma or list end, got: "
+                                     f"{tok[0]}")
             self.take()
             return out
         raise self.error(tok, "STRING | NUMBER | BOOL | LBRACE | LBRACK")
