@@ -296,3 +296,24 @@ def test_providers_schema_json_for_the_builtin_terraform_provider(tmp_path: Path
     assert mine["resource_schemas"] == theirs["resource_schemas"]
     assert mine["provider"] == theirs["provider"]
     assert ours(us, "providers", "schema")[0] == 1
+
+
+def test_invalid_configuration_is_reported_as_terraform_reports_it(tmp_path: Path, monkeypatch) -> None:
+    env = isolate(monkeypatch, tmp_path, "")
+    tf, us = pair(tmp_path, 'resource "null_resource" {\n}\n')
+    code, out, err = terraform(tf, env, "init", "-no-color")
+    code2, out2, err2 = ours(us, "init", "-no-color")
+    assert (code2, out2) == (code, out)
+    # the header Terraform puts before the configuration's own errors (which the loader words)
+    head = err[:err.index("Error: Missing name for resource")]
+    assert head.startswith("\nError: Terraform encountered problems during initialisation")
+    assert err2.startswith(head)
+
+
+def test_readonly_lock_file_and_no_backend(tmp_path: Path, monkeypatch, null_mirror: Path) -> None:
+    env = isolate(monkeypatch, tmp_path, mirror_rc(null_mirror))
+    tf, us = pair(tmp_path, NULL_MAIN)
+    code, out, err = terraform(tf, env, "init", "-no-color", "-lockfile=readonly")
+    assert ours(us, "init", "-no-color", "-lockfile=readonly") == (code, out, err)
+    assert code == 1 and not (us / ".terraform.lock.hcl").exists()
+    same_init(tf, us, env, "-backend=false", "-input=false")

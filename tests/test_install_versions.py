@@ -10,8 +10,14 @@ from pathlib import Path
 import pytest
 from _install_util import isolate, mirror_rc, ours, put_unpacked, terraform, terraform_version
 
-from tfconsole.providers.plugin.versions import (Version, VersionError, constraints_string, parse_constraints,
-                                                 parse_loose, parse_version)
+from tfconsole.providers.plugin.versions import (
+    Version,
+    VersionError,
+    constraints_string,
+    parse_constraints,
+    parse_loose,
+    parse_version,
+)
 
 AVAILABLE = ["0.9.0", "1.0.0", "1.2.0", "1.2.5", "1.3.0", "2.0.0-beta1", "2.0.0", "2.1.0-rc1", "2.1.0", "3.0.0"]
 

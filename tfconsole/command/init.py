@@ -17,8 +17,13 @@ from tfconsole.providers.plugin import cliconfig, lockfile
 from tfconsole.providers.plugin.install import Installer, data_dir, sources_for
 from tfconsole.providers.plugin.lockfile import Locks
 from tfconsole.providers.plugin.provider_addr import ProviderAddr
-from tfconsole.providers.plugin.requirements import (ModuleRequirements, Requirements, merge, module_requirements,
-                                                     state_requirements)
+from tfconsole.providers.plugin.requirements import (
+    ModuleRequirements,
+    Requirements,
+    merge,
+    module_requirements,
+    state_requirements,
+)
 from tfconsole.providers.plugin.versions import Constraints, constraints_string
 
 _CODES = {"[reset]": "\x1b[0m", "[bold]": "\x1b[1m", "[green]": "\x1b[32m", "[yellow]": "\x1b[33m"}
@@ -111,14 +116,21 @@ def cli_config(cli: Any) -> cliconfig.CLIConfig:
         # Terraform shows these before it knows about colours: boxed, uncoloured
         cli.stderr.write("There are some problems with the CLI configuration:\n")
         for d in diags:
-            box = format_diagnostic(d, {}, color=True)
-            if not d.detail:  # Terraform keeps the empty line under a summary-only diagnostic
-                box = box[:-1] + "│\n╵"
+            box = format_diagnostic(d, {}, color=True) if d.detail else summary_only_error(d.summary, True)[:-1]
             cli.stderr.write(box + "\n\n")
         if diags.has_errors:
             cli.stderr.write("As a result of the above problems, Terraform may not behave as intended.\n\n\n")
         cli.stderr.flush()
     return cfg
+
+
+def summary_only_error(summary: str, color: bool) -> str:
+    """A diagnostic with only a summary, as Terraform prints one: the empty line under the summary
+    stays (boxed with colours, plain with -no-color)."""
+    lines = f"Error: {summary}".split("\n") + [""]
+    if not color:
+        return "\n" + "\n".join(lines) + "\n"
+    return "╷\n" + "\n".join(f"│ {x}" if x else "│" for x in lines) + "\n╵\n"
 
 
 def python_builtins() -> frozenset[ProviderAddr]:
@@ -191,7 +203,8 @@ def run_init(cli: Any, a: Any) -> int:
     if a.bool("get", True) and root is not None:
         _init_modules(view, root)
     if diags.has_errors or root is None:
-        cli.diags(Diagnostics().error(CONFIG_ERROR).append(diags))
+        cli.stderr.write(summary_only_error(CONFIG_ERROR, cli.color))
+        cli.diags(diags)
         return 1
     previous, d = lockfile.load(lockfile.LOCK_FILE)
     warnings = Diagnostics(list(diags.warnings()))
@@ -484,4 +497,4 @@ def run_version(cli: Any, a: Any) -> int:
     return 0
 
 
-__all__ = ["run_init", "run_providers", "run_providers_schema", "run_version", "render_tree", "Constraints"]
+__all__ = ["Constraints", "render_tree", "run_init", "run_providers", "run_providers_schema", "run_version"]

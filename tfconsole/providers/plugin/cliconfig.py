@@ -128,7 +128,7 @@ class CLIConfig:
     def dev_overrides(self) -> dict[ProviderAddr, str]:
         return self.installation[0].dev_overrides if self.installation else {}
 
-    def merge(self, other: "CLIConfig") -> "CLIConfig":
+    def merge(self, other: CLIConfig) -> CLIConfig:
         """Terraform's Merge: the receiver's cache directory wins, installation blocks accumulate."""
         return CLIConfig(self.plugin_cache_dir or other.plugin_cache_dir,
                          self.plugin_cache_may_break_lock_file or other.plugin_cache_may_break_lock_file,
@@ -168,7 +168,7 @@ def load() -> tuple[CLIConfig, Diagnostics]:
             names = []
             diags.error(f"Error reading {config_dir()}: {exc}")
         for name in names:
-            if name.endswith(".tfrc") or name.endswith(".tfrc.json"):
+            if name.endswith((".tfrc", ".tfrc.json")):
                 more, d = load_file(os.path.join(config_dir(), name))
                 diags.append(d)
                 cfg = cfg.merge(more)

@@ -27,8 +27,8 @@ import os
 import shutil
 import stat
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from tfconsole.diags import Diagnostics
 
@@ -147,7 +147,7 @@ def _check_archive(pkg: mirror.Package, allowed: tuple[str, ...]) -> None:
 def _link_dir(pkg: mirror.Package, target: str, allowed: tuple[str, ...]) -> None:
     source = os.path.abspath(pkg.location)
     new = os.path.abspath(target)
-    if os.path.exists(new) and os.path.samefile(new, source):
+    if new == source or _same_entry(new, source):
         raise OSError(f"cannot install existing provider directory {target} to itself")
     if allowed and not lockfile.package_matches(source, allowed):
         raise OSError(f"the local package for {pkg.addr} {pkg.version} doesn't match any of the checksums "
@@ -160,6 +160,15 @@ def _link_dir(pkg: mirror.Package, target: str, allowed: tuple[str, ...]) -> Non
         os.symlink(source, new)
     except OSError:
         shutil.copytree(source, new, symlinks=True)
+
+
+def _same_entry(a: str, b: str) -> bool:
+    """The same directory entry, links not followed (a link to the package is not the package)."""
+    try:
+        sa, sb = os.lstat(a), os.lstat(b)
+    except FileNotFoundError:
+        return False
+    return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
 
 
 def _remove(path: str) -> None:

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from tfconsole.diags import Diagnostics
 
@@ -204,5 +205,11 @@ def schema_of(working_dir: str, source: str) -> dict | None:
         provider.close()
 
 
-__all__ = ["provider_executable", "check_installed", "check_selections", "dev_override_warnings", "schema_of",
-           "data_dir"]
+__all__ = [
+    "check_installed",
+    "check_selections",
+    "data_dir",
+    "dev_override_warnings",
+    "provider_executable",
+    "schema_of",
+]

@@ -122,7 +122,7 @@ class ProviderLock:
     hashes: tuple[str, ...] = ()
 
     @staticmethod
-    def new(addr: ProviderAddr, version: Version, constraints: Constraints, hashes: list[str]) -> "ProviderLock":
+    def new(addr: ProviderAddr, version: Version, constraints: Constraints, hashes: list[str]) -> ProviderLock:
         return ProviderLock(addr, version, constraints, tuple(sorted(set(hashes))))
 
 
@@ -139,13 +139,13 @@ class Locks:
     def remove(self, addr: ProviderAddr) -> None:
         self.providers.pop(addr, None)
 
-    def copy(self) -> "Locks":
+    def copy(self) -> Locks:
         return Locks(dict(self.providers))
 
     def empty(self) -> bool:
         return not self.providers
 
-    def same_selections(self, other: "Locks") -> bool:
+    def same_selections(self, other: Locks) -> bool:
         """Terraform's notion of "changed": providers, versions and hashes (not constraints)."""
         if self.providers.keys() != other.providers.keys():
             return False

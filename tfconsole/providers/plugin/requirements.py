@@ -22,7 +22,7 @@ Requirements = dict[ProviderAddr, Constraints]
 @dataclass
 class ModuleRequirements:
     requirements: Requirements = field(default_factory=dict)
-    children: dict[str, "ModuleRequirements"] = field(default_factory=dict)
+    children: dict[str, ModuleRequirements] = field(default_factory=dict)
 
     def flatten(self) -> Requirements:
         out: Requirements = {}

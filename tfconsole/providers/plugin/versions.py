@@ -63,7 +63,7 @@ class Version:
             s += "+" + self.metadata
         return s
 
-    def same(self, other: "Version") -> bool:
+    def same(self, other: Version) -> bool:
         """Equal ignoring build metadata."""
         return (self.major, self.minor, self.patch, self.prerelease) == (
             other.major, other.minor, other.patch, other.prerelease)
@@ -278,7 +278,7 @@ class Constraints:
     def __bool__(self) -> bool:
         return bool(self.items)
 
-    def __add__(self, other: "Constraints") -> "Constraints":
+    def __add__(self, other: Constraints) -> Constraints:
         return Constraints(self.items + other.items)
 
     def allows(self, v: Version, core: bool = False) -> bool:
@@ -419,7 +419,7 @@ class _BoundaryKey:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _BoundaryKey) and self.v.same(other.v) and self.v.metadata == other.v.metadata
 
-    def __lt__(self, other: "_BoundaryKey") -> bool:
+    def __lt__(self, other: _BoundaryKey) -> bool:
         if self.v.same(other.v):
             return _extra_less(self.v.metadata, other.v.metadata) if self.v.metadata != other.v.metadata else False
         return self.v < other.v
