@@ -100,21 +100,26 @@ DIFF_SPECS = ["~> 1.2", "~> 1.2.0", "~> 1", ">= 1.2, < 2.0.0", "> 1.2.5, <= 2.0.
               "2.0.0-beta1", ">= 2.0.0-beta1", "< 1", ">=1.0,<3", "~> 2.0", "~>2.1.0, != 2.1.0", "> 3"]
 
 
-def test_init_selects_versions_as_terraform_does(tmp_path: Path, monkeypatch) -> None:
+def _workspaces(tmp_path: Path, monkeypatch, specs: list[str]) -> tuple[dict[str, str], Path, Path]:
+    """A mirror with every AVAILABLE version of providers p0..pN, one per constraint, and two working
+    directories requiring them: one for Terraform, one for tfconsole."""
     mirror = tmp_path / "mirror"
-    for i in range(len(DIFF_SPECS)):
+    for i in range(len(specs)):
         for v in AVAILABLE:
             put_unpacked(mirror, f"example.com/test/p{i}", v, f"#!/bin/sh\necho p{i} {v}\n".encode())
     env = isolate(monkeypatch, tmp_path, mirror_rc(mirror))
-    lines = [f'    p{i} = {{ source = "example.com/test/p{i}", version = "{s}" }}' for i, s in enumerate(DIFF_SPECS)]
+    lines = [f'    p{i} = {{ source = "example.com/test/p{i}", version = "{s}" }}' for i, s in enumerate(specs)]
     main = "terraform {\n  required_providers {\n" + "\n".join(lines) + "\n  }\n}\n"
-    ws = {}
     for who in ("tf", "us"):
-        ws[who] = tmp_path / who
-        ws[who].mkdir()
-        (ws[who] / "main.tf").write_text(main)
-    code, out, err = terraform(ws["tf"], env, "init", "-no-color")
-    code2, out2, err2 = ours(ws["us"], "init", "-no-color")
+        (tmp_path / who).mkdir()
+        (tmp_path / who / "main.tf").write_text(main)
+    return env, tmp_path / "tf", tmp_path / "us"
+
+
+def test_init_selects_versions_as_terraform_does(tmp_path: Path, monkeypatch) -> None:
+    env, tf, us = _workspaces(tmp_path, monkeypatch, DIFF_SPECS)
+    code, out, err = terraform(tf, env, "init", "-no-color")
+    code2, out2, err2 = ours(us, "init", "-no-color")
     assert code == code2 == 1  # "> 3" matches nothing
     assert _errors(err) == _errors(err2)
     assert _installed(out) == _installed(out2)
@@ -135,17 +140,8 @@ def _errors(err: str) -> list[str]:
 
 def test_lock_file_constraints_match_terraform(tmp_path: Path, monkeypatch) -> None:
     """The lock file (constraints normalised, hashes) is the same bytes as Terraform's."""
-    mirror = tmp_path / "mirror"
     specs = [s for s in DIFF_SPECS if s not in ("> 3", "~>2.1.0, != 2.1.0")]  # both match nothing
-    for i in range(len(specs)):
-        for v in AVAILABLE:
-            put_unpacked(mirror, f"example.com/test/p{i}", v, f"#!/bin/sh\necho p{i} {v}\n".encode())
-    env = isolate(monkeypatch, tmp_path, mirror_rc(mirror))
-    lines = [f'    p{i} = {{ source = "example.com/test/p{i}", version = "{s}" }}' for i, s in enumerate(specs)]
-    main = "terraform {\n  required_providers {\n" + "\n".join(lines) + "\n  }\n}\n"
-    for who in ("tf", "us"):
-        (tmp_path / who).mkdir()
-        (tmp_path / who / "main.tf").write_text(main)
+    env, _, _ = _workspaces(tmp_path, monkeypatch, specs)
     assert terraform(tmp_path / "tf", env, "init", "-no-color")[0] == 0
     assert ours(tmp_path / "us", "init", "-no-color")[0] == 0
     assert (tmp_path / "us" / ".terraform.lock.hcl").read_bytes() == (tmp_path / "tf" / ".terraform.lock.hcl").read_bytes()
