@@ -317,3 +317,22 @@ def test_readonly_lock_file_and_no_backend(tmp_path: Path, monkeypatch, null_mir
     assert ours(us, "init", "-no-color", "-lockfile=readonly") == (code, out, err)
     assert code == 1 and not (us / ".terraform.lock.hcl").exists()
     same_init(tf, us, env, "-backend=false", "-input=false")
+
+
+def test_a_directory_terraform_initialised_stays_usable_offline(tmp_path: Path, monkeypatch, null_mirror: Path) -> None:
+    """Terraform installed null from somewhere we cannot reach: the intact installed package is
+    reused (and stays the plugin serving it), not replaced by the built-in or refused."""
+    from tfconsole.providers.plugin.locate import provider_executable
+
+    env = isolate(monkeypatch, tmp_path, mirror_rc(null_mirror))
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "main.tf").write_text(NULL_MAIN)
+    assert terraform(work, env, "init", "-no-color")[0] == 0
+    lock = (work / ".terraform.lock.hcl").read_bytes()
+    isolate(monkeypatch, tmp_path, "provider_installation {\n  direct {}\n}\n")
+    code, out, err = ours(work, "init", "-no-color")
+    assert code == 0, err
+    assert "- Using previously-installed hashicorp/null v2.1.2" in out
+    assert (work / ".terraform.lock.hcl").read_bytes() == lock
+    assert provider_executable(str(work), NULL).endswith("terraform-provider-null_v2.1.2_x4")

@@ -298,6 +298,10 @@ class Installer:
     def _select(self, addr: ProviderAddr, cs: Constraints, lock: ProviderLock | None, res: Result) -> Version | None:
         handling = [s for s in self.sources if s.method.can_handle(addr)]
         available = sorted({v for s in handling for v in s.versions(addr)})
+        if not available and lock is not None and self._still_installed(lock):
+            # only a registry could list it, but the selected package is installed and intact
+            # (a directory Terraform initialised online): keep using it offline
+            available = [lock.version]
         if addr in self.python_builtins and not available:
             self._serve_builtin(addr, res)
             return None
@@ -320,6 +324,11 @@ class Installer:
                 raise _query_failed(addr, f"the previously-selected version {lock.version} is no longer available")
             raise _query_failed(addr, f"no available releases match the given constraints {constraints_string(cs)}")
         return max(acceptable)
+
+    def _still_installed(self, lock: ProviderLock) -> bool:
+        preferred = lockfile.preferred_hashes(lock.hashes)
+        pkg = PackageDir(providers_dir(self.working_dir), self.platform).installed(lock.addr, lock.version)
+        return bool(pkg and preferred and lockfile.package_matches(pkg, preferred))
 
     def _install(self, addr: ProviderAddr, version: Version, cs: Constraints, res: Result, target: PackageDir,
                  cache: PackageDir | None) -> None:

@@ -80,7 +80,7 @@ def search(base: str) -> dict[ProviderAddr, list[Package]]:
 
 
 def _type_dir(addr: ProviderAddr, path: str) -> list[Package]:
-    found = []
+    found: list[Package] = []
     try:
         entries = sorted(os.scandir(path), key=lambda e: e.name)
     except OSError:
