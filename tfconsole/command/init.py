@@ -24,7 +24,7 @@ from tfconsole.providers.plugin.requirements import (
     module_requirements,
     state_requirements,
 )
-from tfconsole.providers.plugin.versions import Constraints, constraints_string
+from tfconsole.providers.plugin.versions import constraints_string
 
 _CODES = {"[reset]": "\x1b[0m", "[bold]": "\x1b[1m", "[green]": "\x1b[32m", "[yellow]": "\x1b[33m"}
 
@@ -497,4 +497,4 @@ def run_version(cli: Any, a: Any) -> int:
     return 0
 
 
-__all__ = ["Constraints", "render_tree", "run_init", "run_providers", "run_providers_schema", "run_version"]
+__all__ = ["render_tree", "run_init", "run_providers", "run_providers_schema", "run_version"]
