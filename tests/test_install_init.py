@@ -151,7 +151,30 @@ def test_local_modules(tmp_path: Path, monkeypatch, null_mirror: Path) -> None:
     assert out2.splitlines()[0] == out.splitlines()[0] == "Initializing modules..."
     mods = ".terraform/modules/modules.json"
     assert json.loads((us / mods).read_text()) == json.loads((tf / mods).read_text())
-    assert ours(us, "providers", "-no-color") == terraform(tf, env, "providers", "-no-color")
+    code, out, err = terraform(tf, env, "providers", "-no-color")
+    code2, out2, err2 = ours(us, "providers", "-no-color")
+    # Terraform lists a module's children in Go's random map order: compare the trees, not the order
+    assert (code2, canonical_tree(out2), err2) == (code, canonical_tree(out), err)
+
+
+def canonical_tree(text: str) -> list:
+    """A treeprint drawing as nested (label, children) with every level sorted."""
+    root: list = []
+    stack = [(-1, root)]
+    for line in text.splitlines():
+        i = max(line.find("├── "), line.find("└── "))
+        if i < 0:
+            continue
+        depth, node = i // 4, (line[i + 4:], [])
+        while stack[-1][0] >= depth:
+            stack.pop()
+        stack[-1][1].append(node)
+        stack.append((depth, node[1]))
+
+    def norm(nodes: list) -> list:
+        return sorted((label, norm(kids)) for label, kids in nodes)
+
+    return norm(root)
 
 
 def test_changed_binary_in_the_mirror_is_refused(tmp_path: Path, monkeypatch, null_mirror: Path) -> None:
