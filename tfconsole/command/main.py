@@ -13,7 +13,6 @@ import threading
 import zlib
 from typing import Any, Callable
 
-from tfconsole import TERRAFORM_VERSION, __version__
 from tfconsole.diags import Diagnostics
 from tfconsole.walk.hooks import Hook
 
@@ -37,7 +36,8 @@ class Args:
                 else:
                     k, v = name, "true"
                     if k in ("var", "var-file", "target", "replace", "state", "out", "chdir", "lock-timeout",
-                             "parallelism", "type", "plan", "exclude", "state-out", "backup") and i + 1 < len(argv):
+                             "parallelism", "type", "plan", "exclude", "state-out", "backup",
+                             "plugin-dir") and i + 1 < len(argv):
                         v = argv[i + 1]
                         i += 1
                 self.flags.setdefault(k, []).append(v)
@@ -253,12 +253,14 @@ class CLI:
 
     # ------------------------------------------------------------------ commands
     def cmd_version(self, a: Args) -> int:
-        if a.bool("json"):
-            self.out(json.dumps({"terraform_version": TERRAFORM_VERSION, "platform": sys.platform,
-                                 "provider_selections": {}, "terraform_outdated": False}, indent=2))
-        else:
-            self.out(f"tfconsole v{__version__} (Terraform v{TERRAFORM_VERSION} compatible)")
-        return 0
+        from .init import run_version
+
+        return run_version(self, a)
+
+    def cmd_providers(self, a: Args) -> int:
+        from .init import run_providers
+
+        return run_providers(self, a)
 
     def cmd_help(self, a: Args) -> int:
         self.out("Usage: tfconsole [-chdir=DIR] <command> [args]\n\nMain commands:\n  init      Prepare your working "
@@ -269,29 +271,9 @@ class CLI:
         return 0
 
     def cmd_init(self, a: Args) -> int:
-        from tfconsole.core import Context, Options
-        from tfconsole.providers.registry import default_registry, normalize_source
+        from .init import run_init
 
-        ctx = Context(Options())
-        if not self.load(ctx):
-            return 1
-        reg = default_registry()
-        diags = Diagnostics()
-        for mod in ctx.config.descendants():
-            for name, rp in mod.required_providers.items():
-                if not reg.has(rp.source):
-                    diags.error("Failed to query available provider packages",
-                                f"Could not retrieve the list of available versions for provider "
-                                f"{normalize_source(rp.source)}: tfconsole has no built-in provider with this "
-                                "source and no installed plugin (entry point group \"tfconsole.providers\") "
-                                "provides it.")
-        self.diags(diags)
-        if diags.has_errors:
-            return 1
-        os.makedirs(".terraform", exist_ok=True)
-        self.out("\nInitializing the backend...\n\nInitializing provider plugins...\n\n"
-                 "Terraform has been successfully initialized!")
-        return 0
+        return run_init(self, a)
 
     def cmd_validate(self, a: Args) -> int:
         ctx = self.context(a)

@@ -76,7 +76,7 @@ def format_diagnostic(d: Diagnostic, files: dict[str, str] | None = None, color:
         lines.append(f"  with {d.address},")
         lines.append("")
     if d.detail:
-        lines.extend(_wrap(d.detail, 76 if color else 78))
+        lines.extend(_wrap(d.detail, 75 if color else 77))  # Terraform: width 78 less the rule, less 1
     while lines and not lines[-1]:
         lines.pop()
     if not color:

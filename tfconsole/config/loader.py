@@ -30,7 +30,45 @@ def load_config(root_dir: str) -> tuple[Module | None, Diagnostics]:
         diags.error("No configuration directory", f"The directory {root_dir} does not exist.")
         return None, diags
     root = _load_module(root_dir, ModulePath(), diags, root_dir, stack=())
+    diags.append(check_core_version(root))
     return root, diags
+
+
+def check_core_version(root: Module, version: str | None = None) -> Diagnostics:
+    """Every module's required_version against the Terraform release tfconsole is compatible with."""
+    from tfconsole import TERRAFORM_VERSION
+    from tfconsole.providers.plugin.versions import loose_string, parse_loose, parse_version
+
+    diags = Diagnostics()
+    current = version or TERRAFORM_VERSION
+    v = parse_version(current)
+    calls = {(): ""}
+
+    def visit(mod: Module, path: tuple[str, ...]) -> None:
+        for text, rng in mod.required_version:
+            cs = parse_loose(text)
+            pre = [c for c in cs.items if c.prerelease]
+            for c in pre:
+                diags.error("Invalid required_version constraint", "Prerelease version constraints are not supported: "
+                            f"{loose_string(c)}. Remove the prerelease information from the constraint. Prerelease "
+                            "versions of terraform will match constraints using their version core only.", rng)
+            if pre or cs.allows(v, core=True):
+                continue
+            if not path:
+                what = "This configuration does not"
+            else:
+                what = f"Module {'.'.join('module.' + p for p in path)} (from {calls[path]}) does not"
+            diags.error("Unsupported Terraform Core version", f"{what} support Terraform version {current}. To "
+                        "proceed, either choose another supported Terraform version or update this version "
+                        "constraint. Version constraints are normally set for good reason, so updating the "
+                        "constraint may lead to other errors or unexpected behavior.", rng)
+        for name in sorted(mod.children):
+            call = mod.module_calls.get(name)
+            calls[path + (name,)] = call.source if call else ""
+            visit(mod.children[name], path + (name,))
+
+    visit(root, ())
+    return diags
 
 
 def _rel(path: str, root_dir: str) -> str:
@@ -469,7 +507,7 @@ def _provider(mod: Module, b: Block, diags: Diagnostics) -> None:
         return
     name = b.labels[0]
     alias_attr = b.body.attributes.pop("alias", None)
-    b.body.attributes.pop("version", None)
+    version_attr = b.body.attributes.pop("version", None)
     alias = _static_str(alias_attr, diags) or None if alias_attr else None
     key = (name, alias)
     if key in mod.providers:
@@ -479,6 +517,10 @@ def _provider(mod: Module, b: Block, diags: Diagnostics) -> None:
                     "Each configuration for the same provider must have a distinct alias.", b.range)
         return
     mod.providers[key] = ProviderBlock(name, alias, b.body, b.range)
+    if version_attr is not None:  # deprecated, but still a version requirement
+        ver = _static_str(version_attr, diags)
+        if ver and _version_syntax(ver, version_attr.expr.range or version_attr.range, diags):
+            mod.providers[key].version = (ver, version_attr.range)
 
 
 def _terraform(mod: Module, b: Block, diags: Diagnostics) -> None:
@@ -486,12 +528,7 @@ def _terraform(mod: Module, b: Block, diags: Diagnostics) -> None:
     for blk in body.blocks:
         if blk.type == "required_providers":
             for pname, attr in blk.body.attributes.items():
-                v = _static(attr, diags)
-                if isinstance(v, dict):
-                    src = v.get("source") or f"hashicorp/{pname}"
-                    mod.required_providers[pname] = RequiredProvider(pname, str(src), str(v.get("version") or ""))
-                elif isinstance(v, str):
-                    mod.required_providers[pname] = RequiredProvider(pname, f"hashicorp/{pname}", v)
+                _required_provider(mod, pname, attr, diags)
         elif blk.type == "backend":
             if len(blk.labels) != 1:
                 diags.error("Invalid backend block", "A backend block must have one label: the backend type.",
@@ -504,7 +541,63 @@ def _terraform(mod: Module, b: Block, diags: Diagnostics) -> None:
             mod.backend = (blk.labels[0], blk.body)
         elif blk.type in ("cloud", "experiments", "provider_meta"):
             continue
-    # required_version and friends are accepted and ignored
+    attr = body.attributes.get("required_version")
+    if attr is not None:
+        _required_version(mod, attr, diags)
+
+
+def _version_syntax(text: str, rng: Any, diags: Diagnostics) -> bool:
+    from tfconsole.providers.plugin.versions import VersionError, parse_loose
+
+    try:
+        parse_loose(text)
+    except VersionError:
+        diags.error("Invalid version constraint", "This string does not use correct version constraint syntax.", rng)
+        return False
+    return True
+
+
+def _required_version(mod: Module, attr: Attribute, diags: Diagnostics) -> None:
+    v = _static(attr, diags)
+    if v is None:
+        return
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        v = format(v, "g")
+    if not isinstance(v, str):
+        diags.error("Invalid version constraint", "A string value is required for required_version.",
+                    attr.expr.range or attr.range)
+        return
+    if _version_syntax(v, attr.expr.range or attr.range, diags):
+        mod.required_version.append((v, attr.range))
+
+
+def _required_provider(mod: Module, pname: str, attr: Attribute, diags: Diagnostics) -> None:
+    """One required_providers entry: a version string, or an object with source and version."""
+    v = _static(attr, diags)
+    if isinstance(v, str):
+        if _version_syntax(v, attr.expr.range or attr.range, diags):
+            mod.required_providers[pname] = RequiredProvider(pname, f"hashicorp/{pname}", v, attr.range)
+        return
+    if not isinstance(v, dict):
+        if v is not None:
+            diags.error("Invalid required_providers object", "required_providers entries must be strings or "
+                        "objects.", attr.expr.range or attr.range)
+        return
+    version = v.get("version")
+    value_ranges = {}
+    if isinstance(attr.expr, A.ObjectCons):
+        for k, val in attr.expr.items:
+            name = k.name if isinstance(k, A.ObjectKey) else getattr(k, "value", None)
+            value_ranges[name] = val.range
+    if version is not None:
+        if not isinstance(version, str):
+            diags.error("Invalid version constraint", "Version must be specified as a string.",
+                        value_ranges.get("version") or attr.range)
+            return
+        if not _version_syntax(version, value_ranges.get("version") or attr.range, diags):
+            return
+    src = v.get("source") or f"hashicorp/{pname}"
+    mod.required_providers[pname] = RequiredProvider(pname, str(src), version or "", attr.range)
 
 
 def _moved(mod: Module, b: Block, diags: Diagnostics) -> None:

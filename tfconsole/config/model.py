@@ -117,6 +117,7 @@ class ProviderBlock:
     alias: str | None
     body: Body
     range: SourceRange
+    version: tuple[str, SourceRange] | None = None  # the deprecated `version` argument
 
 
 @dataclass
@@ -147,6 +148,7 @@ class RequiredProvider:
     name: str
     source: str
     version: str = ""
+    range: SourceRange | None = None  # the whole entry, where Terraform reports constraint problems
 
 
 @dataclass
@@ -160,6 +162,7 @@ class Module:
     module_calls: dict[str, ModuleCall] = field(default_factory=dict)
     providers: dict[tuple[str, str | None], ProviderBlock] = field(default_factory=dict)
     required_providers: dict[str, RequiredProvider] = field(default_factory=dict)
+    required_version: list[tuple[str, SourceRange]] = field(default_factory=list)
     moved: list[Moved] = field(default_factory=list)
     removed: list[Removed] = field(default_factory=list)
     checks: dict[str, Check] = field(default_factory=dict)
