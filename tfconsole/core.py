@@ -20,6 +20,7 @@ from tfconsole.graph.dag import Graph
 from tfconsole.graph.transforms import BuildContext, parse_targets
 from tfconsole.lang.values import contains_marks, equal, to_json_typed, type_of, unmark_deep
 from tfconsole.plans import Action, OutputChange, Plan
+from tfconsole.plans.staleness import state_meta
 from tfconsole.states.state import OutputState, State
 from tfconsole.walk.context import WalkContext
 from tfconsole.walk.hooks import Hook, Hooks
@@ -181,6 +182,8 @@ class Context:
                     replace=list(replace or []), excludes=list(excludes or []))
         plan.timestamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         plan.config_files = self._config_snapshot()
+        plan.config_root = self._snapshot_root(plan.config_files)
+        plan.prior_state_meta = state_meta(state)
         plan.variables = {k: v for k, v in self.inputs.items()}
         plan.prev_run_state = prev_run
         working = prior.deep_copy()
@@ -352,6 +355,14 @@ class Context:
         for mod in self.config.descendants():
             out.update(mod.files)
         return out
+
+    def _snapshot_root(self, files: dict[str, str]) -> str:
+        from tfconsole.plans.planfile import PlanFileError, snapshot_root
+
+        try:
+            return snapshot_root(list(files), self.config.dir if self.config is not None else ".")
+        except PlanFileError:
+            return ""  # such a plan cannot be saved; write_plan says why
 
     # ---------------------------------------------------------------- apply
     def apply(self, plan: Plan, manager: Any) -> tuple[State, Diagnostics]:

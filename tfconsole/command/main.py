@@ -6,19 +6,14 @@ from __future__ import annotations
 
 import json
 import os
-import pickle
 import signal
 import sys
 import threading
-import zlib
 from typing import Any, Callable
 
 from tfconsole import TERRAFORM_VERSION, __version__
 from tfconsole.diags import Diagnostics
 from tfconsole.walk.hooks import Hook
-
-PLAN_MAGIC = b"tfconsole-plan-v1\n"
-
 
 class Args:
     """Terraform-style flags: -name, -name=value; repeated flags accumulate."""
@@ -184,6 +179,20 @@ class CLI:
         self.diags(d)
         return not d.has_errors
 
+    def open_plan(self, ctx: Any, path: str) -> Any:
+        """Read a plan file and load its configuration snapshot into ctx; None after reporting."""
+        from tfconsole.plans.planfile import load_plan, load_plan_config
+
+        plan, d = load_plan(path)
+        if plan is None:
+            self.diags(d)
+            return None
+        d = load_plan_config(ctx, plan, ".")
+        if ctx.config is not None:
+            self.files = {k: v for m in ctx.config.descendants() for k, v in m.files.items()}
+        self.diags(d)
+        return None if d.has_errors else plan
+
     def _collect_files_for_diags(self) -> None:
         for n in os.listdir("."):
             if n.endswith(".tf"):
@@ -342,7 +351,12 @@ class CLI:
                 self.out("─" * 77 + "\n\nNote: You didn't use the -out option to save this plan, so tfconsole "
                          "can't\nguarantee to take exactly these actions if you run \"tfconsole apply\" now.")
             if out:
-                save_plan(plan, out)
+                from tfconsole.plans.planfile import write_plan
+
+                wd = write_plan(plan, out)
+                self.diags(wd)
+                if wd.has_errors:
+                    return 1
                 self.out(f"Saved the plan to: {out}\n\nTo perform exactly these actions, run the following command "
                          f"to apply:\n    tfconsole apply \"{out}\"")
         if a.bool("detailed-exitcode"):
@@ -355,18 +369,9 @@ class CLI:
         ctx = self.context(a)
         planfile = a.pos[0] if a.pos else None
         if planfile:
-            plan, err = load_plan(planfile)
+            plan = self.open_plan(ctx, planfile)
             if plan is None:
-                self.stderr.write(f"╷\n│ Error: Failed to load \"{planfile}\" as a plan file\n│\n│ {err}\n╵\n")
                 return 1
-            tmp = _materialize_config(plan)
-            d = ctx.load_config(tmp)
-            if ctx.config is not None:
-                self.files = {k: v for m in ctx.config.descendants() for k, v in m.files.items()}
-            self.diags(d)
-            if d.has_errors:
-                return 1
-            _rebase_dirs(ctx.config, tmp, os.getcwd())
         else:
             if not self.load(ctx):
                 return 1
@@ -395,20 +400,14 @@ class CLI:
                         self.out("\nApply cancelled.")
                         return 1
             else:
+                from tfconsole.plans.staleness import check_applicable
+
                 st, okk = self.load_state(mgr)
                 if not okk:
                     return 1
-                if plan.prior_state is not None and st is not None and st.lineage != plan.prior_state.lineage and \
-                        not st.is_empty():
-                    self.stderr.write("╷\n│ Error: Saved plan is stale\n│\n│ The given plan file can no longer be "
-                                      "applied because the state was changed by another operation after the plan "
-                                      "was created.\n╵\n")
-                    return 1
-                if plan.prior_state is not None and st is not None and st.serial != plan.prior_state.serial and \
-                        plan.prior_state.serial and st.lineage == plan.prior_state.lineage:
-                    self.stderr.write("╷\n│ Error: Saved plan is stale\n│\n│ The given plan file can no longer be "
-                                      "applied because the state was changed by another operation after the plan "
-                                      "was created.\n╵\n")
+                sd = check_applicable(plan, st)
+                self.diags(sd)
+                if sd.has_errors:
                     return 1
             _install_sigint(ctx)
             state, d = ctx.apply(plan, mgr)
@@ -446,30 +445,27 @@ class CLI:
         return self.cmd_apply(a)
 
     def cmd_show(self, a: Args) -> int:
-        from .views import plan_json, render_plan, render_state_instance, state_json
+        from .views import state_json
 
         ctx = self.context(a)
         if a.pos:
-            plan, err = load_plan(a.pos[0])
-            if plan is None:
-                self.stderr.write(f"╷\n│ Error: Failed to read the given file as a state or plan file\n│\n│ {err}\n╵\n")
-                return 1
-            if a.bool("json"):
-                self.out(json.dumps(plan_json(plan, self.decoder()), separators=(",", ":"), default=_json_number))
-            else:
-                self.out(render_plan(plan))
-            return 0
+            return self._show_file(a, a.pos[0])
         state = self.read_state(ctx, a, "OperationTypeShow")
         if state is None:
             return 1
         if a.bool("json"):
             self.out(json.dumps(state_json(state, self.decoder()), separators=(",", ":"), default=_json_number))
             return 0
+        self._show_state(state)
+        return 0
+
+    def _show_state(self, state: Any) -> None:
+        from .views import render_state_instance
+
         if state.is_empty() and not state.outputs:
             self.out("No state.")
-            return 0
+            return
         decode = self.decoder()
-
         for addr, inst in sorted(state.all_instances(), key=lambda x: str(x[0])):
             if inst.current is None:
                 continue
@@ -478,6 +474,35 @@ class CLI:
             self.out(render_state_instance(addr, v))
             self.out("")
         self._print_outputs(state)
+
+    def _show_file(self, a: Args, path: str) -> int:
+        """show PLANFILE (or a state file, as Terraform also accepts)."""
+        from tfconsole.plans.planfile import PlanFileError, read_plan
+        from tfconsole.states.statefile import read_state
+
+        from .views import plan_json, render_plan, state_json
+
+        try:
+            plan = read_plan(path)
+        except PlanFileError as exc:
+            plan_err = str(exc)
+            state, sd = read_state(_read_bounded(path))
+            if state is None or sd.has_errors:
+                why = f"{sd.errors()[0].summary}: {sd.errors()[0].detail}" if sd.has_errors else "no state"
+                d = Diagnostics()
+                d.error("Failed to read the given file as a state or plan file",
+                        f"State read error: {why}\n\nPlan read error: {plan_err}")
+                self.diags(d)
+                return 1
+            if a.bool("json"):
+                self.out(json.dumps(state_json(state, self.decoder()), separators=(",", ":"), default=_json_number))
+            else:
+                self._show_state(state)
+            return 0
+        if a.bool("json"):
+            self.out(json.dumps(plan_json(plan, self.decoder()), separators=(",", ":"), default=_json_number))
+        else:
+            self.out(render_plan(plan))
         return 0
 
     def cmd_output(self, a: Args) -> int:
@@ -527,14 +552,8 @@ class CLI:
         kind = a.get("type", "") or ""
         planfile = a.get("plan")
         if planfile:
-            plan, err = load_plan(planfile)
+            plan = self.open_plan(ctx, planfile)
             if plan is None:
-                self.stderr.write(f"Error: Failed to read plan file: {err}\n")
-                return 1
-            tmp = _materialize_config(plan)
-            d = ctx.load_config(tmp)
-            self.diags(d)
-            if d.has_errors:
                 return 1
             g, d = ctx.graph("apply", plan.prior_state, plan)
             self.diags(d)
@@ -956,48 +975,15 @@ def _duration(s: str) -> float:
         return 0.0
 
 
-def save_plan(plan: Any, path: str) -> None:
-    data = PLAN_MAGIC + zlib.compress(pickle.dumps(plan, protocol=pickle.HIGHEST_PROTOCOL))
-    fd = os.open(path + ".tmp", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(path + ".tmp", path)
+def _read_bounded(path: str) -> bytes:
+    """A file's bytes for trying it as a state file: at most a plan document's limit."""
+    from tfconsole.plans.planfile import MAX_DOCUMENT_BYTES
 
-
-def load_plan(path: str) -> tuple[Any, str]:
     try:
         with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as exc:
-        return None, str(exc)
-    if not data.startswith(PLAN_MAGIC):
-        return None, "The file is not a tfconsole plan file."
-    try:
-        return pickle.loads(zlib.decompress(data[len(PLAN_MAGIC):])), ""
-    except Exception as exc:  # noqa: BLE001 - any corruption is the same user error
-        return None, f"The plan file is corrupt: {exc}"
-
-
-def _materialize_config(plan: Any) -> str:
-    """Write the plan's configuration snapshot to a temp dir so apply uses exactly that config."""
-    import tempfile
-
-    tmp = tempfile.mkdtemp(prefix="tfconsole-plan-")
-    for rel, text in plan.config_files.items():
-        dest = os.path.join(tmp, rel)
-        os.makedirs(os.path.dirname(dest) or tmp, exist_ok=True)
-        with open(dest, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    return tmp
-
-
-def _rebase_dirs(config: Any, tmp: str, real: str) -> None:
-    """Module directories of a snapshot point back at the working directory (path.module, files)."""
-    for m in config.descendants():
-        rel = os.path.relpath(m.dir, tmp)
-        m.dir = os.path.normpath(os.path.join(real, rel))
+            return fh.read(MAX_DOCUMENT_BYTES)
+    except OSError:
+        return b""
 
 
 def _install_sigint(ctx: Any) -> None:
