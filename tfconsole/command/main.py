@@ -15,49 +15,7 @@ from tfconsole import TERRAFORM_VERSION, __version__
 from tfconsole.diags import Diagnostics
 from tfconsole.walk.hooks import Hook
 
-class Args:
-    """Terraform-style flags: -name, -name=value; repeated flags accumulate."""
-
-    def __init__(self, argv: list[str]):
-        self.flags: dict[str, list[str]] = {}
-        self.ordered: list[tuple[str, str]] = []  # flags in command-line order
-        self.pos: list[str] = []
-        i = 0
-        while i < len(argv):
-            a = argv[i]
-            if a.startswith("-") and len(a) > 1 and not self.pos_only(a):
-                name = a.lstrip("-")
-                if "=" in name:
-                    k, v = name.split("=", 1)
-                else:
-                    k, v = name, "true"
-                    if k in ("var", "var-file", "target", "replace", "state", "out", "chdir", "lock-timeout",
-                             "parallelism", "type", "plan", "exclude", "state-out", "backup") and i + 1 < len(argv):
-                        v = argv[i + 1]
-                        i += 1
-                self.flags.setdefault(k, []).append(v)
-                self.ordered.append((k, v))
-            else:
-                self.pos.append(a)
-            i += 1
-
-    @staticmethod
-    def pos_only(a: str) -> bool:
-        return a == "-" or a.lstrip("-")[:1].isdigit()
-
-    def get(self, k: str, default: str | None = None) -> str | None:
-        v = self.flags.get(k)
-        return v[-1] if v else default
-
-    def all(self, k: str) -> list[str]:
-        return self.flags.get(k, [])
-
-    def bool(self, k: str, default: bool = False) -> bool:
-        v = self.get(k)
-        if v is None:
-            return default
-        return v.lower() not in ("false", "0", "no")
-
+from .flags import COMMANDS, Args, help_hint, parse, usage
 
 class CLIHook(Hook):
     """Terraform's per-resource progress lines."""
@@ -139,18 +97,29 @@ class CLI:
                 return 1
             os.chdir(chdir)
         if not rest:
-            return self.cmd_ui(Args([]))
-        cmd, args = rest[0], rest[1:]
-        if "-no-color" in args:
+            rest = ["ui"]
+        # like Terraform, -no-color is taken out of every command's arguments
+        if "-no-color" in rest[1:]:
             self.color = False
-        if cmd in ("state", "workspace") and args and not args[0].startswith("-"):
-            cmd, args = f"{cmd}_{args[0]}", args[1:]
-        handler = getattr(self, "cmd_" + cmd.replace("-", "_"), None)
-        if handler is None:
+            rest = [rest[0]] + [x for x in rest[1:] if x != "-no-color"]
+        cmd, argv = rest[0], rest[1:]
+        if cmd in ("state", "workspace") and argv and not argv[0].startswith("-"):
+            cmd, argv = f"{cmd} {argv[0]}", argv[1:]
+        spec = COMMANDS.get(cmd)
+        handler = getattr(self, "cmd_" + cmd.replace(" ", "_").replace("-", "_"), None) if spec else None
+        if spec is None or handler is None:
             self.stderr.write(f"Terraform has no command named \"{cmd}\".\n\nTo see all of tfconsole's top-level "
                               "commands, run:\n  tfconsole -help\n")
             return 1
-        return handler(Args(args))
+        a, d = parse(spec, argv)
+        if a.help:
+            self.stdout.write(usage(spec))
+            return 0
+        if d.has_errors:
+            self.diags(d)
+            self.stderr.write(help_hint(spec))
+            return 1
+        return handler(a)
 
     # ------------------------------------------------------------------ helpers
     def context(self, a: Args) -> Any:
@@ -161,14 +130,10 @@ class CLI:
         for k, v in a.ordered:
             if k in ("var", "var-file"):
                 cli_vars.append((k, v))
-        try:
-            par = int(a.get("parallelism", "10") or "10")
-        except ValueError:
-            par = 10
-        lt = a.get("lock-timeout", "0s") or "0s"
-        opts = Options(working_dir=".", cli_vars=cli_vars, parallelism=max(1, par), lock=a.bool("lock", True),
-                       lock_timeout=_duration(lt), state_path=a.get("state"))
-        return Context(opts, [CLIHook(self.out)] if not a.bool("json") else [])
+        opts = Options(working_dir=".", cli_vars=cli_vars, parallelism=max(1, a.value("parallelism", 10)),
+                       lock=a.value("lock", True), lock_timeout=a.value("lock-timeout", 0.0),
+                       state_path=a.value("state", None))
+        return Context(opts, [CLIHook(self.out)] if not a.value("json", False) else [])
 
     def load(self, ctx: Any) -> bool:
         d = ctx.load_config()
@@ -203,8 +168,8 @@ class CLI:
 
     def manager(self, ctx: Any, a: Args, operation: str, lock: bool = True) -> Any:
         backend = ctx.backend()
-        mgr = backend.state_manager(lock=lock and a.bool("lock", True),
-                                    lock_timeout=_duration(a.get("lock-timeout", "0s") or "0s"), operation=operation)
+        mgr = backend.state_manager(lock=lock and a.value("lock", True), lock_timeout=a.value("lock-timeout", 0.0),
+                                    operation=operation)
         return mgr
 
     def instance_arg(self, a: Args, nargs: int, usage: str) -> Any:
@@ -437,11 +402,27 @@ class CLI:
             self.out(f"{name} = {val}")
 
     def cmd_destroy(self, a: Args) -> int:
+        for flag, detail in (("destroy", "The -destroy option is not valid for \"tfconsole destroy\", because this "
+                              "command always runs in destroy mode."),
+                             ("refresh-only", "The -refresh-only option is not valid for \"tfconsole destroy\".")):
+            if a.bool(flag):
+                d = Diagnostics()
+                d.error("Invalid mode option", detail)
+                self.diags(d)
+                return 1
         return self.cmd_apply(a, destroy=True)
 
+    def cmd_state(self, a: Args) -> int:
+        self.stderr.write(usage(COMMANDS["state"]))
+        return 1
+
+    def cmd_workspace(self, a: Args) -> int:
+        self.stderr.write(usage(COMMANDS["workspace"]))
+        return 1
+
     def cmd_refresh(self, a: Args) -> int:
-        a.flags["refresh-only"] = ["true"]
-        a.flags["auto-approve"] = ["true"]
+        a.set("refresh-only", True)
+        a.set("auto-approve", True)
         return self.cmd_apply(a)
 
     def cmd_show(self, a: Args) -> int:
@@ -548,6 +529,9 @@ class CLI:
     def cmd_graph(self, a: Args) -> int:
         from .graphviz import to_dot
 
+        if a.value("format") != "dot":
+            self.stderr.write(f"Unsupported graph format: {a.value('format')}\n")
+            return 1
         ctx = self.context(a)
         kind = a.get("type", "") or ""
         planfile = a.get("plan")
@@ -582,8 +566,11 @@ class CLI:
         addrs = sorted((addr for addr, inst in state.all_instances() if inst.current is not None),
                        key=lambda x: (str(x.module), x.resource.mode != "data", x.resource.type, x.resource.name,
                                       _kk(x.key)))
+        want_id = a.get("id")
         for addr in addrs:
             s = str(addr)
+            if want_id is not None and (state.current(addr).attributes or {}).get("id") != want_id:
+                continue
             if a.pos and not any(s == p or s.startswith(p + ".") or s.startswith(p + "[") for p in a.pos):
                 continue
             self.out(s)
@@ -601,7 +588,7 @@ class CLI:
             return 1
         obj = state.current(addr)
         if obj is None:
-            self.stderr.write(f"No instance found for the given address!\n\nThis command requires that the address "
+            self.stderr.write("No instance found for the given address!\n\nThis command requires that the address "
                               "references one specific instance.\n")
             return 1
         rs = state.resources[addr.abs_resource()]
@@ -609,31 +596,38 @@ class CLI:
         self.out(render_state_instance(addr, v))
         return 0
 
-    def _mutate_state(self, a: Args, fn: Callable[[Any], int]) -> int:
+    def _mutate_state(self, a: Args, fn: Callable[[Any, list[str]], int]) -> int:
+        """Lock, load, let fn edit the state (it appends its report lines), write it, unlock.
+        The report is printed only once the new state is written (or for -dry-run)."""
         ctx = self.context(a)
         mgr = self.manager(ctx, a, "OperationTypeState")
+        report: list[str] = []
         with _locked(self, mgr) as ok:
             if not ok:
                 return 1
             state, okk = self.load_state(mgr)
             if not okk:
                 return 1
-            rc = fn(state)
-            if rc == 0 and not a.bool("dry-run"):
+            rc = fn(state, report)
+            if rc == 0 and not a.value("dry-run", False):
                 d = mgr.persist(state)
                 self.diags(d)
                 if d.has_errors:
                     return 1
-            return rc
+        for line in report:
+            self.out(line)
+        return rc
 
     def cmd_state_rm(self, a: Args) -> int:
-        from tfconsole.addrs import AbsResource, AbsResourceInstance, AddressError, ModuleInstance, parse_target
+        from tfconsole.addrs import AddressError, parse_target
 
         if not a.pos:
             self.stderr.write("At least one address is required.\n")
             return 1
 
-        def fn(state: Any) -> int:
+        dry = a.bool("dry-run")
+
+        def fn(state: Any, report: list[str]) -> int:
             removed = 0
             for text in a.pos:
                 try:
@@ -646,12 +640,16 @@ class CLI:
 
                     if target_contains(t, addr):
                         state.set_current(addr, None, state.resources[addr.abs_resource()].provider)
-                        self.out(f"Removed {addr}")
+                        report.append(f"{'Would remove' if dry else 'Removed'} {addr}")
                         removed += 1
             if removed == 0:
+                if dry:
+                    report.append("Would have removed nothing.")
+                    return 0
                 self.stderr.write("Error: Invalid target address\n\nNo matching objects found.\n")
                 return 1
-            self.out(f"Successfully removed {removed} resource instance(s).")
+            if not dry:
+                report.append(f"Successfully removed {removed} resource instance(s).")
             return 0
 
         return self._mutate_state(a, fn)
@@ -663,7 +661,7 @@ class CLI:
             self.stderr.write("Exactly two arguments expected: the source and destination addresses.\n")
             return 1
 
-        def fn(state: Any) -> int:
+        def fn(state: Any, report: list[str]) -> int:
             try:
                 src, dst = parse_target(a.pos[0]), parse_target(a.pos[1])
             except AddressError as exc:
@@ -700,7 +698,10 @@ class CLI:
             else:
                 self.stderr.write("Error: module moves are not supported by state mv yet; use a moved block.\n")
                 return 1
-            self.out(f"Move \"{a.pos[0]}\" to \"{a.pos[1]}\"\nSuccessfully moved 1 object(s).")
+            if a.bool("dry-run"):
+                report.append(f"Would move \"{a.pos[0]}\" to \"{a.pos[1]}\"")
+            else:
+                report.append(f"Move \"{a.pos[0]}\" to \"{a.pos[1]}\"\nSuccessfully moved 1 object(s).")
             return 0
 
         return self._mutate_state(a, fn)
@@ -727,7 +728,7 @@ class CLI:
         if d.has_errors or new is None:
             return 1
 
-        def fn(state: Any) -> int:
+        def fn(state: Any, report: list[str]) -> int:
             if not a.bool("force") and state.lineage and new.lineage != state.lineage and not state.is_empty():
                 self.stderr.write("Failed to write state: cannot import state with lineage "
                                   f"{new.lineage!r} over unrelated state with lineage {state.lineage!r}\n")
@@ -749,8 +750,14 @@ class CLI:
         if addr is None:
             return 1
 
-        def fn(state: Any) -> int:
+        def fn(state: Any, report: list[str]) -> int:
             obj = state.current(addr)
+            if obj is None and a.bool("allow-missing"):
+                d = Diagnostics()
+                d.warning("No such resource instance", f"Resource instance {addr} was not found, but this is not "
+                          "an error because -allow-missing was set.")
+                self.diags(d)
+                return 0
             if obj is None:
                 self.stderr.write(f"╷\n│ Error: No such resource instance\n│\n│ There is no resource instance in the "
                                   f"state with the address {addr}. If the resource configuration has just been "
@@ -762,7 +769,7 @@ class CLI:
                                   "not currently tainted, and so it cannot be untainted.\n╵\n")
                 return 1
             obj.status = status
-            self.out(f"Resource instance {addr} has been {'marked as tainted' if status == 'tainted' else 'successfully untainted'}.")
+            report.append(f"Resource instance {addr} has been {'marked as tainted' if status == 'tainted' else 'successfully untainted'}.")
             return 0
 
         return self._mutate_state(a, fn)
@@ -959,20 +966,6 @@ class _locked:
     def __exit__(self, *exc: Any) -> None:
         if self.ok:
             self.mgr.unlock()
-
-
-def _duration(s: str) -> float:
-    s = s.strip()
-    try:
-        if s.endswith("ms"):
-            return float(s[:-2]) / 1000
-        if s.endswith("s"):
-            return float(s[:-1])
-        if s.endswith("m"):
-            return float(s[:-1]) * 60
-        return float(s)
-    except ValueError:
-        return 0.0
 
 
 def _read_bounded(path: str) -> bytes:
