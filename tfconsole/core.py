@@ -45,6 +45,7 @@ class Context:
         self.config: Module | None = None
         self.inputs: dict[str, Any] = {}
         self._walker: Walker | None = None
+        self._walk_ctx: WalkContext | None = None
         self._cancelled = False
         self.last_walk: WalkResult | None = None
         self.last_graph: Graph | None = None
@@ -80,10 +81,17 @@ class Context:
         return self.opts.workspace or self.backend().current_workspace()
 
     def cancel(self) -> None:
-        """Stop scheduling new work; in-flight vertices finish and state is saved."""
+        """Stop scheduling new work; in-flight vertices finish and state is saved. Providers
+        that can abort in-flight requests (a `stop()` method, Terraform's StopProvider) are
+        told to."""
         self._cancelled = True
         if self._walker is not None:
             self._walker.cancel()
+        wctx = self._walk_ctx
+        for p in list(wctx.providers.values()) if wctx is not None else []:
+            stop = getattr(p, "stop", None)
+            if callable(stop):
+                stop()
 
     # ---------------------------------------------------------------- graph
     def _build(self, steps: list, b: BuildContext, name: str) -> tuple[Graph, Diagnostics]:
@@ -106,6 +114,7 @@ class Context:
                         expand=lambda v: v.dynamic_expand(ctx) if hasattr(v, "dynamic_expand") else (None, Diagnostics()),
                         parallelism=self.opts.parallelism, hook=self.hook)
         self._walker = walker
+        self._walk_ctx = ctx
         if self._cancelled:
             walker.cancel()
         res = walker.walk(g, operation)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import sys
 import threading
 from typing import Any, Callable
@@ -16,6 +15,7 @@ from tfconsole.diags import Diagnostics
 from tfconsole.walk.hooks import Hook
 
 from .flags import COMMANDS, Args, help_hint, parse, usage
+from .signals import Interrupts
 
 class CLIHook(Hook):
     """Terraform's per-resource progress lines."""
@@ -60,6 +60,7 @@ class CLI:
         self.stderr = stderr or sys.stderr
         self.files: dict[str, str] = {}
         self.color = True
+        self.interrupts = Interrupts(self.stderr)
 
     def out(self, s: str = "") -> None:
         self.stdout.write(s + "\n")
@@ -288,9 +289,10 @@ class CLI:
         if not ok:
             return None, 1
         refresh_only = a.bool("refresh-only")
-        plan, d = ctx.plan(state, destroy=destroy or a.bool("destroy"), refresh_only=refresh_only,
-                           refresh=a.bool("refresh", True), targets=a.all("target"), replace=a.all("replace"),
-                           excludes=a.all("exclude"))
+        with self.interrupts.operation(ctx):
+            plan, d = ctx.plan(state, destroy=destroy or a.bool("destroy"), refresh_only=refresh_only,
+                               refresh=a.bool("refresh", True), targets=a.all("target"), replace=a.all("replace"),
+                               excludes=a.all("exclude"))
         self.diags(d)
         if d.has_errors:
             self.stderr.write("\nPlanning failed. tfconsole encountered an error while generating this plan.\n\n")
@@ -374,8 +376,8 @@ class CLI:
                 self.diags(sd)
                 if sd.has_errors:
                     return 1
-            _install_sigint(ctx)
-            state, d = ctx.apply(plan, mgr)
+            with self.interrupts.operation(ctx):
+                state, d = ctx.apply(plan, mgr)
             self.diags(d)
             if d.has_errors:
                 return 1
@@ -979,18 +981,6 @@ def _read_bounded(path: str) -> bytes:
         return b""
 
 
-def _install_sigint(ctx: Any) -> None:
-    if threading.current_thread() is not threading.main_thread():
-        return
-
-    def handler(signum: int, frame: Any) -> None:
-        sys.stderr.write("\nInterrupt received.\nPlease wait for Terraform to exit or data loss may occur.\n"
-                         "Gracefully shutting down...\n")
-        ctx.cancel()
-
-    signal.signal(signal.SIGINT, handler)
-
-
 def _tune_gc() -> None:
     """A CLI run is one short-lived process whose large values (state, plan, instance values)
     are acyclic and freed by reference counting; the cyclic collector's default thresholds
@@ -1004,6 +994,7 @@ def _tune_gc() -> None:
 def main(argv: list[str] | None = None) -> int:
     _tune_gc()
     cli = CLI()
+    cli.interrupts.install()
     try:
         return cli.run(list(sys.argv[1:] if argv is None else argv))
     except KeyboardInterrupt:
