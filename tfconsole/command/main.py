@@ -1003,16 +1003,15 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 1
     except Exception as exc:  # noqa: BLE001 - last line of defence: a bug, reported without a traceback
-        import traceback
+        from .crashlog import record
 
-        log = os.path.join(os.path.expanduser("~"), ".tfconsole-crash.log")
-        try:
-            with open(log, "a", encoding="utf-8") as fh:
-                traceback.print_exc(file=fh)
-        except OSError:
-            pass
-        sys.stderr.write(f"╷\n│ Error: Internal error\n│\n│ tfconsole hit a bug: {exc!r}. The details were written "
-                         f"to {log}.\n╵\n")
+        argv_ = list(sys.argv[1:] if argv is None else argv)
+        command = next((x for x in argv_ if not x.startswith("-")), "ui")
+        command = command if command in COMMANDS else "(unknown)"  # never an argument: it could be a secret
+        log = record(exc, command)
+        where = f"The details were written to {log}." if log else "The details could not be written to a log."
+        # the exception's message is not shown: it may quote a sensitive value
+        sys.stderr.write(f"╷\n│ Error: Internal error\n│\n│ tfconsole hit a bug ({type(exc).__name__}). {where}\n╵\n")
         return 1
 
 
