@@ -46,6 +46,7 @@ class Context:
         self.inputs: dict[str, Any] = {}
         self._walker: Walker | None = None
         self._walk_ctx: WalkContext | None = None
+        self._root_module: Module | None = None
         self._cancelled = False
         self.last_walk: WalkResult | None = None
         self.last_graph: Graph | None = None
@@ -53,6 +54,8 @@ class Context:
     # ---------------------------------------------------------------- loading
     def load_config(self, config_dir: str | None = None) -> Diagnostics:
         cfg, diags = load_config(config_dir or self.opts.working_dir)
+        if config_dir is None or config_dir == self.opts.working_dir:
+            self._root_module = cfg
         if diags.has_errors:
             return diags
         self.config = cfg
@@ -63,19 +66,21 @@ class Context:
         return diags
 
     def backend(self) -> Any:
-        from tfconsole.backends.local import LocalBackend
+        """The backend the root module's backend block chooses (backends.BACKENDS); one that
+        cannot be used is a stand-in whose every state access reports why."""
+        from tfconsole.backends import Overrides, open_backend
 
-        path = None
-        if self.config is not None and self.config.backend and self.config.backend[0] == "local":
-            from tfconsole.config.model import static_value
+        b, _ = open_backend(self.backend_root(), self.opts.working_dir, Overrides(self.opts.state_path))
+        return b
 
-            attr = self.config.backend[1].attributes.get("path")
-            if attr is not None:
-                try:
-                    path = static_value(attr.expr)
-                except ValueError:
-                    path = None
-        return LocalBackend(self.opts.working_dir, path=path, state_path=self.opts.state_path)
+    def backend_root(self) -> Module | None:
+        """The root module, for its backend block: loaded if this command has not (state
+        commands), and used even when other parts of the configuration have errors."""
+        if self.config is not None:
+            return self.config
+        if self._root_module is None:
+            self._root_module, _ = load_config(self.opts.working_dir)
+        return self._root_module
 
     def workspace(self) -> str:
         return self.opts.workspace or self.backend().current_workspace()

@@ -136,8 +136,14 @@ class CLI:
                        state_path=a.value("state", None))
         return Context(opts, [CLIHook(self.out)] if not a.value("json", False) else [])
 
-    def load(self, ctx: Any) -> bool:
+    def load(self, ctx: Any, *, backend: bool = True, init_style: bool = False) -> bool:
+        """Load the configuration (and refuse a backend tfconsole does not have, unless
+        backend=False: init -backend=false); False after reporting problems."""
+        from tfconsole.backends import check_backend
+
         d = ctx.load_config()
+        if backend:
+            d.append(check_backend(ctx.backend_root(), init=init_style))
         if ctx.config is not None:
             self.files = {k: v for m in ctx.config.descendants() for k, v in m.files.items()}
         else:
@@ -168,7 +174,11 @@ class CLI:
                     pass
 
     def manager(self, ctx: Any, a: Args, operation: str, lock: bool = True) -> Any:
+        from tfconsole.backends import UnavailableBackend
+
         backend = ctx.backend()
+        if isinstance(backend, UnavailableBackend) and not self.files:
+            self._collect_files_for_diags()  # the error quotes the backend block
         mgr = backend.state_manager(lock=lock and a.value("lock", True), lock_timeout=a.value("lock-timeout", 0.0),
                                     operation=operation)
         return mgr
@@ -248,7 +258,7 @@ class CLI:
         from tfconsole.providers.registry import default_registry, normalize_source
 
         ctx = Context(Options())
-        if not self.load(ctx):
+        if not self.load(ctx, backend=a.bool("backend") and a.bool("cloud"), init_style=True):
             return 1
         reg = default_registry()
         diags = Diagnostics()
@@ -270,7 +280,7 @@ class CLI:
 
     def cmd_validate(self, a: Args) -> int:
         ctx = self.context(a)
-        if not self.load(ctx):
+        if not self.load(ctx, init_style=True):
             return 1
         d = ctx.validate()
         if a.bool("json"):
@@ -862,19 +872,31 @@ class CLI:
     def _backend(self, a: Args) -> Any:
         from tfconsole.core import Context, Options
 
+        from tfconsole.backends import UnavailableBackend
+
         ctx = Context(Options())
         ctx.load_config()
-        return ctx.backend()
+        b = ctx.backend()
+        if isinstance(b, UnavailableBackend):
+            self._collect_files_for_diags()
+            self.diags(b.diags)
+            return None
+        return b
 
     def cmd_workspace_list(self, a: Args) -> int:
         b = self._backend(a)
+        if b is None:
+            return 1
         from tfconsole.backends import local as L
 
         self.stdout.write(L.list_message(b.workspaces(), b.current_workspace()))
         return 0
 
     def cmd_workspace_show(self, a: Args) -> int:
-        self.out(self._backend(a).current_workspace())
+        b = self._backend(a)
+        if b is None:
+            return 1
+        self.out(b.current_workspace())
         return 0
 
     def cmd_workspace_new(self, a: Args) -> int:
@@ -882,6 +904,8 @@ class CLI:
             self.stderr.write("Expected a single argument: NAME.\n")
             return 1
         b = self._backend(a)
+        if b is None:
+            return 1
         d = b.new_workspace(a.pos[0])
         self.diags(d)
         if d.has_errors:
@@ -896,6 +920,8 @@ class CLI:
             self.stderr.write("Expected a single argument: NAME.\n")
             return 1
         b = self._backend(a)
+        if b is None:
+            return 1
         created, d = b.select_workspace(a.pos[0], or_create=a.bool("or-create"))
         self.diags(d)
         if d.has_errors:
@@ -910,6 +936,8 @@ class CLI:
             self.stderr.write("Expected a single argument: NAME.\n")
             return 1
         b = self._backend(a)
+        if b is None:
+            return 1
         non_empty, d = b.delete_workspace(a.pos[0], force=a.bool("force"))
         self.diags(d)
         if d.has_errors:
@@ -928,6 +956,14 @@ class CLI:
                                 "configs", "demo")
             if os.path.isdir(demo):
                 target = demo
+        from tfconsole.backends import UnavailableBackend
+        from tfconsole.core import Context, Options
+
+        b = Context(Options(working_dir=target)).backend()
+        if isinstance(b, UnavailableBackend):
+            self._collect_files_for_diags()
+            self.diags(b.diags)
+            return 1
         try:
             from tfconsole.tui.app import run_app
         except ImportError as exc:
