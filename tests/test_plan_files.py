@@ -259,7 +259,7 @@ def test_console_open_refuses_hostile_plan_files(hostile) -> None:
 
 
 def test_the_reasons_are_specific(hostile) -> None:
-    d, _marker, files = hostile
+    _d, _marker, files = hostile
     reasons = {}
     for name, data in files.items():
         with pytest.raises(PlanFileError) as exc:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import ClassVar
 
 TOOL = str(Path(sys.executable).parent / "tfconsole")
 SLEEPS = ('resource "time_sleep" "s" {\n  count = 12\n  create_duration = "1s"\n}\n'
@@ -33,7 +34,7 @@ def start_apply(d: Path, completions: int) -> tuple[subprocess.Popen, set[str]]:
 
 
 def finish(proc: subprocess.Popen, completed: set[str]) -> tuple[str, str]:
-    _out, err = proc.communicate(timeout=120)
+    out, err = proc.communicate(timeout=120)
     for line in out.splitlines():
         if "Creation complete" in line:
             completed.add(line.split(":")[0])
@@ -110,7 +111,7 @@ def test_cancel_tells_the_providers_to_stop() -> None:
             self.stopped += 1
 
     class WalkContext:
-        providers = {"a": Provider(), "b": object()}
+        providers: ClassVar[dict] = {"a": Provider(), "b": object()}
 
     ctx = Context(Options())
     ctx._walk_ctx = WalkContext()  # type: ignore[assignment]

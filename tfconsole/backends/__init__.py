@@ -10,7 +10,8 @@ configuration's objects (a plan against it would re-create everything).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from tfconsole.diags import Diagnostics
 
@@ -107,7 +108,7 @@ class UnavailableBackend:
     def __init__(self, diags: Diagnostics) -> None:
         self.diags = diags
 
-    def state_manager(self, name: str | None = None, **_: Any) -> "UnavailableStateManager":
+    def state_manager(self, name: str | None = None, **_: Any) -> UnavailableStateManager:
         return UnavailableStateManager(self.diags)
 
     def current_workspace(self) -> str:
@@ -157,4 +158,4 @@ class UnavailableStateManager:
         return Diagnostics().append(self.diags)
 
 
-from . import local as _local  # noqa: E402,F401 - registers "local"
+from . import local as _local  # noqa: F401 - registers "local"

@@ -25,8 +25,8 @@ def default_path() -> str:
 
 def entry(exc: BaseException, command: str) -> str:
     """The log text for exc: types and frames only, never messages or values."""
-    lines = [f"--- {_dt.datetime.now(_dt.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')} tfconsole {__version__}, "
-             f"command {command!r}"]
+    stamp = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    lines = [f"--- {stamp} tfconsole {__version__}, command {command!r}"]
     seen: set[int] = set()
     cur: BaseException | None = exc
     while cur is not None and id(cur) not in seen:
