@@ -16,6 +16,7 @@ import shutil
 from typing import Iterable
 from urllib.parse import quote
 
+from tfconsole.backends import Overrides, register_backend
 from tfconsole.diags import Diagnostics
 from tfconsole.states.manager import StateManager
 
@@ -296,3 +297,20 @@ class LocalBackend:
         except OSError as exc:
             diags.error(f"error deleting workspace {name}: {exc}")
         return non_empty, diags
+
+
+# ---- the backend table's entry for `backend "local"`
+
+def _from_block(working_dir: str, settings: dict, overrides: Overrides) -> tuple[LocalBackend | None, Diagnostics]:
+    diags = Diagnostics()
+    for name in ("path", "workspace_dir"):
+        v = settings.get(name)
+        if v is not None and not isinstance(v, str):
+            diags.error("Invalid backend configuration", f"The local backend's \"{name}\" must be a string.")
+    if diags.has_errors:
+        return None, diags
+    return LocalBackend(working_dir, path=settings.get("path"), workspace_dir=settings.get("workspace_dir"),
+                        state_path=overrides.state_path), diags
+
+
+register_backend("local", _from_block)

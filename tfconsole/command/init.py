@@ -200,6 +200,13 @@ def run_init(cli: Any, a: Any) -> int:
     if version_errors:
         cli.diags(Diagnostics(version_errors))
         return 1
+    if root is not None and a.bool("backend", True) and a.bool("cloud", True):
+        from tfconsole.backends import check_backend
+
+        backend_errors = check_backend(root, init=True)
+        if backend_errors.has_errors:
+            cli.diags(backend_errors)
+            return 1
     if a.bool("get", True) and root is not None:
         _init_modules(view, root)
     if diags.has_errors or root is None:
@@ -314,7 +321,8 @@ def _current_state(root: Any) -> Any:
         mgr = ctx.backend().state_manager(lock=False, operation="OperationTypeInvalid")
     except Exception:  # noqa: BLE001 - a backend problem is reported by the commands that use it
         return None
-    if not os.path.exists(mgr.path):
+    path = getattr(mgr, "path", None)  # an unavailable backend's stand-in has none
+    if path is None or not os.path.exists(path):
         return None
     state, d = mgr.load()
     return None if d.has_errors else state

@@ -539,7 +539,10 @@ def _terraform(mod: Module, b: Block, diags: Diagnostics) -> None:
                             "configuration.", blk.range)
                 continue
             mod.backend = (blk.labels[0], blk.body)
-        elif blk.type in ("cloud", "experiments", "provider_meta"):
+            mod.backend_range = blk.range
+        elif blk.type == "cloud":
+            mod.cloud_range = blk.range
+        elif blk.type in ("experiments", "provider_meta"):
             continue
     attr = body.attributes.get("required_version")
     if attr is not None:

@@ -167,6 +167,8 @@ class Module:
     removed: list[Removed] = field(default_factory=list)
     checks: dict[str, Check] = field(default_factory=dict)
     backend: tuple[str, Body] | None = None
+    backend_range: SourceRange | None = None  # the backend block's header, for diagnostics
+    cloud_range: SourceRange | None = None  # a terraform { cloud {} } block's header
     children: dict[str, "Module"] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)  # filename -> source text
 
