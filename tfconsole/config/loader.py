@@ -13,7 +13,7 @@ from tfconsole.diags import Diagnostics, SourceRange
 from tfconsole.lang import ast as A
 from tfconsole.lang.types import BOOL, DYNAMIC, NUMBER, STRING, ListType, MapType, ObjectType, SetType, TupleType, Type
 
-from .body import Attribute, Block, Body, parse_file, parse_json_file
+from .body import Attribute, Block, Body, parse_file_cached, parse_json_file
 from .model import (
     Check, Lifecycle, Local, Module, ModuleCall, Moved, Output, ProviderBlock, Provisioner, Removed,
     RequiredProvider, ResourceConfig, Variable, decode_rule, expr_as_keyword, static_value, traversal_list,
@@ -67,7 +67,7 @@ def _load_module(directory: str, path: ModulePath, diags: Diagnostics, root_dir:
         if name.endswith(".json"):
             body, d = parse_json_file(text, display)
         else:
-            body, d = parse_file(text, display)
+            body, d = parse_file_cached(text, display)
         diags.append(d)
         if body is None:
             continue
@@ -283,8 +283,10 @@ def _provisioner(b: Block, diags: Diagnostics) -> Provisioner | None:
         diags.error("Missing provisioner type", "A provisioner block must have one label: the provisioner type.",
                     b.range)
         return None
-    when = b.body.attributes.pop("when", None)
-    on_failure = b.body.attributes.pop("on_failure", None)
+    # the parsed body may be shared (a module called several times is parsed once): read the
+    # meta-arguments without taking them out of it
+    when = b.body.attributes.get("when")
+    on_failure = b.body.attributes.get("on_failure")
     when_destroy = False
     if when is not None:
         kw = expr_as_keyword(when.expr)
@@ -299,7 +301,12 @@ def _provisioner(b: Block, diags: Diagnostics) -> Provisioner | None:
             diags.error("Invalid \"on_failure\" keyword", "The \"on_failure\" argument requires one of the "
                         "following keywords: continue or fail.", on_failure.range)
         cont = kw == "continue"
-    return Provisioner(b.labels[0], b.body, when_destroy, cont, b.range)
+    return Provisioner(b.labels[0], _without(b.body, ("when", "on_failure")), when_destroy, cont, b.range)
+
+
+def _without(body: Body, names: tuple[str, ...]) -> Body:
+    """A copy of `body` without the named attributes (the parsed body itself is not changed)."""
+    return Body({k: v for k, v in body.attributes.items() if k not in names}, body.blocks, body.range)
 
 
 def _resource(mod: Module, b: Block, diags: Diagnostics, mode: str = "managed") -> ResourceConfig | None:
@@ -468,8 +475,7 @@ def _provider(mod: Module, b: Block, diags: Diagnostics) -> None:
     if not _need_labels(b, 1, "name", diags):
         return
     name = b.labels[0]
-    alias_attr = b.body.attributes.pop("alias", None)
-    b.body.attributes.pop("version", None)
+    alias_attr = b.body.attributes.get("alias")
     alias = _static_str(alias_attr, diags) or None if alias_attr else None
     key = (name, alias)
     if key in mod.providers:
@@ -478,7 +484,7 @@ def _provider(mod: Module, b: Block, diags: Diagnostics) -> None:
                     f"A provider configuration for \"{what}\" was already given at {mod.providers[key].range}. "
                     "Each configuration for the same provider must have a distinct alias.", b.range)
         return
-    mod.providers[key] = ProviderBlock(name, alias, b.body, b.range)
+    mod.providers[key] = ProviderBlock(name, alias, _without(b.body, ("alias", "version")), b.range)
 
 
 def _terraform(mod: Module, b: Block, diags: Diagnostics) -> None:
