@@ -59,48 +59,50 @@ class _BodyCompiler(A.Compiler):
         super().__init__(filename)
         self.found: list[tuple[int, str, str, SourceRange | None]] = []
 
-    def report(self, at: Pos | None, summary: str, detail: str, rng: SourceRange | None) -> None:
-        self.found.append((at.byte if at is not None else 0, summary, detail, rng))
+    def report(self, at: int, summary: str, detail: str, rng: SourceRange | None) -> None:
+        self.found.append((at, summary, detail, rng))
 
     def handlers(self) -> dict[str, Any]:
         out = super().handlers()
         out.update(attribute=self.h_attribute, block=self.h_block, body=self.h_body, start=self.h_start)
         return out
 
-    def h_attribute(self, kids: list, s: Pos, e: Pos) -> Attribute:
+    def h_attribute(self, kids: list, span: tuple) -> Attribute:
         name = kids[0]
-        rng = self.rng(s, e)
-        return Attribute(name.word(), kids[2], rng, self.rng(name.start, name.end) or rng)  # type: ignore[arg-type]
+        rng = self.rng(span)
+        return Attribute(name.word(), kids[2], rng, self.rng(name.span) or rng)  # type: ignore[arg-type]
 
-    def h_block(self, kids: list, s: Pos, e: Pos) -> Block:
+    def h_block(self, kids: list, span: tuple) -> Block:
         heads = [k for k in kids if type(k) is A.PNode]
         body = [k for k in kids if type(k) is Body]
-        rng = SourceRange(self.filename, heads[0].start, heads[-1].end)
+        first, last = heads[0].span, heads[-1].span
+        rng = self.rng(first[:3] + last[3:])
         return Block(_label(heads[0], self), [_label(h, self) for h in heads[1:]], body[0] if body else Body(),
                      rng)
 
-    def h_body(self, kids: list, s: Pos, e: Pos) -> Body:
-        body = Body(range=self.rng(s, e))
+    def h_body(self, kids: list, span: tuple) -> Body:
+        body = Body(range=self.rng(span))
         for k in kids:
             if type(k) is Attribute:
                 prev = body.attributes.get(k.name)
                 if prev is not None:
-                    self.report(k.range.start, "Attribute redefined",
+                    self.report(k.range.start.byte, "Attribute redefined",
                                 f"The argument \"{k.name}\" was already set at {prev.range}. Each argument may "
                                 "be set only once.", k.range)
                 elif type(k.expr) is Bad:
                     err = k.expr.error
-                    self.report(k.range.start, "Invalid expression", err.message, err.range or k.range)
+                    self.report(k.range.start.byte, "Invalid expression", err.message, err.range or k.range)
                 else:
                     body.attributes[k.name] = k
             elif type(k) is Block:
                 body.blocks.append(k)
             elif type(k) is Bad:
                 err = k.error
-                self.report(k.start, "Invalid expression", err.message, err.range or self.rng(k.start, k.end))
+                self.report(k.span[2] if k.span else 0, "Invalid expression", err.message,
+                            err.range or self.rng(k.span))
         return body
 
-    def h_start(self, kids: list, s: Pos, e: Pos) -> Body:
+    def h_start(self, kids: list, span: tuple) -> Body:
         return kids[0]
 
 
@@ -112,7 +114,7 @@ def _label(node: A.PNode, comp: A.Compiler) -> str:
     for p in node.kids:
         if p[0] != "lit":
             raise A.ParseError("Invalid block label: templates are not allowed in block labels",
-                               comp.rng(node.start, node.end))
+                               comp.rng(node.span))
         parts.append(A._unescape(p[2].value))
     return "".join(parts)
 
@@ -167,30 +169,61 @@ def parse_file_cached(text: str, filename: str) -> tuple[Body | None, Diagnostic
 
 def _parse(text: str, filename: str) -> tuple[Body | None, Diagnostics, dict]:
     diags = Diagnostics()
-    if "\x00" in text:
-        diags.error("Invalid character encoding",
-                    "The file contains a NUL byte; HCL configuration files must be UTF-8 text.",
-                    SourceRange(filename, Pos(1, 1), Pos(1, 1)))
-        return None, diags, {}
     comp = _BodyCompiler(filename)
     try:
         # a final newline, as python-hcl2 adds: the grammar ends attributes and blocks at one
         body = H.parse(text + "\n", "start", comp.handlers(), A.pnode_handler, bad_aware=_BAD_AWARE,
                        errors=(A.ParseError,))
     except H.HclSyntaxError as exc:
-        summary, detail = _syntax_error(exc, text)
-        at = exc.start or Pos(exc.line, exc.column)
+        if exc.token_type == "$END":
+            summary, detail, at = _end_of_file(exc, text)
+        else:
+            summary, detail = _syntax_error(exc, text)
+            at = exc.start
         diags.error(summary, detail, SourceRange(filename, at, Pos(at.line, at.column + 1, at.byte + 1)))
         return None, diags, {}
-    except H.NestingTooDeep as exc:
+    except H.TooLarge as exc:
         at = exc.start or Pos(1, 1)
-        diags.error("Configuration nested too deeply", A.nesting_message(exc.limit),
-                    SourceRange(filename, at, Pos(at.line, at.column + 1, at.byte + 1)))
+        diags.error("Configuration too deeply nested" if exc.what == "nesting" else "Configuration file too large",
+                    A.too_large_message(exc), SourceRange(filename, at, Pos(at.line, at.column + 1, at.byte + 1)))
         return None, diags, {}
     comp.found.sort(key=lambda f: f[0])
     for _, summary, detail, rng in comp.found:
         diags.error(summary, detail, rng)
     return body, diags, comp.numbers
+
+
+_BRACKETS = frozenset({"LBRACE", "LSQB", "LPAR", "INTERP_START", "DIRECTIVE_START"})
+
+
+def _end_of_file(exc: H.HclSyntaxError, text: str) -> tuple[str, str, Pos]:
+    """The file ended inside something: Terraform's diagnostic for the innermost open bracket,
+    at that bracket (a block or a tuple) or at the end of the file."""
+    stack = exc.stack
+    eof = Pos(text.count("\n") + 1, len(text) - (text.rfind("\n") + 1) + 1, len(text))
+    for i in range(len(stack) - 1, -1, -1):
+        tok = stack[i]
+        if isinstance(tok, H.Tok) and tok.type == "DBLQUOTE" and not any(type(v) is A.PNode and v.data == "string"
+                                                                          for v in stack[i + 1:]):
+            return "Unterminated template string", "No closing marker was found for the string.", tok.start
+        if not isinstance(tok, H.Tok) or tok.type not in _BRACKETS:
+            continue
+        before = next((v for v in reversed(stack[:i]) if v is not None), None)
+        while type(before) is H.Splice and before:  # block labels are an inlined rule's children
+            before = before[-1]
+        after = stack[i + 1] if i + 1 < len(stack) else None
+        if tok.type == "LBRACE" and type(before) is A.PNode:  # a block's brace
+            return ("Unclosed configuration block",
+                    "There is no closing brace for this block before the end of the file. This may be caused "
+                    "by incorrect brace nesting elsewhere in this file.", tok.start)
+        if tok.type == "LSQB" and not (isinstance(after, H.Tok) and after.type == "FOR") and type(after) is not tuple:
+            return ("Unterminated tuple constructor expression",
+                    "There is no corresponding closing bracket before the end of the file. This may be caused "
+                    "by incorrect bracket nesting elsewhere in this file.", tok.start)
+        if tok.type == "LPAR" and type(before) is not A.PNode:  # parentheses, not a call
+            return "Unbalanced parentheses", "Expected a closing parenthesis to terminate the expression.", eof
+        break
+    return "Missing expression", "Expected the start of an expression, but found the end of the file.", eof
 
 
 def _syntax_error(exc: H.HclSyntaxError, text: str) -> tuple[str, str]:
@@ -202,9 +235,6 @@ def _syntax_error(exc: H.HclSyntaxError, text: str) -> tuple[str, str]:
             return "Invalid character", f"This character is not used within the language: {ch!r}."
         return "Invalid character", "An unexpected character was found."
     expected = exc.expected
-    if exc.token_type == "$END":
-        return "Unclosed configuration block", \
-            "There is no closing brace for this block before the end of the file."
     if expected & {"INT_LITERAL", "FLOAT_LITERAL", "LSQB", "LBRACE", "DBLQUOTE", "NAME", "LPAR"}:
         return "Invalid expression", "Expected the start of an expression, but found an invalid expression token."
     if exc.token_type in ("RBRACE", "EQ", "RPAR", "RSQB", "COMMA", "DOT", "COLON"):

@@ -9,7 +9,10 @@ node spans its first to its last child that has a position). What it skips is La
 parse-tree builder: each reduction hands its children straight to a handler (the Compiler in
 lang/ast.py), so no intermediate tree is built, and nothing recurses, however deep the input.
 
-Limits (stated in the errors they cause): nesting depth, and the size checks the loader does.
+Positions travel as spans, tuples (line, column, byte, end line, end column, end byte); a
+SourceRange is made only for the nodes that keep one (make_range).
+
+Limits (stated in the errors they cause): nesting depth and the number of tokens in one parse.
 """
 from __future__ import annotations
 
@@ -25,21 +28,30 @@ from tfconsole.diags import Pos
 MAX_NESTING = 256
 # Parser stack entries (roughly: open brackets not yet closed) before the input is refused.
 MAX_STACK = 4 * MAX_NESTING + 64
+# Tokens in one parse: each costs a few microseconds and, kept in the tree, a few hundred bytes,
+# so this bounds one file at some seconds and some hundred megabytes. (About 4 MB of ordinary
+# configuration; the largest generated modules in use are a few hundred KB.)
+MAX_TOKENS = 1_000_000
+
+Span = tuple  # (line, column, byte, end_line, end_column, end_byte)
 
 
 class Tok:
-    """A token: its terminal name, its text and its start / end positions."""
+    """A token: its terminal name, its text and its span."""
 
-    __slots__ = ("type", "value", "start", "end")
+    __slots__ = ("type", "value", "span")
 
-    def __init__(self, type_: str, value: str, start: Pos, end: Pos):
+    def __init__(self, type_: str, value: str, span: Span):
         self.type = type_
         self.value = value
-        self.start = start
-        self.end = end
+        self.span = span
+
+    @property
+    def start(self) -> Pos:
+        return Pos(self.span[0], self.span[1], self.span[2])
 
     def __repr__(self) -> str:
-        return f"Tok({self.type}, {self.value!r}, {self.start.line}:{self.start.column})"
+        return f"Tok({self.type}, {self.value!r}, {self.span[0]}:{self.span[1]})"
 
 
 class Splice(list):
@@ -51,26 +63,26 @@ class Splice(list):
 class Bad:
     """A reduction whose handler raised ParseError: carried up to the handler that reports it."""
 
-    __slots__ = ("error", "start", "end")
+    __slots__ = ("error", "span")
 
-    def __init__(self, error: Exception, start: Pos | None, end: Pos | None):
+    def __init__(self, error: Exception, span: Span | None):
         self.error = error
-        self.start = start
-        self.end = end
+        self.span = span
 
 
 class HclSyntaxError(Exception):
     """The input is not HCL: an unexpected token (kind "token") or character (kind "chars")."""
 
-    def __init__(self, kind: str, line: int, column: int, token_type: str = "", token_value: str = "",
-                 expected: frozenset = frozenset(), start: Pos | None = None):
+    def __init__(self, kind: str, start: Pos, token_type: str = "", token_value: str = "",
+                 expected: frozenset = frozenset()):
         self.kind = kind
-        self.line = line
-        self.column = column
+        self.start = start
+        self.line = start.line
+        self.column = start.column
         self.token_type = token_type
         self.token_value = token_value
         self.expected = expected
-        self.start = start
+        self.stack: list = []  # the parser's values when it stopped (open brackets are tokens there)
         super().__init__(self.describe())
 
     def describe(self) -> str:
@@ -78,14 +90,62 @@ class HclSyntaxError(Exception):
             return f"unexpected character at line {self.line}, column {self.column}"
         if self.token_type == "$END":
             return f"unexpected end of input at line {self.line}, column {self.column}"
-        return f"unexpected {self.token_type} {self.token_value!r} at line {self.line}, column {self.column}"
+        return f"unexpected {self.token_type} {self.token_value[:40]!r} at line {self.line}, column {self.column}"
 
 
-class NestingTooDeep(Exception):
-    def __init__(self, start: Pos | None, limit: int):
-        self.start = start
+class TooLarge(Exception):
+    """A parse went past MAX_NESTING or MAX_TOKENS; `what` says which, `limit` what it is."""
+
+    def __init__(self, what: str, span: Span | None, limit: int):
+        self.what = what
+        self.start = Pos(span[0], span[1], span[2]) if span is not None else None
         self.limit = limit
-        super().__init__(f"nesting deeper than {limit} levels")
+        super().__init__(f"{what} beyond {limit}")
+
+
+def span_start(span: Span) -> Pos:
+    return Pos(span[0], span[1], span[2])
+
+
+# Pos and SourceRange are frozen dataclasses, whose constructors cost over a microsecond each;
+# a tree has one range per node, so ranges are assembled through the slot descriptors (what the
+# constructor does, without its frozen-instance checks). If their shape ever changes, the plain
+# constructors are used.
+def _range_maker() -> Callable[[str, Span], Any]:
+    import dataclasses
+
+    from tfconsole.diags import SourceRange
+
+    try:
+        pos_fields = tuple(f.name for f in dataclasses.fields(Pos))
+        rng_fields = tuple(f.name for f in dataclasses.fields(SourceRange))
+        set_line, set_col, set_byte = (Pos.__dict__[n].__set__ for n in pos_fields)
+        set_file, set_start, set_end = (SourceRange.__dict__[n].__set__ for n in rng_fields)
+        if pos_fields != ("line", "column", "byte") or rng_fields != ("filename", "start", "end"):
+            raise KeyError
+    except (KeyError, TypeError, AttributeError, ValueError):
+        return lambda filename, sp: SourceRange(filename, Pos(sp[0], sp[1], sp[2]), Pos(sp[3], sp[4], sp[5]))
+    new = object.__new__
+
+    def make(filename: str, sp: Span) -> Any:
+        a = new(Pos)
+        set_line(a, sp[0])
+        set_col(a, sp[1])
+        set_byte(a, sp[2])
+        b = new(Pos)
+        set_line(b, sp[3])
+        set_col(b, sp[4])
+        set_byte(b, sp[5])
+        r = new(SourceRange)
+        set_file(r, filename)
+        set_start(r, a)
+        set_end(r, b)
+        return r
+
+    return make
+
+
+make_range = _range_maker()
 
 
 # rule kinds
@@ -159,14 +219,14 @@ def grammar() -> Grammar:
     return _GRAMMAR
 
 
-Handler = Callable[[list, "Pos | None", "Pos | None"], Any]
+Handler = Callable[[list, "Span | None"], Any]
 
 
 def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable[[str], Handler],
           first_line: int = 1, bad_aware: frozenset = frozenset(), errors: tuple = (),
           first_column: int = 1, first_byte: int = 0) -> Any:
-    """Parse `text` from start symbol `start`, calling handlers[name](children, start, end) at
-    each reduction (default(name) for names without one); returns the start rule's value.
+    """Parse `text` from start symbol `start`, calling handlers[name](children, span) at each
+    reduction (default(name) for names without one); returns the start rule's value.
     Positions start at first_line, first_column and byte offset first_byte (an expression cut
     out of a larger file keeps that file's positions).
 
@@ -181,7 +241,7 @@ def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable
     end_state = g.end_states[start]
     ss: list[int] = [g.start_states[start]]  # state stack
     vs: list[Any] = []  # values
-    sp: list[Any] = []  # spans: (start Pos, end Pos) or None
+    sp: list[Any] = []  # spans (None: no position, e.g. an empty body)
     dp: list[int] = []  # nesting depth below each value
     nbad = 0
 
@@ -193,27 +253,30 @@ def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable
             span = sp.pop()
             depth = dp.pop()
             ss.pop()
-            s, e = span if span is not None else (None, None)
         elif size:
             kids = vs[-size:]
             spans = sp[-size:]
             depth = max(dp[-size:])
             del vs[-size:], sp[-size:], dp[-size:], ss[-size:]
-            s = e = None
-            for span in spans:
-                if span is not None:
-                    s = span[0]
+            first = last = None
+            for first in spans:
+                if first is not None:
                     break
-            for span in reversed(spans):
-                if span is not None:
-                    e = span[1]
+            for last in reversed(spans):
+                if last is not None:
                     break
+            if first is None:
+                span = None
+            elif first is last:
+                span = first
+            else:
+                span = (first[0], first[1], first[2], last[3], last[4], last[5])
         else:
-            kids, s, e, depth = [], None, None, 0
+            kids, span, depth = [], None, 0
         if nests:
             depth += 1
             if depth > MAX_NESTING:
-                raise NestingTooDeep(s, MAX_NESTING)
+                raise TooLarge("nesting", span, MAX_NESTING)
         if splice:
             kids = _spread(kids, splice)
         if inline:
@@ -228,14 +291,14 @@ def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable
             if nbad:
                 nbad -= sum(1 for k in kids if type(k) is Bad)
             try:
-                value = handler_of[rule_index](kids, s, e)
+                value = handler_of[rule_index](kids, span)
             except errors as exc:
-                value = Bad(exc, s, e)
+                value = Bad(exc, span)
             if type(value) is Bad:
                 nbad += 1
         ss.append(states[ss[-1]][origin])
         vs.append(value)
-        sp.append((s, e) if s is not None else None)
+        sp.append(span)
         dp.append(depth)
 
     unit_origin = [r[1] if r[0] == _UNIT else None for r in rules]
@@ -265,16 +328,17 @@ def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable
             top = ss[-1]
             act = states[top].get(type_)
             if act is None:
-                row = states[top]
-                raise HclSyntaxError("token", tok.start.line, tok.start.column, type_, tok.value,
-                                     frozenset(k for k in row if k.isupper()), tok.start)
+                err = HclSyntaxError("token", tok.start, type_, tok.value,
+                                     frozenset(k for k in states[top] if k.isupper()))
+                err.stack = list(vs)
+                raise err
             if act >= 0:
                 ss.append(act)
                 vs.append(tok)
-                sp.append((tok.start, tok.end))
+                sp.append(tok.span)
                 dp.append(0)
                 if len(ss) > MAX_STACK:
-                    raise NestingTooDeep(tok.start, MAX_NESTING)
+                    raise TooLarge("nesting", tok.span, MAX_NESTING)
                 return None
             r = -act - 1
             if unit_origin[r] is not None:
@@ -287,17 +351,14 @@ def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable
                 # one child, replaced in place: the span and depth stay
                 v = vs[-1]
                 if type(v) is not Bad:
-                    span = sp[-1]
                     try:
-                        vs[-1] = h([v], *span) if span is not None else h([v], None, None)
+                        vs[-1] = h([v], sp[-1])
                     except errors as exc:
-                        vs[-1] = Bad(exc, *(span or (None, None)))
+                        vs[-1] = Bad(exc, sp[-1])
                         nbad += 1
                 ss[-1] = states[ss[-2]][rules[r][1]]
-                if is_end and ss[-1] == end_state:
-                    return vs[-1]
-                continue
-            reduce(r)
+            else:
+                reduce(r)
             if is_end and ss[-1] == end_state:
                 return vs[-1]
 
@@ -308,24 +369,30 @@ def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable
     line_start = 1 - first_column  # so that the first character is at column first_column
     pending: Tok | None = None
     last: Tok | None = None
+    count = 0
     while pos < n:
         lexer = state_lexer[ss[-1]]
         m = lexer.match(text, pos)
         if m is None:
-            raise _unexpected_characters(g, lexer, text, pos, line, line_start)
+            raise _unexpected_characters(g, lexer, text, pos, line, line_start, first_byte)
         value = m.group()
         type_ = m.lastgroup
-        start = Pos(line, pos - line_start + 1, pos + first_byte)
+        s_line, s_col = line, pos - line_start + 1
         if "\n" in value:
             line += value.count("\n")
             line_start = pos + value.rindex("\n") + 1
-        pos += len(value)
+        end = pos + len(value)
         if type_ in lexer.ignore:
+            pos = end
             continue
         words = lexer.unless.get(type_)
         if words is not None:
             type_ = words.get(value, type_)
-        tok = Tok(type_, value, start, Pos(line, pos - line_start + 1, pos + first_byte))
+        tok = Tok(type_, value, (s_line, s_col, pos + first_byte, line, end - line_start + 1, end + first_byte))
+        pos = end
+        count += 1
+        if count > MAX_TOKENS:
+            raise TooLarge("tokens", tok.span, MAX_TOKENS)
         if type_ == "NL_OR_COMMENT":
             if pending is not None:
                 feed(pending)
@@ -333,7 +400,7 @@ def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable
             continue
         if pending is not None:
             if type_ in operators:
-                tok = Tok(type_, pending.value + value, tok.start, tok.end)
+                tok = Tok(type_, pending.value + value, tok.span)
             else:
                 feed(pending)
             pending = None
@@ -342,9 +409,11 @@ def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable
     if pending is not None:
         feed(pending)
         last = pending
-    end = Tok("$END", "", last.start, last.end) if last is not None else \
-        Tok("$END", "", Pos(first_line, first_column, first_byte), Pos(first_line, first_column, first_byte))
-    return feed(end, True)
+    if last is not None:
+        end_tok = Tok("$END", "", last.span)
+    else:
+        end_tok = Tok("$END", "", (first_line, first_column, first_byte) * 2)
+    return feed(end_tok, True)
 
 
 def _spread(kids: list, splice: tuple) -> list:
@@ -365,12 +434,12 @@ def _spread(kids: list, splice: tuple) -> list:
 
 
 def _unexpected_characters(g: Grammar, lexer: _Lexer, text: str, pos: int, line: int,
-                           line_start: int) -> HclSyntaxError:
+                           line_start: int, first_byte: int) -> HclSyntaxError:
     """As Lark's contextual lexer reports it: if some terminal of the whole grammar matches here,
     the error is that token being unexpected (expecting what this state's lexer allows);
     otherwise it is an unexpected character."""
     root = g.root_lexer
-    orig = Pos(line, pos - line_start + 1, pos)
+    orig = Pos(line, pos - line_start + 1, pos + first_byte)
     m = root.match(text, pos)
     while m is not None and m.lastgroup in root.ignore:
         value = m.group()
@@ -380,10 +449,10 @@ def _unexpected_characters(g: Grammar, lexer: _Lexer, text: str, pos: int, line:
         pos += len(value)
         m = root.match(text, pos) if pos < len(text) else None
     if m is None:
-        return HclSyntaxError("chars", orig.line, orig.column, expected=lexer.allowed, start=orig)
-    col = pos - line_start + 1
+        return HclSyntaxError("chars", orig, expected=lexer.allowed)
     type_ = m.lastgroup
     words = root.unless.get(type_)
     if words is not None:
         type_ = words.get(m.group(), type_)
-    return HclSyntaxError("token", line, col, type_, m.group(), lexer.allowed, Pos(line, col, pos))
+    return HclSyntaxError("token", Pos(line, pos - line_start + 1, pos + first_byte), type_, m.group(),
+                          lexer.allowed)

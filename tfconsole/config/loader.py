@@ -9,7 +9,7 @@ from typing import Any
 
 from tfconsole.addrs import Module as ModulePath
 from tfconsole.addrs import Resource
-from tfconsole.diags import Diagnostics, SourceRange
+from tfconsole.diags import Diagnostics, Pos, SourceRange
 from tfconsole.lang import ast as A
 from tfconsole.lang.types import BOOL, DYNAMIC, NUMBER, STRING, ListType, MapType, ObjectType, SetType, TupleType, Type
 
@@ -51,17 +51,8 @@ def _load_module(directory: str, path: ModulePath, diags: Diagnostics, root_dir:
     for name in files:
         full = os.path.join(directory, name)
         display = _rel(full, root_dir)
-        try:
-            with open(full, "rb") as fh:
-                raw = fh.read()
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            diags.error("Invalid character encoding",
-                        "All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in "
-                        "your editor.", SourceRange(display, _p(1), _p(1)))
-            continue
-        except OSError as exc:
-            diags.error("Failed to read file", f"The file {display} could not be read: {exc}")
+        text = _read_config_file(full, display, diags)
+        if text is None:
             continue
         mod.files[display] = text
         if name.endswith(".json"):
@@ -95,6 +86,40 @@ def _load_module(directory: str, path: ModulePath, diags: Diagnostics, root_dir:
         mod.children[call.name] = _load_module(child_dir, path.child(call.name), diags, root_dir,
                                                stack + (os.path.realpath(directory),))
     return mod
+
+
+# Terraform reads files of any size; tfconsole refuses bigger ones up front, so that a stray
+# generated or binary file costs a diagnostic, not minutes and gigabytes (the parser has a token
+# limit too: hcl_parser.MAX_TOKENS).
+MAX_CONFIG_FILE_BYTES = 16 * 1024 * 1024
+
+
+def _read_config_file(full: str, display: str, diags: Diagnostics) -> str | None:
+    """The text of one configuration file, or None with a diagnostic: unreadable, too large, or
+    not UTF-8 (naming the line of the first bad byte)."""
+    try:
+        with open(full, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            raw = fh.read(MAX_CONFIG_FILE_BYTES + 1) if size <= MAX_CONFIG_FILE_BYTES else b""
+    except OSError as exc:
+        diags.error("Failed to read file", f"The file {display} could not be read: {exc.strerror or exc}.",
+                    SourceRange(display, _p(1), _p(1)))
+        return None
+    if size > MAX_CONFIG_FILE_BYTES or len(raw) > MAX_CONFIG_FILE_BYTES:
+        diags.error("Configuration file too large",
+                    f"The file {display} is {max(size, len(raw)) / 1048576:.1f} MB; tfconsole reads configuration "
+                    f"files of at most {MAX_CONFIG_FILE_BYTES // 1048576} MB.", SourceRange(display, _p(1), _p(1)))
+        return None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        at = exc.start
+        line_start = raw.rfind(b"\n", 0, at) + 1
+        pos = Pos(raw.count(b"\n", 0, at) + 1, len(raw[line_start:at].decode("utf-8", "replace")) + 1, at)
+        diags.error("Invalid character encoding",
+                    "All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in your editor.",
+                    SourceRange(display, pos, Pos(pos.line, pos.column + 1, at + 1)))
+        return None
 
 
 def _p(line: int) -> Any:

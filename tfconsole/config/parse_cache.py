@@ -18,12 +18,19 @@ import json
 import os
 import stat
 import tempfile
+import time
 from typing import Any
 
 from tfconsole.diags import Pos, SourceRange
 
 CACHE_FORMAT = 1
 MAX_ENTRY_BYTES = 64 * 1024 * 1024  # an entry bigger than this is not read
+# Pruned when an entry is written: entries unused for this long go, and beyond these totals the
+# least recently used go (a read marks an entry used, at most once a day).
+MAX_AGE_S = 30 * 86400
+MAX_ENTRIES = 2000
+MAX_TOTAL_BYTES = 512 * 1024 * 1024
+_DAY = 86400
 
 
 def cache_dir(create: bool = True) -> str | None:
@@ -82,6 +89,8 @@ def read_json(kind: str, key: str) -> Any:
             return None
         with os.fdopen(fd, "rb", closefd=False) as f:
             data = f.read(MAX_ENTRY_BYTES + 1)
+        if time.time() - st.st_mtime > _DAY:
+            os.utime(fd)  # used: keeps it from being pruned as stale
     except OSError:
         return None
     finally:
@@ -109,6 +118,7 @@ def write_json(kind: str, key: str, doc: Any) -> bool:
             os.fchmod(f.fileno(), 0o600)
             f.write(data)
         os.replace(tmp, path)
+        prune(os.path.dirname(path))
         return True
     except OSError:
         if tmp is not None:
@@ -116,6 +126,45 @@ def write_json(kind: str, key: str, doc: Any) -> bool:
                 os.unlink(tmp)
             except OSError:
                 pass
+        return False
+
+
+def prune(directory: str) -> int:
+    """Remove stale entries (and temporary files left by a killed writer); returns how many."""
+    now = time.time()
+    entries = []
+    removed = 0
+    try:
+        with os.scandir(directory) as it:
+            for de in it:
+                if not de.name.endswith((".json", ".tmp")) or not de.is_file(follow_symlinks=False):
+                    continue
+                st = de.stat(follow_symlinks=False)
+                if de.name.endswith(".tmp"):
+                    stale = now - st.st_mtime > 3600
+                else:
+                    stale = now - st.st_mtime > MAX_AGE_S
+                    if not stale:
+                        entries.append((st.st_mtime, st.st_size, de.path))
+                if stale and _unlink(de.path):
+                    removed += 1
+    except OSError:
+        return removed
+    total = sum(e[1] for e in entries)
+    entries.sort()
+    while entries and (len(entries) > MAX_ENTRIES or total > MAX_TOTAL_BYTES):
+        _, size, path = entries.pop(0)
+        total -= size
+        if _unlink(path):
+            removed += 1
+    return removed
+
+
+def _unlink(path: str) -> bool:
+    try:
+        os.unlink(path)
+        return True
+    except OSError:
         return False
 
 

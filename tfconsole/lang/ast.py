@@ -319,13 +319,12 @@ class PNode:
     """A reduction that is not (yet) an expression: an identifier, a string before it is known
     to be a template or a block label, an index, a for clause..."""
 
-    __slots__ = ("data", "kids", "start", "end")
+    __slots__ = ("data", "kids", "span")
 
-    def __init__(self, data: str, kids: list, start: Pos | None, end: Pos | None):
+    def __init__(self, data: str, kids: list, span: tuple | None):
         self.data = data
         self.kids = kids
-        self.start = start
-        self.end = end
+        self.span = span
 
     def word(self) -> str:
         """The text of an identifier, keyword or literal_value."""
@@ -334,12 +333,26 @@ class PNode:
 
 def number_literal(text: str) -> Any:
     """The value of a number literal's source text (digits, fraction, exponent; no sign)."""
-    from .values import parse_number
+    global _parse_number
+    if _parse_number is None:
+        from .values import parse_number as _parse_number
+    return _parse_number(text)
 
-    return parse_number(text)
+
+_parse_number: Any = None
 
 
 _WORDS = {"true": True, "false": False, "null": None}
+
+
+def _make_range(filename: str, span: tuple) -> SourceRange:
+    global _range_maker
+    if _range_maker is None:
+        from tfconsole.config.hcl_parser import make_range as _range_maker
+    return _range_maker(filename, span)
+
+
+_range_maker: Any = None
 
 
 def _is_tok(k: Any) -> bool:
@@ -355,48 +368,49 @@ class Compiler:
         # store a number as its text, whatever type the number values have
         self.numbers: dict[int, tuple[str, bool]] = numbers if numbers is not None else {}
 
-    def rng(self, s: Pos | None, e: Pos | None) -> SourceRange | None:
-        return SourceRange(self.filename, s, e) if s is not None else None
+    def rng(self, span: tuple | None) -> SourceRange | None:
+        return _make_range(self.filename, span) if span is not None else None
 
     def handlers(self) -> dict[str, Any]:
         """Rule name -> bound handler, for hcl_parser.parse."""
         return {name: getattr(self, "h_" + name) for name in _HANDLED}
 
     # --- words and literals
-    def h_identifier(self, kids: list, s: Pos, e: Pos) -> PNode:
-        return PNode("identifier", kids, s, e)
+    def h_identifier(self, kids: list, span: tuple) -> PNode:
+        return PNode("identifier", kids, span)
 
-    def h_keyword(self, kids: list, s: Pos, e: Pos) -> PNode:
-        return PNode("keyword", kids, s, e)
+    def h_keyword(self, kids: list, span: tuple) -> PNode:
+        return PNode("keyword", kids, span)
 
-    def h_literal_value(self, kids: list, s: Pos, e: Pos) -> PNode:
-        return PNode("literal_value", kids, s, e)
+    def h_literal_value(self, kids: list, span: tuple) -> PNode:
+        return PNode("literal_value", kids, span)
 
-    def h_new_line_or_comment(self, kids: list, s: Pos, e: Pos) -> None:
+    def h_new_line_or_comment(self, kids: list, span: tuple) -> None:
         return None
 
-    def number(self, text: str, s: Pos, e: Pos) -> Literal:
+    def number(self, text: str, span: tuple) -> Literal:
         try:
             value = number_literal(text)
-        except (ValueError, ArithmeticError) as exc:
-            raise ParseError(f"Invalid number literal: {exc}", self.rng(s, e)) from None
-        lit = Literal(value, self.rng(s, e))
+        except Exception:  # noqa: BLE001 - whatever the number type refuses is this user error
+            shown = text if len(text) <= 40 else f"{text[:20]}...{text[-10:]} ({len(text):,} characters)"
+            raise ParseError(f"The number {shown} cannot be represented.", self.rng(span)) from None
+        lit = Literal(value, self.rng(span))
         self.numbers[id(lit)] = (text, False)
         return lit
 
-    def h_int_lit(self, kids: list, s: Pos, e: Pos) -> Expr:
-        return self.number(kids[0].value, s, e)
+    def h_int_lit(self, kids: list, span: tuple) -> Expr:
+        return self.number(kids[0].value, span)
 
-    def h_float_lit(self, kids: list, s: Pos, e: Pos) -> Expr:
-        return self.number(kids[0].value, s, e)
+    def h_float_lit(self, kids: list, span: tuple) -> Expr:
+        return self.number(kids[0].value, span)
 
-    def h_template_string(self, kids: list, s: Pos, e: Pos) -> Expr:
-        return Literal(_unescape(kids[0].value[2:-2]), self.rng(s, e))
+    def h_template_string(self, kids: list, span: tuple) -> Expr:
+        return Literal(_unescape(kids[0].value[2:-2]), self.rng(span))
 
-    def h_string(self, kids: list, s: Pos, e: Pos) -> PNode:
-        return PNode("string", [k for k in kids if type(k) is tuple], s, e)
+    def h_string(self, kids: list, span: tuple) -> PNode:
+        return PNode("string", [k for k in kids if type(k) is tuple], span)
 
-    def h_string_part(self, kids: list, s: Pos, e: Pos) -> tuple:
+    def h_string_part(self, kids: list, span: tuple) -> tuple:
         inner = kids[0]
         if _is_tok(inner):
             text = inner.value
@@ -407,7 +421,7 @@ class Compiler:
         toks = [x for x in inner.kids if _is_tok(x)]
         strip_l = len(toks) > 1 and toks[1].type == "STRIP_MARKER"
         strip_r = len(toks) > 1 and toks[-2].type == "STRIP_MARKER"
-        r = self.rng(inner.start, inner.end)
+        r = self.rng(inner.span)
         if kind == "interpolation":
             return ("interp", _exprs(inner.kids)[0], False, False, r)
         if kind == "template_if_start":
@@ -420,10 +434,10 @@ class Compiler:
             return ("for", (kv, _exprs(inner.kids)[0]), strip_l, strip_r, r)
         raise ParseError(f"unsupported template syntax {kind}", r)
 
-    def h_heredoc_template(self, kids: list, s: Pos, e: Pos) -> Expr:
+    def h_heredoc_template(self, kids: list, span: tuple) -> Expr:
         return self.heredoc(kids[0], trim=False)
 
-    def h_heredoc_template_trim(self, kids: list, s: Pos, e: Pos) -> Expr:
+    def h_heredoc_template_trim(self, kids: list, span: tuple) -> Expr:
         return self.heredoc(kids[0], trim=True)
 
     def heredoc(self, tok: Any, trim: bool) -> Expr:
@@ -433,38 +447,38 @@ class Compiler:
         body = body.rstrip("\n")
         last_nl = body.rfind("\n")
         body = body[: last_nl + 1] if last_nl >= 0 else ""
-        return parse_template(body, self.filename, tok.start.line + 1, heredoc=True, flush=trim,
-                              numbers=self.numbers, start_byte=tok.start.byte + text.index("\n") + 1)
+        return parse_template(body, self.filename, tok.span[0] + 1, heredoc=True, flush=trim,
+                              numbers=self.numbers, start_byte=tok.span[2] + text.index("\n") + 1)
 
     # --- terms
-    def h_expr_term(self, kids: list, s: Pos, e: Pos) -> Expr:
+    def h_expr_term(self, kids: list, span: tuple) -> Expr:
         first = kids[0]
         if _is_tok(first):  # ( expression )
-            return Parens(_exprs(kids)[0], self.rng(s, e))
+            return Parens(_exprs(kids)[0], self.rng(span))
         if type(first) is PNode:
-            return self.term(first, s, e)
+            return self.term(first, span)
         return first
 
-    def term(self, node: PNode, s: Pos, e: Pos) -> Expr:
+    def term(self, node: PNode, span: tuple) -> Expr:
         """An identifier, keyword, literal word or quoted string in expression position."""
         if node.data == "string":
-            return build_template(list(node.kids), self.rng(s, e))
+            return build_template(list(node.kids), self.rng(span))
         if node.data == "literal_value":
-            return Literal(_WORDS[node.word()], self.rng(s, e))
-        return ScopeTraversal(node.word(), (), self.rng(s, e))
+            return Literal(_WORDS[node.word()], self.rng(span))
+        return ScopeTraversal(node.word(), (), self.rng(span))
 
-    def h_tuple(self, kids: list, s: Pos, e: Pos) -> Expr:
-        return TupleCons(_exprs(kids), self.rng(s, e))
+    def h_tuple(self, kids: list, span: tuple) -> Expr:
+        return TupleCons(_exprs(kids), self.rng(span))
 
-    def h_object(self, kids: list, s: Pos, e: Pos) -> Expr:
-        return ObjectCons([k for k in kids if type(k) is tuple], self.rng(s, e))
+    def h_object(self, kids: list, span: tuple) -> Expr:
+        return ObjectCons([k for k in kids if type(k) is tuple], self.rng(span))
 
-    def h_object_elem(self, kids: list, s: Pos, e: Pos) -> tuple:
+    def h_object_elem(self, kids: list, span: tuple) -> tuple:
         return (kids[0], kids[2])
 
-    def h_object_elem_key(self, kids: list, s: Pos, e: Pos) -> Expr:
+    def h_object_elem_key(self, kids: list, span: tuple) -> Expr:
         inner = kids[0]
-        rng = self.rng(s, e)
+        rng = self.rng(span)
         if type(inner) is PNode:  # a keyword
             return ObjectKey(inner.word(), None, rng)
         # A bare word is a literal key; parentheses force evaluation.
@@ -474,7 +488,7 @@ class Compiler:
             return ObjectKey({True: "true", False: "false", None: "null"}[inner.value], None, rng)
         return ObjectKey(None, inner, rng)
 
-    def h_function_call(self, kids: list, s: Pos, e: Pos) -> Expr:
+    def h_function_call(self, kids: list, span: tuple) -> Expr:
         name = "::".join(k.word() for k in kids if type(k) is PNode and k.data == "identifier")
         args: list[Expr] = []
         expand = False
@@ -482,35 +496,35 @@ class Compiler:
             if type(k) is PNode and k.data == "arguments":
                 args = _exprs(k.kids)
                 expand = any(_is_tok(a) and a.type == "ELLIPSIS" for a in k.kids)
-        return FunctionCall(name, args, expand, self.rng(s, e))
+        return FunctionCall(name, args, expand, self.rng(span))
 
     # --- traversals
-    def h_get_attr_expr_term(self, kids: list, s: Pos, e: Pos) -> Expr:
+    def h_get_attr_expr_term(self, kids: list, span: tuple) -> Expr:
         src = kids[0]
         name = _attr_name(kids[1])
         if type(src) is ScopeTraversal:
-            return ScopeTraversal(src.root, src.steps + (AttrStep(name),), self.rng(s, e))
-        return RelativeTraversal(src, name, None, self.rng(s, e))
+            return ScopeTraversal(src.root, src.steps + (AttrStep(name),), self.rng(span))
+        return RelativeTraversal(src, name, None, self.rng(span))
 
-    def h_index_expr_term(self, kids: list, s: Pos, e: Pos) -> Expr:
+    def h_index_expr_term(self, kids: list, span: tuple) -> Expr:
         src = kids[0]
         key = self.index_key(kids[1])
         if type(src) is ScopeTraversal and type(key) is Literal and isinstance(key.value, (int, str)) \
                 and not isinstance(key.value, bool):
-            return ScopeTraversal(src.root, src.steps + (IndexStep(key.value),), self.rng(s, e))
-        return RelativeTraversal(src, None, key, self.rng(s, e))
+            return ScopeTraversal(src.root, src.steps + (IndexStep(key.value),), self.rng(span))
+        return RelativeTraversal(src, None, key, self.rng(span))
 
     def index_key(self, idx: PNode) -> Expr:
         if idx.data == "short_index":
             tok = [k for k in idx.kids if _is_tok(k) and k.type == "INT_LITERAL"][0]
             try:
-                return Literal(int(tok.value), self.rng(idx.start, idx.end))
+                return Literal(int(tok.value), self.rng(idx.span))
             except ValueError:
-                raise ParseError("Invalid index: the number is too long", self.rng(idx.start, idx.end)) from None
+                raise ParseError("Invalid index: the number is too long", self.rng(idx.span)) from None
         return _exprs(idx.kids)[0]
 
-    def h_full_splat_expr_term(self, kids: list, s: Pos, e: Pos) -> Expr:
-        cur: Expr = AnonSymbol(self.rng(s, e))
+    def h_full_splat_expr_term(self, kids: list, span: tuple) -> Expr:
+        cur: Expr = AnonSymbol(self.rng(span))
         for step in kids[1].kids:
             if type(step) is not PNode:
                 continue
@@ -518,53 +532,53 @@ class Compiler:
                 cur = RelativeTraversal(cur, _attr_name(step), None, cur.range)
             else:
                 cur = RelativeTraversal(cur, None, self.index_key(step), cur.range)
-        return Splat(kids[0], cur, self.rng(s, e))
+        return Splat(kids[0], cur, self.rng(span))
 
     h_attr_splat_expr_term = h_full_splat_expr_term
 
     # --- operators
-    def h_binary_op(self, kids: list, s: Pos, e: Pos) -> Expr:
+    def h_binary_op(self, kids: list, span: tuple) -> Expr:
         term = kids[1]  # binary_term: operator, [newline], right operand
         op = term.kids[0].kids[0].value
-        return Binary(op, kids[0], _exprs(term.kids)[0], self.rng(s, e))
+        return Binary(op, kids[0], _exprs(term.kids)[0], self.rng(span))
 
-    def h_unary_op(self, kids: list, s: Pos, e: Pos) -> Expr:
+    def h_unary_op(self, kids: list, span: tuple) -> Expr:
         op = kids[0].value
         operand = kids[1]
         if op == "-" and type(operand) is Literal and isinstance(operand.value, (int, float)) \
                 and not isinstance(operand.value, bool):
-            lit = Literal(-operand.value, self.rng(s, e))
+            lit = Literal(-operand.value, self.rng(span))
             text, negated = self.numbers.get(id(operand), (None, False))
             if text is not None:
                 self.numbers[id(lit)] = (text, not negated)
             return lit
-        return Unary(op, operand, self.rng(s, e))
+        return Unary(op, operand, self.rng(span))
 
-    def h_conditional(self, kids: list, s: Pos, e: Pos) -> Expr:
+    def h_conditional(self, kids: list, span: tuple) -> Expr:
         cond, true, false = _exprs(kids)
-        return Conditional(cond, true, false, self.rng(s, e))
+        return Conditional(cond, true, false, self.rng(span))
 
     # --- for expressions
-    def h_for_intro(self, kids: list, s: Pos, e: Pos) -> tuple:
+    def h_for_intro(self, kids: list, span: tuple) -> tuple:
         names = [k.word() for k in kids if type(k) is PNode]
         coll = _exprs(kids)[0]
         if len(names) == 2:
             return names[0], names[1], coll
         return None, names[0], coll
 
-    def h_for_tuple_expr(self, kids: list, s: Pos, e: Pos) -> Expr:
+    def h_for_tuple_expr(self, kids: list, span: tuple) -> Expr:
         key_var, val_var, coll = [k for k in kids if type(k) is tuple][0]
         value = _exprs(kids)[0]
         cond = _for_cond(kids)
-        return ForExpr(key_var, val_var, coll, None, value, cond, False, self.rng(s, e))
+        return ForExpr(key_var, val_var, coll, None, value, cond, False, self.rng(span))
 
-    def h_for_object_expr(self, kids: list, s: Pos, e: Pos) -> Expr:
+    def h_for_object_expr(self, kids: list, span: tuple) -> Expr:
         key_var, val_var, coll = [k for k in kids if type(k) is tuple][0]
         key, value = _exprs(kids)[:2]
         group = any(_is_tok(k) and k.type == "ELLIPSIS" for k in kids)
-        return ForExpr(key_var, val_var, coll, key, value, _for_cond(kids), group, self.rng(s, e))
+        return ForExpr(key_var, val_var, coll, key, value, _for_cond(kids), group, self.rng(span))
 
-    def h_expr_only(self, kids: list, s: Pos, e: Pos) -> Expr:
+    def h_expr_only(self, kids: list, span: tuple) -> Expr:
         return _exprs(kids)[0]
 
 
@@ -831,17 +845,21 @@ def parse_expression(text: str, filename: str = "<expr>", line: int = 1, numbers
     except H.HclSyntaxError as exc:
         at = exc.start or Pos(line, 1)
         raise ParseError(f"Invalid expression: {exc.describe()}", SourceRange(filename, at, at)) from None
-    except H.NestingTooDeep as exc:
+    except H.TooLarge as exc:
         at = exc.start or Pos(line, 1)
-        raise ParseError(nesting_message(exc.limit), SourceRange(filename, at, at)) from None
+        raise ParseError(too_large_message(exc), SourceRange(filename, at, at)) from None
     if type(value) is H.Bad:
         raise value.error
     return value
 
 
-def nesting_message(limit: int) -> str:
-    return (f"This expression nests brackets, operators or templates more than {limit} levels deep, "
-            "which tfconsole does not support.")
+def too_large_message(exc: Any) -> str:
+    """The detail of a parse stopped by one of hcl_parser's limits."""
+    if exc.what == "tokens":
+        return (f"This has more than {exc.limit:,} tokens (names, numbers, operators, brackets...), "
+                "tfconsole's limit for one file or expression.")
+    return (f"This nests brackets, operators or templates more than {exc.limit} levels deep, "
+            "tfconsole's limit.")
 
 
 _PNODE_HANDLERS: dict[str, Any] = {}
@@ -851,7 +869,7 @@ def pnode_handler(name: str) -> Any:
     """The handler for a rule the Compiler has no method for: keep it as a PNode."""
     h = _PNODE_HANDLERS.get(name)
     if h is None:
-        h = _PNODE_HANDLERS[name] = lambda kids, s, e: PNode(name, kids, s, e)
+        h = _PNODE_HANDLERS[name] = lambda kids, span: PNode(name, kids, span)
     return h
 
 
