@@ -243,57 +243,95 @@ def _syntax_error(exc: H.HclSyntaxError, text: str) -> tuple[str, str]:
         (f"; expected one of: {', '.join(sorted(expected)[:6])}." if expected else ".")
 
 
+class _JsonShapeError(Exception):
+    """A .tf.json document whose shape is not a configuration's."""
+
+    summary = "Invalid JSON configuration"
+
+
+class _JsonTooDeep(_JsonShapeError):
+    summary = "Configuration too deeply nested"
+
+
 def parse_json_file(text: str, filename: str) -> tuple[Body | None, Diagnostics]:
-    """Terraform's JSON syntax (*.tf.json) for the common shapes: blocks as nested objects."""
+    """Terraform's JSON syntax (*.tf.json) for the common shapes: blocks as nested objects.
+    Numbers go through the same conversion as number literals in native syntax."""
     diags = Diagnostics()
+    rng = SourceRange(filename, Pos(1, 1), Pos(1, 1))
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_float=A.number_literal, parse_int=A.number_literal)
     except json.JSONDecodeError as exc:
         diags.error("Invalid JSON", exc.msg, SourceRange(filename, Pos(exc.lineno, exc.colno),
                                                            Pos(exc.lineno, exc.colno)))
         return None, diags
-    rng = SourceRange(filename, Pos(1, 1), Pos(1, 1))
+    except RecursionError:
+        diags.error("Configuration too deeply nested",
+                    f"This JSON nests arrays or objects more than {H.MAX_NESTING} levels deep, tfconsole's limit.",
+                    rng)
+        return None, diags
+    except Exception:  # noqa: BLE001 - a number the number type refuses (the only other failure)
+        diags.error("Invalid JSON", "The file holds a number that cannot be represented.", rng)
+        return None, diags
     labels_by_type = {"resource": 2, "data": 2, "module": 1, "variable": 1, "output": 1, "provider": 1,
                       "locals": 0, "terraform": 0, "moved": 0, "removed": 0, "check": 1}
     body = Body(range=rng)
     if not isinstance(data, dict):
         diags.error("Invalid JSON configuration", "The root of a .tf.json file must be an object.", rng)
         return None, diags
-    for btype, content in data.items():
-        n = labels_by_type.get(btype, 0)
-        for labels, inner in _json_blocks(content, n):
-            body.blocks.append(Block(btype, labels, _json_body(inner, filename, rng), rng))
+    try:
+        for btype, content in data.items():
+            n = labels_by_type.get(btype, 0)
+            for labels, inner in _json_blocks(content, n, btype):
+                body.blocks.append(Block(btype, labels, _json_body(inner, filename, rng, btype), rng))
+    except _JsonShapeError as exc:
+        diags.error(exc.summary, str(exc), rng)
+        return None, diags
+    except A.ParseError as exc:
+        diags.error("Invalid expression", exc.message, exc.range or rng)
+        return None, diags
     return body, diags
 
 
-def _json_blocks(content: Any, n: int, labels: tuple = ()) -> list[tuple[list[str], Any]]:
+def _json_blocks(content: Any, n: int, what: str, labels: tuple = ()) -> list[tuple[list[str], Any]]:
     if n == 0:
         items = content if isinstance(content, list) else [content]
         return [(list(labels), i) for i in items]
+    if not isinstance(content, dict):
+        raise _JsonShapeError(f"The value of \"{what}\" must be an object with one property per "
+                              f"{'name' if n == 1 else 'label'}.")
     out = []
-    for k, v in (content or {}).items():
-        out.extend(_json_blocks(v, n - 1, labels + (k,)))
+    for k, v in content.items():
+        out.extend(_json_blocks(v, n - 1, what, labels + (k,)))
     return out
 
 
-def _json_body(obj: Any, filename: str, rng: SourceRange) -> Body:
+def _json_body(obj: Any, filename: str, rng: SourceRange, what: str) -> Body:
+    if obj is None:
+        obj = {}
+    if not isinstance(obj, dict):
+        raise _JsonShapeError(f"The content of a \"{what}\" block must be a JSON object.")
     b = Body(range=rng)
     nested = {"lifecycle", "provisioner", "validation", "precondition", "postcondition", "connection"}
-    for k, v in (obj or {}).items():
+    for k, v in obj.items():
         if k in nested:
             items = v if isinstance(v, list) else [v]
             for it in items:
                 if k == "provisioner":
+                    if not isinstance(it, dict):
+                        raise _JsonShapeError("A \"provisioner\" block must be a JSON object keyed by type.")
                     for ptype, pbody in it.items():
-                        b.blocks.append(Block(k, [ptype], _json_body(pbody, filename, rng), rng))
+                        b.blocks.append(Block(k, [ptype], _json_body(pbody, filename, rng, k), rng))
                 else:
-                    b.blocks.append(Block(k, [], _json_body(it, filename, rng), rng))
+                    b.blocks.append(Block(k, [], _json_body(it, filename, rng, k), rng))
             continue
         b.attributes[k] = Attribute(k, _json_expr(v, filename, rng, k), rng, rng)
     return b
 
 
-def _json_expr(v: Any, filename: str, rng: SourceRange, key: str = "") -> A.Expr:
+def _json_expr(v: Any, filename: str, rng: SourceRange, key: str = "", depth: int = 0) -> A.Expr:
+    if depth > H.MAX_NESTING:
+        raise _JsonTooDeep(f"This JSON nests arrays or objects more than {H.MAX_NESTING} levels deep, "
+                              "tfconsole's limit.")
     if isinstance(v, str):
         if key in ("depends_on", "provider") or "${" not in v and "%{" not in v:
             if key in ("provider",):
@@ -302,9 +340,11 @@ def _json_expr(v: Any, filename: str, rng: SourceRange, key: str = "") -> A.Expr
         return A.parse_template(v, filename)
     if isinstance(v, list):
         if key == "depends_on":
+            if not all(isinstance(x, str) for x in v):
+                raise _JsonShapeError("\"depends_on\" must be a list of reference strings.")
             return A.TupleCons([A.parse_expression(x, filename) for x in v], rng)
-        return A.TupleCons([_json_expr(x, filename, rng) for x in v], rng)
+        return A.TupleCons([_json_expr(x, filename, rng, "", depth + 1) for x in v], rng)
     if isinstance(v, dict):
-        return A.ObjectCons([(A.ObjectKey(k, None, rng), _json_expr(x, filename, rng)) for k, x in v.items()],
-                            rng)
+        return A.ObjectCons([(A.ObjectKey(k, None, rng), _json_expr(x, filename, rng, "", depth + 1))
+                             for k, x in v.items()], rng)
     return A.Literal(v, rng)

@@ -120,21 +120,42 @@ def build_tables(grammar: str) -> dict:
         if rule.origin.name.startswith("_") and rule.options.expand1:
             raise GrammarChanged(f"inlined rule {rule} also expands a single child")
         splice = [i for i, sym in enumerate(rule.expansion) if not sym.is_term and sym.name.startswith("_")]
-        rules.append([rule.origin.name, rule.alias or rule.origin.name, len(rule.expansion),
+        rules.append([str(rule.origin.name), str(rule.alias or rule.origin.name), len(rule.expansion),
                       bool(rule.options.expand1 and not rule.alias), splice])
         rule_index[id(rule)] = len(rules) - 1
         return len(rules) - 1
 
     from lark.parsers.lalr_analysis import Shift
 
+    # Lark numbers states and rules in an order that depends on string hashing; renumber them
+    # canonically (rules sorted, states breadth-first from the start states, symbols sorted) so
+    # the same grammar always gives the same file.
+    raw = table.states
+    all_rules = {id(arg): arg for row in raw.values() for action, arg in row.values() if action is not Shift}
+    for rule in sorted(all_rules.values(), key=lambda r: (r.origin.name, [x.name for x in r.expansion])):
+        rule_of(rule)
+    order: dict[int, int] = {}
+    queue = [table.start_states[name] for name in sorted(START_SYMBOLS)]
+    for st in queue:
+        if st in order:
+            continue
+        order[st] = len(order)
+        for sym in sorted(raw[st]):
+            action, arg = raw[st][sym]
+            if action is Shift and arg not in order:
+                queue.append(arg)
+    if len(order) != len(raw):
+        raise GrammarChanged("unreachable parser states")
+    by_new = sorted(order, key=order.__getitem__)
     states = []
-    for state in range(len(table.states)):
+    for st in by_new:
         row: dict[str, int] = {}
-        for sym, (action, arg) in table.states[state].items():
+        for sym in sorted(raw[st]):
+            action, arg = raw[st][sym]
             # shift to state s -> s; reduce by rule r -> -(r + 1)
-            row[sym] = arg if action is Shift else -(rule_of(arg) + 1)
+            row[sym] = order[arg] if action is Shift else -(rule_of(arg) + 1)
         states.append(row)
-    state_lexer = [lexer_of(clexer.lexers[s]) for s in range(len(table.states))]
+    state_lexer = [lexer_of(clexer.lexers[st]) for st in by_new]
     root = lexer_of(clexer.root_lexer)
     return {
         "format": TABLES_FORMAT,
@@ -146,8 +167,8 @@ def build_tables(grammar: str) -> dict:
         "states": states,
         "rules": rules,
         "operators": sorted(OPERATOR_TYPES),
-        "start_states": dict(table.start_states),
-        "end_states": dict(table.end_states),
+        "start_states": {k: order[v] for k, v in table.start_states.items()},
+        "end_states": {k: order[v] for k, v in table.end_states.items()},
     }
 
 

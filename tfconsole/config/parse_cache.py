@@ -214,7 +214,7 @@ class NotCacheable(Exception):
     """The tree holds something the codec does not store (it is then simply not cached)."""
 
 
-def encode_body(body: Any, numbers: dict[int, tuple[str, bool]]) -> dict:
+def encode_body(body: Any, numbers: dict[int, tuple[Any, str, bool]]) -> dict:
     from tfconsole.lang import ast as A
 
     enc = _Encoder(A, numbers)
@@ -258,7 +258,7 @@ def _node_table(A: Any) -> list[tuple[str, type, list[tuple[str, str]]]]:
 
 
 class _Encoder:
-    def __init__(self, A: Any, numbers: dict[int, tuple[str, bool]]):
+    def __init__(self, A: Any, numbers: dict[int, tuple[Any, str, bool]]):
         self.A = A
         self.numbers = numbers
         self.table = {cls: (tag, fields) for tag, cls, fields in _node_table(A)}
@@ -308,8 +308,8 @@ class _Encoder:
     def literal(self, e: Any) -> list:
         v = e.value
         num = self.numbers.get(id(e))
-        if num is not None:
-            return ["N", num[0], num[1], self.r(e.range)]
+        if num is not None and num[0] is e:
+            return ["N", num[1], num[2], self.r(e.range)]
         if v is None or type(v) in (str, bool):
             return ["L", v, self.r(e.range)]
         if type(v) is int:

@@ -364,9 +364,10 @@ class Compiler:
 
     def __init__(self, filename: str, numbers: dict | None = None):
         self.filename = filename
-        # id(Literal) -> (source text, negated) for every number literal: lets the parse cache
-        # store a number as its text, whatever type the number values have
-        self.numbers: dict[int, tuple[str, bool]] = numbers if numbers is not None else {}
+        # id(Literal) -> (the Literal, source text, negated) for every number literal: lets the
+        # parse cache store a number as its text, whatever type the number values have (the
+        # Literal is held so that its id cannot be reused by another object)
+        self.numbers: dict[int, tuple[Any, str, bool]] = numbers if numbers is not None else {}
 
     def rng(self, span: tuple | None) -> SourceRange | None:
         return _make_range(self.filename, span) if span is not None else None
@@ -395,7 +396,7 @@ class Compiler:
             shown = text if len(text) <= 40 else f"{text[:20]}...{text[-10:]} ({len(text):,} characters)"
             raise ParseError(f"The number {shown} cannot be represented.", self.rng(span)) from None
         lit = Literal(value, self.rng(span))
-        self.numbers[id(lit)] = (text, False)
+        self.numbers[id(lit)] = (lit, text, False)
         return lit
 
     def h_int_lit(self, kids: list, span: tuple) -> Expr:
@@ -548,9 +549,9 @@ class Compiler:
         if op == "-" and type(operand) is Literal and isinstance(operand.value, (int, float)) \
                 and not isinstance(operand.value, bool):
             lit = Literal(-operand.value, self.rng(span))
-            text, negated = self.numbers.get(id(operand), (None, False))
-            if text is not None:
-                self.numbers[id(lit)] = (text, not negated)
+            entry = self.numbers.pop(id(operand), None)
+            if entry is not None:
+                self.numbers[id(lit)] = (lit, entry[1], not entry[2])
             return lit
         return Unary(op, operand, self.rng(span))
 
