@@ -107,39 +107,51 @@ def span_start(span: Span) -> Pos:
     return Pos(span[0], span[1], span[2])
 
 
-# Pos and SourceRange are frozen dataclasses, whose constructors cost over a microsecond each;
-# a tree has one range per node, so ranges are assembled through the slot descriptors (what the
-# constructor does, without its frozen-instance checks). If their shape ever changes, the plain
-# constructors are used.
+# A syntax tree has one SourceRange per node, and Pos / SourceRange are frozen dataclasses
+# whose constructors cost over a microsecond each. The tree's ranges are therefore SpanRanges: a
+# SourceRange holding the span tuple, making its start and end Pos when they are read (most
+# never are). They compare and hash equal to the SourceRange of the same place.
 def _range_maker() -> Callable[[str, Span], Any]:
     import dataclasses
 
     from tfconsole.diags import SourceRange
 
-    try:
-        pos_fields = tuple(f.name for f in dataclasses.fields(Pos))
-        rng_fields = tuple(f.name for f in dataclasses.fields(SourceRange))
-        set_line, set_col, set_byte = (Pos.__dict__[n].__set__ for n in pos_fields)
-        set_file, set_start, set_end = (SourceRange.__dict__[n].__set__ for n in rng_fields)
-        if pos_fields != ("line", "column", "byte") or rng_fields != ("filename", "start", "end"):
-            raise KeyError
-    except (KeyError, TypeError, AttributeError, ValueError):
+    if tuple(f.name for f in dataclasses.fields(SourceRange)) != ("filename", "start", "end") or \
+            tuple(f.name for f in dataclasses.fields(Pos)) != ("line", "column", "byte"):
         return lambda filename, sp: SourceRange(filename, Pos(sp[0], sp[1], sp[2]), Pos(sp[3], sp[4], sp[5]))
+
+    class SpanRange(SourceRange):  # type: ignore[misc]
+        __slots__ = ("span",)
+
+        @property  # type: ignore[override]
+        def start(self) -> Pos:
+            sp = self.span
+            return Pos(sp[0], sp[1], sp[2])
+
+        @property  # type: ignore[override]
+        def end(self) -> Pos:
+            sp = self.span
+            return Pos(sp[3], sp[4], sp[5])
+
+        def __eq__(self, other: object) -> bool:
+            if not isinstance(other, SourceRange):
+                return NotImplemented
+            return (self.filename, self.start, self.end) == (other.filename, other.start, other.end)
+
+        def __hash__(self) -> int:
+            return hash((self.filename, self.start, self.end))
+
+        def __reduce__(self) -> Any:
+            return (SourceRange, (self.filename, self.start, self.end))
+
+    set_file = SourceRange.__dict__["filename"].__set__
+    set_span = SpanRange.__dict__["span"].__set__
     new = object.__new__
 
     def make(filename: str, sp: Span) -> Any:
-        a = new(Pos)
-        set_line(a, sp[0])
-        set_col(a, sp[1])
-        set_byte(a, sp[2])
-        b = new(Pos)
-        set_line(b, sp[3])
-        set_col(b, sp[4])
-        set_byte(b, sp[5])
-        r = new(SourceRange)
+        r = new(SpanRange)
         set_file(r, filename)
-        set_start(r, a)
-        set_end(r, b)
+        set_span(r, sp)
         return r
 
     return make

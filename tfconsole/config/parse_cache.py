@@ -184,7 +184,14 @@ def code_key() -> str:
         from . import body, hcl_parser, hcl_tables
 
         h = hashlib.sha256(f"format {CACHE_FORMAT}\n".encode())
-        h.update(hcl_parser.grammar().key.encode())
+        # the grammar and the shipped tables, without loading them: a run whose files are all
+        # cached never needs the parser
+        try:
+            h.update(hcl_tables.grammar_key(hcl_tables.grammar_text()).encode())
+            with open(hcl_tables.SHIPPED, "rb") as f:
+                h.update(hashlib.sha256(f.read()).digest())
+        except (OSError, hcl_tables.GrammarChanged) as exc:
+            h.update(repr(exc).encode())
         for mod in (ast, values, body, hcl_parser, hcl_tables):
             try:
                 with open(mod.__file__ or "", "rb") as f:
@@ -267,8 +274,7 @@ class _Encoder:
         self._pos: dict[tuple[int, int, int], int] = {}
         self._rng: dict[tuple[int, int], int] = {}
 
-    def p(self, x: Pos) -> int:
-        k = (x.line, x.column, x.byte)
+    def p(self, k: tuple[int, int, int]) -> int:
         i = self._pos.get(k)
         if i is None:
             i = self._pos[k] = len(self._pos)
@@ -278,7 +284,11 @@ class _Encoder:
     def r(self, rng: SourceRange | None) -> int:
         if rng is None:
             return -1
-        k = (self.p(rng.start), self.p(rng.end))
+        sp = getattr(rng, "span", None)  # a parsed tree's ranges carry their span
+        if sp is None:
+            s, e = rng.start, rng.end
+            sp = (s.line, s.column, s.byte, e.line, e.column, e.byte)
+        k = (self.p(sp[:3]), self.p(sp[3:]))
         i = self._rng.get(k)
         if i is None:
             i = self._rng[k] = len(self._rng)
@@ -347,9 +357,11 @@ class _Decoder:
     def __init__(self, A: Any, filename: str, pos: Any, rng: Any):
         self.A = A
         _check(type(pos) is list and type(rng) is list and len(pos) % 3 == 0 and len(rng) % 2 == 0)
-        _check(all(type(x) is int for x in pos) and all(type(x) is int for x in rng))
-        P = [Pos(pos[i], pos[i + 1], pos[i + 2]) for i in range(0, len(pos), 3)]
-        self.R = [SourceRange(filename, P[rng[i]], P[rng[i + 1]]) for i in range(0, len(rng), 2)]
+        _check(set(map(type, pos)) <= {int} and set(map(type, rng)) <= {int})
+        from .hcl_parser import make_range
+
+        P = list(zip(pos[0::3], pos[1::3], pos[2::3]))
+        self.R = [make_range(filename, P[a] + P[b]) for a, b in zip(rng[0::2], rng[1::2])]
         kinds = {"expr": self.expr, "expr?": self.opt_expr, "exprs": self.exprs, "pairs": self.pairs,
                  "steps": self.steps, "str": _str, "str?": _opt_str, "bool": _bool,
                  "template": self.template, "template?": self.opt_template}
