@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Any
 
 from tfconsole.diags import Pos
@@ -36,22 +37,24 @@ MAX_TOKENS = 1_000_000
 Span = tuple  # (line, column, byte, end_line, end_column, end_byte)
 
 
-class Tok:
-    """A token: its terminal name, its text and its span."""
+class Tok(tuple):
+    """A token: (terminal name, text, span), a tuple so that making one costs no Python call."""
 
-    __slots__ = ("type", "value", "span")
+    __slots__ = ()
+    type = property(itemgetter(0))
+    value = property(itemgetter(1))
+    span = property(itemgetter(2))
 
-    def __init__(self, type_: str, value: str, span: Span):
-        self.type = type_
-        self.value = value
-        self.span = span
+    def __new__(cls, type_: str, value: str, span: Span) -> Tok:
+        return tuple.__new__(cls, (type_, value, span))
 
     @property
     def start(self) -> Pos:
-        return Pos(self.span[0], self.span[1], self.span[2])
+        sp = self[2]
+        return Pos(sp[0], sp[1], sp[2])
 
     def __repr__(self) -> str:
-        return f"Tok({self.type}, {self.value!r}, {self.span[0]}:{self.span[1]})"
+        return f"Tok({self[0]}, {self[1]!r}, {self[2][0]}:{self[2][1]})"
 
 
 class Splice(list):
@@ -170,24 +173,36 @@ _NESTING_RULES = frozenset({
 
 
 class _Lexer:
-    """One parser state's lexer: the alternation of its terminals, compiled on first use."""
+    """One parser state's lexer. Lark's contextual lexer tries the state's terminals in order and
+    takes the first that matches; so does this one, trying only the terminals that can start
+    with the character at hand (their first characters are in the tables), each compiled once
+    for all states."""
 
-    __slots__ = ("names", "unless", "ignore", "allowed", "_regex", "_source")
+    __slots__ = ("names", "unless", "ignore", "allowed", "by_char", "_grammar")
 
-    def __init__(self, spec: dict, regex: dict[str, str]):
+    def __init__(self, spec: dict, grammar: "Grammar"):
         self.names = spec["terminals"]
         self.unless = spec["unless"]
         self.ignore = frozenset(spec["ignore"])
         self.allowed = frozenset(self.names) - self.ignore
-        self._source = regex
-        self._regex: Any = None
+        self.by_char: dict[str, tuple] = {}
+        self._grammar = grammar
 
-    @property
-    def match(self) -> Callable:
-        if self._regex is None:
-            pattern = "|".join(f"(?P<{n}>{self._source[n]})" for n in self.names)
-            self._regex = re.compile(pattern)
-        return self._regex.match
+    def candidates(self, c: str) -> tuple:
+        """(terminal, match) for each terminal that can start with `c`, in the lexer's order."""
+        g = self._grammar
+        out = tuple((n, g.matcher(n)) for n in self.names if g.first[n] is None or c in g.first[n])
+        self.by_char[c] = out
+        return out
+
+    def match(self, text: str, pos: int) -> tuple[str, str] | None:
+        """The first terminal matching at `pos`, as (name, text), or None."""
+        c = text[pos]
+        for name, match in self.by_char.get(c) or self.candidates(c):
+            m = match(text, pos)
+            if m is not None:
+                return name, m.group()
+        return None
 
 
 class Grammar:
@@ -196,8 +211,10 @@ class Grammar:
     def __init__(self, tables: dict):
         self.key: str = tables["grammar_sha256"]
         self.states: list[dict[str, int]] = tables["states"]
-        regex = tables["regex"]
-        self.lexers = [_Lexer(spec, regex) for spec in tables["lexers"]]
+        self.regex: dict[str, str] = tables["regex"]
+        self.first: dict[str, str | None] = tables["first"]
+        self._matchers: dict[str, Callable] = {}
+        self.lexers = [_Lexer(spec, self) for spec in tables["lexers"]]
         self.state_lexer = [self.lexers[i] for i in tables["state_lexer"]]
         self.root_lexer = self.lexers[tables["root_lexer"]]
         # python-hcl2's post-lexer: a newline or comment directly followed by one of these
@@ -217,6 +234,12 @@ class Grammar:
                                name in _NESTING_RULES))
         # (state below, state on top, lookahead) -> state after the chain of unit reductions
         self.unit_chains: dict[tuple[int, int, str], int] = {}
+
+    def matcher(self, name: str) -> Callable:
+        m = self._matchers.get(name)
+        if m is None:
+            m = self._matchers[name] = re.compile(self.regex[name]).match
+        return m
 
 
 _GRAMMAR: Grammar | None = None
@@ -335,7 +358,7 @@ def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable
 
     def feed(tok: Tok, is_end: bool = False) -> Any:
         nonlocal nbad
-        type_ = tok.type
+        type_ = tok[0]
         while True:
             top = ss[-1]
             act = states[top].get(type_)
@@ -347,10 +370,10 @@ def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable
             if act >= 0:
                 ss.append(act)
                 vs.append(tok)
-                sp.append(tok.span)
+                sp.append(tok[2])
                 dp.append(0)
                 if len(ss) > MAX_STACK:
-                    raise TooLarge("nesting", tok.span, MAX_NESTING)
+                    raise TooLarge("nesting", tok[2], MAX_NESTING)
                 return None
             r = -act - 1
             if unit_origin[r] is not None:
@@ -375,6 +398,7 @@ def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable
                 return vs[-1]
 
     # --- the lexer, inlined with python-hcl2's post-lexer pass
+    new_tok = tuple.__new__
     pos = 0
     n = len(text)
     line = first_line
@@ -384,11 +408,14 @@ def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable
     count = 0
     while pos < n:
         lexer = state_lexer[ss[-1]]
-        m = lexer.match(text, pos)
-        if m is None:
+        c = text[pos]
+        for type_, match in lexer.by_char.get(c) or lexer.candidates(c):
+            m = match(text, pos)
+            if m is not None:
+                break
+        else:
             raise _unexpected_characters(g, lexer, text, pos, line, line_start, first_byte)
         value = m.group()
-        type_ = m.lastgroup
         s_line, s_col = line, pos - line_start + 1
         if "\n" in value:
             line += value.count("\n")
@@ -400,11 +427,12 @@ def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable
         words = lexer.unless.get(type_)
         if words is not None:
             type_ = words.get(value, type_)
-        tok = Tok(type_, value, (s_line, s_col, pos + first_byte, line, end - line_start + 1, end + first_byte))
+        span = (s_line, s_col, pos + first_byte, line, end - line_start + 1, end + first_byte)
+        tok = new_tok(Tok, (type_, value, span))
         pos = end
         count += 1
         if count > MAX_TOKENS:
-            raise TooLarge("tokens", tok.span, MAX_TOKENS)
+            raise TooLarge("tokens", span, MAX_TOKENS)
         if type_ == "NL_OR_COMMENT":
             if pending is not None:
                 feed(pending)
@@ -412,17 +440,26 @@ def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable
             continue
         if pending is not None:
             if type_ in operators:
-                tok = Tok(type_, pending.value + value, tok.span)
+                tok = new_tok(Tok, (type_, pending[1] + value, span))
             else:
                 feed(pending)
             pending = None
-        feed(tok)
+        act = states[ss[-1]].get(type_)
+        if act is not None and act >= 0:  # a plain shift, the commonest step, without a call
+            ss.append(act)
+            vs.append(tok)
+            sp.append(span)
+            dp.append(0)
+            if len(ss) > MAX_STACK:
+                raise TooLarge("nesting", span, MAX_NESTING)
+        else:
+            feed(tok)
         last = tok
     if pending is not None:
         feed(pending)
         last = pending
     if last is not None:
-        end_tok = Tok("$END", "", last.span)
+        end_tok = Tok("$END", "", last[2])
     else:
         end_tok = Tok("$END", "", (first_line, first_column, first_byte) * 2)
     return feed(end_tok, True)
@@ -453,8 +490,8 @@ def _unexpected_characters(g: Grammar, lexer: _Lexer, text: str, pos: int, line:
     root = g.root_lexer
     orig = Pos(line, pos - line_start + 1, pos + first_byte)
     m = root.match(text, pos)
-    while m is not None and m.lastgroup in root.ignore:
-        value = m.group()
+    while m is not None and m[0] in root.ignore:
+        value = m[1]
         if "\n" in value:
             line += value.count("\n")
             line_start = pos + value.rindex("\n") + 1
@@ -462,9 +499,9 @@ def _unexpected_characters(g: Grammar, lexer: _Lexer, text: str, pos: int, line:
         m = root.match(text, pos) if pos < len(text) else None
     if m is None:
         return HclSyntaxError("chars", orig, expected=lexer.allowed)
-    type_ = m.lastgroup
+    type_, value = m
     words = root.unless.get(type_)
     if words is not None:
-        type_ = words.get(m.group(), type_)
-    return HclSyntaxError("token", Pos(line, pos - line_start + 1, pos + first_byte), type_, m.group(),
+        type_ = words.get(value, type_)
+    return HclSyntaxError("token", Pos(line, pos - line_start + 1, pos + first_byte), type_, value,
                           lexer.allowed)

@@ -105,6 +105,7 @@ def build_tables(grammar: str) -> dict:
         lexer_index[id(basic)] = len(lexers) - 1
         return len(lexers) - 1
 
+    first = {name: first_chars(rx) for name, rx in regex.items()}
     rules: list = []
     rule_index: dict[int, int] = {}
 
@@ -161,6 +162,7 @@ def build_tables(grammar: str) -> dict:
         "format": TABLES_FORMAT,
         "grammar_sha256": grammar_key(grammar),
         "regex": regex,
+        "first": first,
         "lexers": lexers,
         "root_lexer": root,
         "state_lexer": state_lexer,
@@ -170,6 +172,74 @@ def build_tables(grammar: str) -> dict:
         "start_states": {k: order[v] for k, v in table.start_states.items()},
         "end_states": {k: order[v] for k, v in table.end_states.items()},
     }
+
+
+def first_chars(rx: str) -> str | None:
+    """The characters a match of `rx` can start with (sorted), or None when that could be any
+    character. Over-approximated wherever the pattern is not plain: the lexer only uses it to
+    skip terminals that cannot match here, so a superset is always correct."""
+    import re._constants as C
+    import re._parser as P
+
+    ANY = None
+
+    def seq(items: Any) -> tuple[set | None, bool]:
+        acc: set = set()
+        for op, av in items:
+            f, nullable = item(op, av)
+            if f is ANY:
+                return ANY, False
+            acc |= f
+            if not nullable:
+                return acc, False
+        return acc, True
+
+    def charset(items: Any) -> set | None:
+        out: set = set()
+        for op, av in items:
+            if op is C.LITERAL:
+                out.add(chr(av))
+            elif op is C.RANGE and av[1] - av[0] < 4096:
+                out.update(chr(c) for c in range(av[0], av[1] + 1))
+            else:  # NEGATE, CATEGORY, a huge range
+                return ANY
+        return out
+
+    def item(op: Any, av: Any) -> tuple[set | None, bool]:
+        if op is C.LITERAL:
+            return {chr(av)}, False
+        if op is C.IN:
+            return charset(av), False
+        if op is C.BRANCH:
+            acc: set = set()
+            nullable = False
+            for branch in av[1]:
+                f, n = seq(branch)
+                if f is ANY:
+                    return ANY, False
+                acc |= f
+                nullable = nullable or n
+            return acc, nullable
+        if op is C.SUBPATTERN:
+            if av[1] & (C.SRE_FLAG_IGNORECASE | C.SRE_FLAG_LOCALE):
+                return ANY, False
+            return seq(av[3])
+        if op in (C.MAX_REPEAT, C.MIN_REPEAT, getattr(C, "POSSESSIVE_REPEAT", None)):
+            f, n = seq(av[2])
+            return f, n or av[0] == 0
+        if op is getattr(C, "ATOMIC_GROUP", None):
+            return seq(av)
+        if op in (C.AT, C.ASSERT, C.ASSERT_NOT):
+            return set(), True  # zero width: what follows decides
+        return ANY, False  # ANY, NOT_LITERAL, back-references, anything else
+
+    parsed = P.parse(rx)
+    if parsed.state.flags & (C.SRE_FLAG_IGNORECASE | C.SRE_FLAG_LOCALE):
+        return ANY
+    chars, nullable = seq(parsed.data)
+    if chars is ANY or nullable:
+        return ANY
+    return "".join(sorted(chars))
 
 
 def check_tables(data: Any, key: str, deep: bool = True) -> dict:
@@ -202,6 +272,10 @@ def check_tables(data: Any, key: str, deep: bool = True) -> dict:
     if not (isinstance(sl, list) and len(sl) == n_states and all(isinstance(i, int) and 0 <= i < len(lexers)
                                                                  for i in sl)):
         raise ValueError("malformed lexer map")
+    first = data.get("first")
+    if not (isinstance(first, dict) and set(first) == set(regex)
+            and all(v is None or isinstance(v, str) for v in first.values())):
+        raise ValueError("malformed first characters")
     ops = data.get("operators")
     if not (isinstance(ops, list) and all(isinstance(o, str) for o in ops)):
         raise ValueError("malformed operator list")
