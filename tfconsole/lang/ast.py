@@ -709,6 +709,14 @@ def parse_template(text: str, filename: str, start_line: int = 1, heredoc: bool 
         return SourceRange(filename, Pos(ln, 1), Pos(ln, 1))
 
     while i < n:
+        # literal text up to the next escape, interpolation, directive or newline, at C speed
+        m = _TEMPLATE_SPECIAL.search(text, i)
+        if m is None:
+            buf.append(text[i:])
+            break
+        if m.start() > i:
+            buf.append(text[i:m.start()])
+            i = m.start()
         c = text[i]
         if c in "$%" and text.startswith(c + c + "{", i):
             buf.append(c + "{")
@@ -754,6 +762,9 @@ def parse_template(text: str, filename: str, start_line: int = 1, heredoc: bool 
     if flush:
         parts = _flush_heredoc(parts)
     return build_template(parts, rng_at(start_line), stripped=True)
+
+
+_TEMPLATE_SPECIAL = re.compile(r"\$\$\{|%%\{|\$\{|%\{|\n")
 
 
 def _flush_heredoc(parts: list[tuple]) -> list[tuple]:
