@@ -43,7 +43,7 @@ class Node:
 
 
 def generic(text: str) -> Any:
-    return H.parse(text, "start", {}, lambda name: (lambda kids, span: Node(name, kids, span)))
+    return H.parse(text, "start", {}, lambda name: (lambda ctx, kids, span: Node(name, kids, span)))
 
 
 def same_tree(a: Any, b: Any, path: str = "") -> None:

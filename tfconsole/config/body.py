@@ -62,11 +62,6 @@ class _BodyCompiler(A.Compiler):
     def report(self, at: int, summary: str, detail: str, rng: SourceRange | None) -> None:
         self.found.append((at, summary, detail, rng))
 
-    def handlers(self) -> dict[str, Any]:
-        out = super().handlers()
-        out.update(attribute=self.h_attribute, block=self.h_block, body=self.h_body, start=self.h_start)
-        return out
-
     def h_attribute(self, kids: list, span: tuple) -> Attribute:
         name = kids[0]
         rng = self.rng(span)
@@ -172,7 +167,7 @@ def _parse(text: str, filename: str) -> tuple[Body | None, Diagnostics, dict]:
     comp = _BodyCompiler(filename)
     try:
         # a final newline, as python-hcl2 adds: the grammar ends attributes and blocks at one
-        body = H.parse(text + "\n", "start", comp.handlers(), A.pnode_handler, bad_aware=_BAD_AWARE,
+        body = H.parse(text + "\n", "start", comp.handlers(), A.pnode_handler, comp, bad_aware=_BAD_AWARE,
                        errors=(A.ParseError,))
     except H.HclSyntaxError as exc:
         if exc.token_type == "$END":

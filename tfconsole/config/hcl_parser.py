@@ -234,6 +234,8 @@ class Grammar:
                                name in _NESTING_RULES))
         # (state below, state on top, lookahead) -> state after the chain of unit reductions
         self.unit_chains: dict[tuple[int, int, str], int] = {}
+        self.unit_origin = [r[1] if r[0] == _UNIT else None for r in self.rules]
+        self.plans: dict[tuple, tuple] = {}
 
     def matcher(self, name: str) -> Callable:
         m = self._matchers.get(name)
@@ -254,14 +256,33 @@ def grammar() -> Grammar:
     return _GRAMMAR
 
 
-Handler = Callable[[list, "Span | None"], Any]
+Handler = Callable[[Any, list, "Span | None"], Any]
+
+
+def _plan(g: Grammar, handlers: dict[str, Handler], default: Callable[[str], Handler],
+          bad_aware: frozenset) -> tuple[list, list]:
+    """Per rule: its handler, and the handler again if the rule is a one-child reduction the
+    driver does in place (else None). Remembered per handler set: a template with many
+    interpolations parses many small expressions."""
+    key = (id(handlers), id(default), bad_aware)
+    hit = g.plans.get(key)
+    if hit is not None and hit[0] is handlers and hit[1] is default:
+        return hit[2], hit[3]
+    handler_of = [handlers.get(r[2]) or default(r[2]) for r in g.rules]
+    simple = [handler_of[i] if (r[0] != _UNIT and r[3] == 1 and not r[5] and not r[6] and not r[7]
+                                and not r[4] and r[2] not in bad_aware) else None
+              for i, r in enumerate(g.rules)]
+    if len(g.plans) > 64:
+        g.plans.clear()
+    g.plans[key] = (handlers, default, handler_of, simple)
+    return handler_of, simple
 
 
 def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable[[str], Handler],
-          first_line: int = 1, bad_aware: frozenset = frozenset(), errors: tuple = (),
+          ctx: Any = None, first_line: int = 1, bad_aware: frozenset = frozenset(), errors: tuple = (),
           first_column: int = 1, first_byte: int = 0) -> Any:
-    """Parse `text` from start symbol `start`, calling handlers[name](children, span) at each
-    reduction (default(name) for names without one); returns the start rule's value.
+    """Parse `text` from start symbol `start`, calling handlers[name](ctx, children, span) at
+    each reduction (default(name) for names without one); returns the start rule's value.
     Positions start at first_line, first_column and byte offset first_byte (an expression cut
     out of a larger file keeps that file's positions).
 
@@ -272,7 +293,7 @@ def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable
     rules = g.rules
     state_lexer = g.state_lexer
     operators = g.operators
-    handler_of = [handlers.get(r[2]) or default(r[2]) for r in rules]
+    handler_of, simple = _plan(g, handlers, default, bad_aware)
     end_state = g.end_states[start]
     ss: list[int] = [g.start_states[start]]  # state stack
     vs: list[Any] = []  # values
@@ -326,7 +347,7 @@ def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable
             if nbad:
                 nbad -= sum(1 for k in kids if type(k) is Bad)
             try:
-                value = handler_of[rule_index](kids, span)
+                value = handler_of[rule_index](ctx, kids, span)
             except errors as exc:
                 value = Bad(exc, span)
             if type(value) is Bad:
@@ -336,7 +357,7 @@ def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable
         sp.append(span)
         dp.append(depth)
 
-    unit_origin = [r[1] if r[0] == _UNIT else None for r in rules]
+    unit_origin = g.unit_origin
     chains = g.unit_chains
 
     def unit_chain(below: int, top: int, la: str) -> int:
@@ -350,11 +371,6 @@ def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable
             cur = states[below][unit_origin[-act - 1]]
         chains[(below, top, la)] = cur
         return cur
-
-    # rules of one child that only call their handler: reduced in place
-    simple = [handler_of[i] if (r[0] != _UNIT and r[3] == 1 and not r[5] and not r[6] and not r[7]
-                                and not r[4] and r[2] not in bad_aware) else None
-              for i, r in enumerate(rules)]
 
     def feed(tok: Tok, is_end: bool = False) -> Any:
         nonlocal nbad
@@ -387,7 +403,7 @@ def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable
                 v = vs[-1]
                 if type(v) is not Bad:
                     try:
-                        vs[-1] = h([v], sp[-1])
+                        vs[-1] = h(ctx, [v], sp[-1])
                     except errors as exc:
                         vs[-1] = Bad(exc, sp[-1])
                         nbad += 1

@@ -372,9 +372,15 @@ class Compiler:
     def rng(self, span: tuple | None) -> SourceRange | None:
         return _make_range(self.filename, span) if span is not None else None
 
-    def handlers(self) -> dict[str, Any]:
-        """Rule name -> bound handler, for hcl_parser.parse."""
-        return {name: getattr(self, "h_" + name) for name in _HANDLED}
+    @classmethod
+    def handlers(cls) -> dict[str, Any]:
+        """Rule name -> handler function (called with the Compiler first), for hcl_parser.parse;
+        one dict per class, so the parser can remember what it derives from it."""
+        table = cls.__dict__.get("_handler_table")
+        if table is None:
+            table = {n[2:]: getattr(cls, n) for n in dir(cls) if n.startswith("h_")}
+            cls._handler_table = table
+        return table
 
     # --- words and literals
     def h_identifier(self, kids: list, span: tuple) -> PNode:
@@ -581,9 +587,6 @@ class Compiler:
 
     def h_expr_only(self, kids: list, span: tuple) -> Expr:
         return _exprs(kids)[0]
-
-
-_HANDLED = tuple(n[2:] for n in dir(Compiler) if n.startswith("h_"))
 
 
 def _exprs(kids: list) -> list:
@@ -852,7 +855,7 @@ def parse_expression(text: str, filename: str = "<expr>", line: int = 1, numbers
 
     comp = Compiler(filename, numbers)
     try:
-        value = H.parse(text, "expr_only", comp.handlers(), pnode_handler, first_line=line,
+        value = H.parse(text, "expr_only", comp.handlers(), pnode_handler, comp, first_line=line,
                         first_column=column, first_byte=byte, errors=(ParseError,))
     except H.HclSyntaxError as exc:
         at = exc.start or Pos(line, 1)
@@ -881,7 +884,7 @@ def pnode_handler(name: str) -> Any:
     """The handler for a rule the Compiler has no method for: keep it as a PNode."""
     h = _PNODE_HANDLERS.get(name)
     if h is None:
-        h = _PNODE_HANDLERS[name] = lambda kids, span: PNode(name, kids, span)
+        h = _PNODE_HANDLERS[name] = lambda ctx, kids, span: PNode(name, kids, span)
     return h
 
 
