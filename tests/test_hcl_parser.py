@@ -20,6 +20,8 @@ from tfconsole.config import hcl_tables
 from tfconsole.config.body import parse_file
 from tfconsole.lang import ast as A
 
+
+
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = sorted(p for d in ("tests", "configs") for p in (ROOT / d).rglob("*.tf"))
 
@@ -197,3 +199,72 @@ def test_expression_start_parses_standalone_expressions_with_positions() -> None
     assert where(e.range) == (3, 7, 3, 20)
     with pytest.raises(A.ParseError):
         A.parse_expression("1 +", "x")
+
+
+# --------------------------------------------------------------------------- the literal fast path
+
+
+def random_configuration(rng: random.Random) -> str:
+    """Configurations of nested objects and tuples, plain and not, with the spacing, comments and
+    separators people write (and some they should not)."""
+    blanks = ["", " ", "  ", "\t", "\n", "\n  ", " # c\n", "// x\n", "/* y */", "\r\n", ",", " ,", ", "]
+
+    def blank() -> str:
+        return rng.choice(blanks) if rng.random() < 0.5 else rng.choice(["", " "])
+
+    def key() -> str:
+        return rng.choice(["a", "b_c", "x-1", '"q"', '"sp ace"', "true", "null", "for", "in", '""', "if", '"a$b"'])
+
+    def leaf() -> str:
+        return rng.choice(["1", "0", "-1", "- 2", "1.5", "1e3", "2E-2", '"s"', '""', '"a b"', "true", "false", "null",
+                           "var.x", "x", '"e\\n"', '"${x}"', "1+2", "--1", "[]", "{}", "01", "1.", ".5", '"%{x}"'])
+
+    def value(d: int) -> str:
+        r = rng.random()
+        if d > 3 or r < 0.45:
+            return leaf()
+        if r < 0.75:
+            items = [f"{key()}{blank()}{rng.choice(['=', ':', ' = ', '==', '=>'])} {value(d + 1)}"
+                     for _ in range(rng.randint(0, 4))]
+            return "{" + blank() + "".join(i + rng.choice([",", "\n", ", ", " ", ",\n", " # c\n"]) for i in items) + \
+                blank() + "}"
+        items = [value(d + 1) for _ in range(rng.randint(0, 4))]
+        return "[" + blank() + "".join(i + rng.choice([",", ", ", ",\n", "\n", " "]) for i in items) + blank() + "]"
+
+    out = [f"locals {{\n  v{i} = {value(0)}{rng.choice(['', ' ', ' # t', '.x', '[0]', ' + 1', '...'])}\n}}\n"
+           for i in range(rng.randint(1, 3))]
+    if rng.random() < 0.3:
+        out.append(f'resource "a" "b" {{\n  x = {value(0)}\n  y = [for k in {value(1)} : k]\n}}\n')
+    return "".join(out)
+
+
+def test_literals_read_directly_give_exactly_the_parsers_tree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Objects and tuples read by the fast path (hcl_literals) against the same text parsed token by
+    token: the same tree and ranges, the same diagnostics, the same cache entry."""
+    from test_parse_cache import shape
+
+    from tfconsole.config import body as B
+    from tfconsole.config import hcl_literals, parse_cache
+
+    used = []
+    real = hcl_literals.read_literal
+
+    def counting(*args: Any) -> Any:
+        got = real(*args)
+        used.append(got is not None)
+        return got
+
+    monkeypatch.setattr(hcl_literals, "read_literal", counting)
+    rng = random.Random(11)
+    texts = [random_configuration(rng) for _ in range(1500)] + [p.read_text() for p in CORPUS]
+    for text in texts:
+        fast, fast_diags, fast_numbers = B._parse(text, "m.tf", literals=True)
+        slow, slow_diags, slow_numbers = B._parse(text, "m.tf", literals=False)
+        assert [(d.summary, d.detail, d.subject) for d in fast_diags] == \
+            [(d.summary, d.detail, d.subject) for d in slow_diags], text
+        assert (fast is None) == (slow is None), text
+        if fast is not None:
+            assert shape(fast) == shape(slow), text
+            if not len(fast_diags):
+                assert parse_cache.encode_body(fast, fast_numbers) == parse_cache.encode_body(slow, slow_numbers)
+    assert sum(used) > 500 and used.count(False) > 500  # both paths taken many times

@@ -162,14 +162,18 @@ def parse_file_cached(text: str, filename: str) -> tuple[Body | None, Diagnostic
     return body, Diagnostics()
 
 
-def _parse(text: str, filename: str) -> tuple[Body | None, Diagnostics, dict]:
+def _parse(text: str, filename: str, literals: bool = True) -> tuple[Body | None, Diagnostics, dict]:
+    from .hcl_literals import read_literal
+
     diags = Diagnostics()
     comp = _BodyCompiler(filename)
     try:
         # a final newline, as python-hcl2 adds: the grammar ends attributes and blocks at one
         body = H.parse(text + "\n", "start", comp.handlers(), A.pnode_handler, comp, bad_aware=_BAD_AWARE,
-                       errors=(A.ParseError,))
+                       errors=(A.ParseError,), literals=read_literal if literals else None)
     except H.HclSyntaxError as exc:
+        if literals:  # errors are always the token-by-token parser's own
+            return _parse(text, filename, literals=False)
         if exc.token_type == "$END":
             summary, detail, at = _end_of_file(exc, text)
         else:
@@ -178,6 +182,8 @@ def _parse(text: str, filename: str) -> tuple[Body | None, Diagnostics, dict]:
         diags.error(summary, detail, SourceRange(filename, at, Pos(at.line, at.column + 1, at.byte + 1)))
         return None, diags, {}
     except H.TooLarge as exc:
+        if literals:
+            return _parse(text, filename, literals=False)
         at = exc.start or Pos(1, 1)
         diags.error("Configuration too deeply nested" if exc.what == "nesting" else "Configuration file too large",
                     A.too_large_message(exc), SourceRange(filename, at, Pos(at.line, at.column + 1, at.byte + 1)))

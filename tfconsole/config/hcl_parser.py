@@ -236,6 +236,19 @@ class Grammar:
         self.unit_chains: dict[tuple[int, int, str], int] = {}
         self.unit_origin = [r[1] if r[0] == _UNIT else None for r in self.rules]
         self.plans: dict[tuple, tuple] = {}
+        self.closing_lexers = self._closing_lexers()
+
+    def _closing_lexers(self) -> dict[str, tuple[str, _Lexer]]:
+        """opening bracket -> (the nonterminal it starts, the lexer of the states that have just
+        shifted its closing bracket), when all those states lex alike; for the literal path."""
+        out = {}
+        for opener, nonterm in (("LBRACE", "object"), ("LSQB", "tuple")):
+            rules = {i for i, r in enumerate(self.rules) if r[1] == nonterm}
+            lexers = {id(self.state_lexer[st]): self.state_lexer[st] for st, row in enumerate(self.states)
+                      if any(v < 0 and -v - 1 in rules for v in row.values())}
+            if len(lexers) == 1:
+                out[opener] = (nonterm, next(iter(lexers.values())))
+        return out
 
     def matcher(self, name: str) -> Callable:
         m = self._matchers.get(name)
@@ -280,14 +293,20 @@ def _plan(g: Grammar, handlers: dict[str, Handler], default: Callable[[str], Han
 
 def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable[[str], Handler],
           ctx: Any = None, first_line: int = 1, bad_aware: frozenset = frozenset(), errors: tuple = (),
-          first_column: int = 1, first_byte: int = 0) -> Any:
+          first_column: int = 1, first_byte: int = 0, literals: Callable | None = None) -> Any:
     """Parse `text` from start symbol `start`, calling handlers[name](ctx, children, span) at
     each reduction (default(name) for names without one); returns the start rule's value.
     Positions start at first_line, first_column and byte offset first_byte (an expression cut
     out of a larger file keeps that file's positions).
 
     A handler may raise one of `errors`: the value becomes a Bad, passed up unchanged until a
-    rule named in `bad_aware` receives it (that handler reports it)."""
+    rule named in `bad_aware` receives it (that handler reports it).
+
+    `literals(ctx, text, pos, line, line_start, first_byte, max_depth)`, if given, is offered
+    each `{` / `[` where an object / tuple may start, and returns (tree, span, depth, reader)
+    for a literal it read itself (reader: its end pos, line, line_start and token count), or
+    None. A caller that gets a syntax error or a limit from a parse with `literals` must parse
+    again without (hcl_literals.py says why)."""
     g = grammar()
     states = g.states
     rules = g.rules
@@ -422,8 +441,18 @@ def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable
     pending: Tok | None = None
     last: Tok | None = None
     count = 0
+    # after a literal read by `literals`, the next tokens are lexed as after its closing
+    # bracket (until the driver moves on): that state's lexer, not the one of the goto state
+    after_value: Any = None
+    after_lexer: Any = None
+    after_depth = 0
+    closers = g.closing_lexers if literals is not None else {}
     while pos < n:
-        lexer = state_lexer[ss[-1]]
+        if after_value is not None and len(vs) == after_depth and vs[-1] is after_value:
+            lexer = after_lexer
+        else:
+            after_value = None
+            lexer = state_lexer[ss[-1]]
         c = text[pos]
         for type_, match in lexer.by_char.get(c) or lexer.candidates(c):
             m = match(text, pos)
@@ -460,6 +489,25 @@ def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable
             else:
                 feed(pending)
             pending = None
+        if type_ in closers:
+            top = ss[-1]
+            act = states[top].get(type_)
+            goto = states[top].get(closers[type_][0])
+            if act is not None and act >= 0 and goto is not None:
+                got = literals(ctx, text, span[2] - first_byte, s_line, line_start, first_byte, MAX_NESTING)
+                if got is not None:
+                    tree, tspan, depth, reader = got
+                    ss.append(goto)
+                    vs.append(tree)
+                    sp.append(tspan)
+                    dp.append(depth)
+                    pos, line, line_start = reader.pos, reader.line, reader.line_start
+                    count += reader.tokens - 1
+                    if count > MAX_TOKENS:
+                        raise TooLarge("tokens", tspan, MAX_TOKENS)
+                    after_value, after_lexer, after_depth = tree, closers[type_][1], len(vs)
+                    last = new_tok(Tok, ("RBRACE" if type_ == "LBRACE" else "RSQB", "", tspan[3:] * 2))
+                    continue
         act = states[ss[-1]].get(type_)
         if act is not None and act >= 0:  # a plain shift, the commonest step, without a call
             ss.append(act)
