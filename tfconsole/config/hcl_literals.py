@@ -42,10 +42,11 @@ class _Decline(Exception):
 class LiteralReader:
     """Reads one plain literal starting at an opening bracket; see the module docstring."""
 
-    __slots__ = ("comp", "text", "pos", "line", "line_start", "first_byte", "tokens", "limit", "level")
+    __slots__ = ("comp", "text", "pos", "line", "line_start", "first_byte", "tokens", "limit", "level",
+                 "max_tokens")
 
     def __init__(self, comp: A.Compiler, text: str, pos: int, line: int, line_start: int, first_byte: int,
-                 limit: int):
+                 limit: int, max_tokens: int):
         self.comp = comp
         self.text = text
         self.pos = pos
@@ -55,6 +56,7 @@ class LiteralReader:
         self.tokens = 0
         self.limit = limit  # nesting depth the driver allows
         self.level = 0  # brackets open: deeper than the limit is the driver's to refuse
+        self.max_tokens = max_tokens  # more than the driver allows is the driver's to refuse
 
     def read(self) -> tuple[Any, tuple, int] | None:
         """(tree, span, depth) of the literal at self.pos, or None (declined)."""
@@ -84,6 +86,8 @@ class LiteralReader:
             if kind == "ws":
                 continue
             self.tokens += 1
+            if self.tokens > self.max_tokens:
+                raise _Decline
             span = (line, col, start + self.first_byte, self.line, end - self.line_start + 1, end + self.first_byte)
             return kind, value, span
 
@@ -182,9 +186,9 @@ _MinusTok = _Minus()
 
 
 def read_literal(comp: A.Compiler, text: str, pos: int, line: int, line_start: int, first_byte: int,
-                 max_depth: int) -> tuple[Any, tuple, int, LiteralReader] | None:
+                 max_depth: int, max_tokens: int) -> tuple[Any, tuple, int, LiteralReader] | None:
     """The `literals` hook of hcl_parser.parse."""
-    reader = LiteralReader(comp, text, pos, line, line_start, first_byte, max_depth)
+    reader = LiteralReader(comp, text, pos, line, line_start, first_byte, max_depth, max_tokens)
     got = reader.read()
     if got is None:
         return None

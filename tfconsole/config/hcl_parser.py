@@ -302,7 +302,7 @@ def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable
     A handler may raise one of `errors`: the value becomes a Bad, passed up unchanged until a
     rule named in `bad_aware` receives it (that handler reports it).
 
-    `literals(ctx, text, pos, line, line_start, first_byte, max_depth)`, if given, is offered
+    `literals(ctx, text, pos, line, line_start, first_byte, max_depth, max_tokens)`, if given, is offered
     each `{` / `[` where an object / tuple may start, and returns (tree, span, depth, reader)
     for a literal it read itself (reader: its end pos, line, line_start and token count), or
     None. A caller that gets a syntax error or a limit from a parse with `literals` must parse
@@ -494,7 +494,8 @@ def parse(text: str, start: str, handlers: dict[str, Handler], default: Callable
             act = states[top].get(type_)
             goto = states[top].get(closers[type_][0])
             if act is not None and act >= 0 and goto is not None:
-                got = literals(ctx, text, span[2] - first_byte, s_line, line_start, first_byte, MAX_NESTING)
+                got = literals(ctx, text, span[2] - first_byte, s_line, line_start, first_byte, MAX_NESTING,
+                               MAX_TOKENS - count + 1)
                 if got is not None:
                     tree, tspan, depth, reader = got
                     ss.append(goto)
