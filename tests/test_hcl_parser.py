@@ -20,8 +20,6 @@ from tfconsole.config import hcl_tables
 from tfconsole.config.body import parse_file
 from tfconsole.lang import ast as A
 
-
-
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = sorted(p for d in ("tests", "configs") for p in (ROOT / d).rglob("*.tf"))
 

@@ -6,6 +6,7 @@ what a case needs: they catch a hang or a runaway allocation, they do not measur
 """
 from __future__ import annotations
 
+import os
 import random
 import resource
 import subprocess
@@ -112,9 +113,8 @@ def test_hostile_configuration(name: str, tmp_path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data.encode() if isinstance(data, str) else data)
     proc = subprocess.run([sys.executable, "-m", "tfconsole.command.main", f"-chdir={conf}", "plan", "-no-color",
-                           "-input=false"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          timeout=TIMEOUT, preexec_fn=_limits, env={**__import__("os").environ,
-                                                                    "XDG_CACHE_HOME": str(tmp_path / "cache")})
+                           "-input=false"], stdin=subprocess.DEVNULL, capture_output=True, check=False,
+                          timeout=TIMEOUT, preexec_fn=_limits, env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
     out = (proc.stdout + proc.stderr).decode("utf-8", "replace")
     assert proc.returncode != 0, out[-2000:]
     assert "Traceback" not in out and "Internal error" not in out and "MemoryError" not in out, out[-3000:]

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 
 from tfconsole.config import body as B
-from tfconsole.config import hcl_parser as H
 from tfconsole.config import parse_cache as PC
 from tfconsole.config.loader import load_config
 from tfconsole.lang import ast as A
@@ -165,16 +164,21 @@ def test_a_planted_pickle_is_never_run_and_is_replaced(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("payload", [
-    b"", b"not json", b"[]", b'{"format": 1}', b"\x80\x04\x95", b"[" * 100_000,
-    b'{"format": 1, "key": "KEY", "body": {"pos": [1, 1, 0], "rng": [0, 5], "body": [[], [], 0]}}',
-    b'{"format": 1, "key": "KEY", "body": {"pos": [], "rng": [], "body": [[["a", ["B", "+", null, null, -1], -1, -1]], [], -1]}}',
-    b'{"format": 1, "key": "KEY", "body": {"pos": [], "rng": [], "body": [[["a", ["Z", 1, -1], -1, -1]], [], -1]}}',
-    b'{"format": 1, "key": "KEY", "body": {"pos": [], "rng": [], "body": [[["a", ["N", "x", false, -1], -1, -1]], [], -1]}}',
+    b"", b"not json", b"[]", b'{"format": FORMAT}', b"\x80\x04\x95", b"[" * 100_000,
+    b'{"format": FORMAT, "key": "KEY", "body": {"rng": [1, 1, 0, 1, 2], "body": [[], [], 0]}}',
+    b'{"format": FORMAT, "key": "KEY", "body": {"rng": [1, 1, 0, 1, 2, true], "body": [[], [], 0]}}',
+    b'{"format": FORMAT, "key": "KEY", "body": {"rng": [], "body": [[], [], 3]}}',
+    b'{"format": FORMAT, "key": "KEY", "body": {"rng": [], "body": [[["a", ["B", "+", null, null, -1], -1, -1]], [], -1]}}',
+    b'{"format": FORMAT, "key": "KEY", "body": {"rng": [], "body": [[["a", ["Z", 1, -1], -1, -1]], [], -1]}}',
+    b'{"format": FORMAT, "key": "KEY", "body": {"rng": [], "body": [[["a", ["N", "x", false, -1], -1, -1]], [], -1]}}',
+    b'{"format": FORMAT, "key": "KEY", "body": {"rng": [], "body": [[["a", ["K", null, null, -1], -1, -1]], [], -1]}}',
+    b'{"format": FORMAT, "key": "KEY", "body": {"rng": [], "body": [[["a", ["L", 1.5, -1], -1, -1]], [], -1]}}',
 ])
 def test_damaged_entries_are_ignored_and_rebuilt(cache: Path, parses: list[str], payload: bytes) -> None:
     fresh = shape(B._parse(MAIN, "main.tf")[0])
     parses.clear()
-    path = plant(cache, MAIN, payload.replace(b"KEY", PC.entry_key(MAIN).encode()))
+    payload = payload.replace(b"KEY", PC.entry_key(MAIN).encode()).replace(b"FORMAT", str(PC.CACHE_FORMAT).encode())
+    path = plant(cache, MAIN, payload)
     body, diags = B.parse_file_cached(MAIN, "main.tf")
     assert not len(diags) and shape(body) == fresh and parses == ["main.tf"]
     assert json.loads(path.read_text())["key"] == PC.entry_key(MAIN)

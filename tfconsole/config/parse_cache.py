@@ -21,9 +21,9 @@ import tempfile
 import time
 from typing import Any
 
-from tfconsole.diags import Pos, SourceRange
+from tfconsole.diags import SourceRange
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 MAX_ENTRY_BYTES = 64 * 1024 * 1024  # an entry bigger than this is not read
 # Pruned when an entry is written: entries unused for this long go, and beyond these totals the
 # least recently used go (a read marks an entry used, at most once a day).
@@ -212,9 +212,9 @@ def entry_key(text: str) -> str:
 # ---------------------------------------------------------------------------
 # the codec: Body and expression trees <-> JSON
 #
-# An entry is {"pos": [line, column, byte, ...], "rng": [start, end, ...], "body": ...}: every
-# distinct position and range is stored once and nodes refer to their range by index (-1: none),
-# so decoding makes each Pos and SourceRange once. A node is [tag, fields..., range].
+# An entry is {"rng": [line, column, byte, end line, end column, end byte, ...], "body": ...}:
+# every distinct range is stored once and nodes refer to their range by index (-1: none), so
+# decoding makes each range once. A node is [tag, fields..., range].
 
 
 class NotCacheable(Exception):
@@ -226,7 +226,7 @@ def encode_body(body: Any, numbers: dict[int, tuple[Any, str, bool]]) -> dict:
 
     enc = _Encoder(A, numbers)
     out = enc.body(body)
-    return {"pos": enc.pos, "rng": enc.rng_list, "body": out}
+    return {"rng": enc.rng_list, "body": out}
 
 
 def decode_body(doc: Any, filename: str) -> Any:
@@ -235,7 +235,7 @@ def decode_body(doc: Any, filename: str) -> Any:
     from tfconsole.lang import ast as A
 
     try:
-        return _Decoder(A, filename, doc["pos"], doc["rng"]).body(doc["body"])
+        return _Decoder(A, filename, doc["rng"]).body(doc["body"])
     except Exception as exc:  # noqa: BLE001 - whatever a malformed entry trips, it is only a miss
         raise ValueError(f"malformed parse cache entry: {exc!r}") from None
 
@@ -269,17 +269,8 @@ class _Encoder:
         self.A = A
         self.numbers = numbers
         self.table = {cls: (tag, fields) for tag, cls, fields in _node_table(A)}
-        self.pos: list[int] = []
         self.rng_list: list[int] = []
-        self._pos: dict[tuple[int, int, int], int] = {}
-        self._rng: dict[tuple[int, int], int] = {}
-
-    def p(self, k: tuple[int, int, int]) -> int:
-        i = self._pos.get(k)
-        if i is None:
-            i = self._pos[k] = len(self._pos)
-            self.pos.extend(k)
-        return i
+        self._rng: dict[tuple, int] = {}
 
     def r(self, rng: SourceRange | None) -> int:
         if rng is None:
@@ -288,11 +279,10 @@ class _Encoder:
         if sp is None:
             s, e = rng.start, rng.end
             sp = (s.line, s.column, s.byte, e.line, e.column, e.byte)
-        k = (self.p(sp[:3]), self.p(sp[3:]))
-        i = self._rng.get(k)
+        i = self._rng.get(sp)
         if i is None:
-            i = self._rng[k] = len(self._rng)
-            self.rng_list.extend(k)
+            i = self._rng[sp] = len(self._rng)
+            self.rng_list.extend(sp)
         return i
 
     def body(self, b: Any) -> list:
@@ -354,14 +344,12 @@ def _check(ok: bool) -> None:
 class _Decoder:
     """Rebuilds a Body; every field's type is checked, any surprise raises."""
 
-    def __init__(self, A: Any, filename: str, pos: Any, rng: Any):
+    def __init__(self, A: Any, filename: str, rng: Any):
         self.A = A
-        _check(type(pos) is list and type(rng) is list and len(pos) % 3 == 0 and len(rng) % 2 == 0)
-        _check(set(map(type, pos)) <= {int} and set(map(type, rng)) <= {int})
+        _check(type(rng) is list and len(rng) % 6 == 0 and set(map(type, rng)) <= {int})
         from .hcl_parser import make_range
 
-        P = list(zip(pos[0::3], pos[1::3], pos[2::3]))
-        self.R = [make_range(filename, P[a] + P[b]) for a, b in zip(rng[0::2], rng[1::2])]
+        self.R = [make_range(filename, sp) for sp in zip(*[iter(rng)] * 6)]
         kinds = {"expr": self.expr, "expr?": self.opt_expr, "exprs": self.exprs, "pairs": self.pairs,
                  "steps": self.steps, "str": _str, "str?": _opt_str, "bool": _bool,
                  "template": self.template, "template?": self.opt_template}
@@ -399,6 +387,19 @@ class _Decoder:
         if tag == "I":
             _check(len(d) == 3 and type(d[1]) is str)
             return A.Literal(int(d[1], 16), self.rng(d[2]))
+        # the commonest nodes of large configurations, without the generic field loop
+        if tag == "K" and len(d) == 4:
+            if d[2] is None:
+                if type(d[1]) is not str:
+                    raise TypeError("object key")
+                return A.ObjectKey(d[1], None, self.rng(d[3]))
+            if d[1] is not None:
+                raise TypeError("object key")
+            return A.ObjectKey(None, self.expr(d[2]), self.rng(d[3]))
+        if tag == "O" and len(d) == 3:
+            return A.ObjectCons(self.pairs(d[1]), self.rng(d[2]))
+        if tag == "T" and len(d) == 3:
+            return A.TupleCons(self.exprs(d[1]), self.rng(d[2]))
         cls, fields = self.table[tag]
         _check(len(d) == len(fields) + 2)
         args = [f(v) for f, v in zip(fields, d[1:])]
@@ -415,10 +416,12 @@ class _Decoder:
 
     def pairs(self, v: Any) -> list:
         _check(type(v) is list)
+        expr = self.expr
         out = []
         for p in v:
-            _check(type(p) is list and len(p) == 2)
-            out.append((self.expr(p[0]), self.expr(p[1])))
+            if type(p) is not list or len(p) != 2:
+                raise TypeError("object item")
+            out.append((expr(p[0]), expr(p[1])))
         return out
 
     def template(self, d: Any) -> Any:

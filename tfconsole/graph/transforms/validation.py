@@ -9,6 +9,7 @@ from ..nodes.resource import ResourceNode
 from ..nodes.values import LocalNode
 from .base import BuildContext, Transform, _all_attrs
 
+
 class CycleValidationTransformer(Transform):
     """A cycle is an error that names every member: its address, as Terraform does, and (beyond
     Terraform) where in the configuration each one is declared. The summary stays Terraform's;
@@ -54,7 +55,6 @@ class SelfReferenceTransformer(Transform):
             if isinstance(v, ResourceNode):
                 own = (v.module, str(v.rc.addr))
                 exprs = [a.expr for a in _all_attrs(v.rc.body)] + [v.rc.count, v.rc.for_each]
-                from ..nodes.base import expr_keys
 
                 for e in exprs:
                     if e is None:
