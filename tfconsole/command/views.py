@@ -61,7 +61,9 @@ def format_diagnostic(d: Diagnostic, files: dict[str, str] | None = None, color:
             lines.append(f"  with {d.address},")
         where = f"  on {d.subject.filename} line {d.subject.start.line}"
         ctx = _enclosing_block(src, d.subject.start.line) if src is not None else None
-        if ctx and src is not None and src.splitlines()[d.subject.start.line - 1].startswith(ctx.split()[0]):
+        src_lines = src.splitlines() if src is not None else []
+        if ctx and 0 < d.subject.start.line <= len(src_lines) and \
+                src_lines[d.subject.start.line - 1].startswith(ctx.split()[0]):
             ctx = None  # the subject is the block header itself
         if ctx:
             where += f", in {ctx}"

@@ -9,11 +9,11 @@ from typing import Any
 
 from tfconsole.addrs import Module as ModulePath
 from tfconsole.addrs import Resource
-from tfconsole.diags import Diagnostics, SourceRange
+from tfconsole.diags import Diagnostics, Pos, SourceRange
 from tfconsole.lang import ast as A
 from tfconsole.lang.types import BOOL, DYNAMIC, NUMBER, STRING, ListType, MapType, ObjectType, SetType, TupleType, Type
 
-from .body import Attribute, Block, Body, parse_file, parse_json_file
+from .body import Attribute, Block, Body, parse_file_cached, parse_json_file
 from .model import (
     Check, Lifecycle, Local, Module, ModuleCall, Moved, Output, ProviderBlock, Provisioner, Removed,
     RequiredProvider, ResourceConfig, Variable, decode_rule, expr_as_keyword, static_value, traversal_list,
@@ -89,23 +89,14 @@ def _load_module(directory: str, path: ModulePath, diags: Diagnostics, root_dir:
     for name in files:
         full = os.path.join(directory, name)
         display = _rel(full, root_dir)
-        try:
-            with open(full, "rb") as fh:
-                raw = fh.read()
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            diags.error("Invalid character encoding",
-                        "All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in "
-                        "your editor.", SourceRange(display, _p(1), _p(1)))
-            continue
-        except OSError as exc:
-            diags.error("Failed to read file", f"The file {display} could not be read: {exc}")
+        text = _read_config_file(full, display, diags)
+        if text is None:
             continue
         mod.files[display] = text
         if name.endswith(".json"):
             body, d = parse_json_file(text, display)
         else:
-            body, d = parse_file(text, display)
+            body, d = parse_file_cached(text, display)
         diags.append(d)
         if body is None:
             continue
@@ -133,6 +124,40 @@ def _load_module(directory: str, path: ModulePath, diags: Diagnostics, root_dir:
         mod.children[call.name] = _load_module(child_dir, path.child(call.name), diags, root_dir,
                                                stack + (os.path.realpath(directory),))
     return mod
+
+
+# Terraform reads files of any size; tfconsole refuses bigger ones up front, so that a stray
+# generated or binary file costs a diagnostic, not minutes and gigabytes (the parser has a token
+# limit too: hcl_parser.MAX_TOKENS).
+MAX_CONFIG_FILE_BYTES = 16 * 1024 * 1024
+
+
+def _read_config_file(full: str, display: str, diags: Diagnostics) -> str | None:
+    """The text of one configuration file, or None with a diagnostic: unreadable, too large, or
+    not UTF-8 (naming the line of the first bad byte)."""
+    try:
+        with open(full, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            raw = fh.read(MAX_CONFIG_FILE_BYTES + 1) if size <= MAX_CONFIG_FILE_BYTES else b""
+    except OSError as exc:
+        diags.error("Failed to read file", f"The file {display} could not be read: {exc.strerror or exc}.",
+                    SourceRange(display, _p(1), _p(1)))
+        return None
+    if size > MAX_CONFIG_FILE_BYTES or len(raw) > MAX_CONFIG_FILE_BYTES:
+        diags.error("Configuration file too large",
+                    f"The file {display} is {max(size, len(raw)) / 1048576:.1f} MB; tfconsole reads configuration "
+                    f"files of at most {MAX_CONFIG_FILE_BYTES // 1048576} MB.", SourceRange(display, _p(1), _p(1)))
+        return None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        at = exc.start
+        line_start = raw.rfind(b"\n", 0, at) + 1
+        pos = Pos(raw.count(b"\n", 0, at) + 1, len(raw[line_start:at].decode("utf-8", "replace")) + 1, at)
+        diags.error("Invalid character encoding",
+                    "All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in your editor.",
+                    SourceRange(display, pos, Pos(pos.line, pos.column + 1, at + 1)))
+        return None
 
 
 def _p(line: int) -> Any:
@@ -321,8 +346,10 @@ def _provisioner(b: Block, diags: Diagnostics) -> Provisioner | None:
         diags.error("Missing provisioner type", "A provisioner block must have one label: the provisioner type.",
                     b.range)
         return None
-    when = b.body.attributes.pop("when", None)
-    on_failure = b.body.attributes.pop("on_failure", None)
+    # the parsed body may be shared (a module called several times is parsed once): read the
+    # meta-arguments without taking them out of it
+    when = b.body.attributes.get("when")
+    on_failure = b.body.attributes.get("on_failure")
     when_destroy = False
     if when is not None:
         kw = expr_as_keyword(when.expr)
@@ -337,7 +364,12 @@ def _provisioner(b: Block, diags: Diagnostics) -> Provisioner | None:
             diags.error("Invalid \"on_failure\" keyword", "The \"on_failure\" argument requires one of the "
                         "following keywords: continue or fail.", on_failure.range)
         cont = kw == "continue"
-    return Provisioner(b.labels[0], b.body, when_destroy, cont, b.range)
+    return Provisioner(b.labels[0], _without(b.body, ("when", "on_failure")), when_destroy, cont, b.range)
+
+
+def _without(body: Body, names: tuple[str, ...]) -> Body:
+    """A copy of `body` without the named attributes (the parsed body itself is not changed)."""
+    return Body({k: v for k, v in body.attributes.items() if k not in names}, body.blocks, body.range)
 
 
 def _resource(mod: Module, b: Block, diags: Diagnostics, mode: str = "managed") -> ResourceConfig | None:
@@ -506,8 +538,8 @@ def _provider(mod: Module, b: Block, diags: Diagnostics) -> None:
     if not _need_labels(b, 1, "name", diags):
         return
     name = b.labels[0]
-    alias_attr = b.body.attributes.pop("alias", None)
-    version_attr = b.body.attributes.pop("version", None)
+    alias_attr = b.body.attributes.get("alias")
+    version_attr = b.body.attributes.get("version")
     alias = _static_str(alias_attr, diags) or None if alias_attr else None
     key = (name, alias)
     if key in mod.providers:
@@ -516,7 +548,7 @@ def _provider(mod: Module, b: Block, diags: Diagnostics) -> None:
                     f"A provider configuration for \"{what}\" was already given at {mod.providers[key].range}. "
                     "Each configuration for the same provider must have a distinct alias.", b.range)
         return
-    mod.providers[key] = ProviderBlock(name, alias, b.body, b.range)
+    mod.providers[key] = ProviderBlock(name, alias, _without(b.body, ("alias", "version")), b.range)
     if version_attr is not None:  # deprecated, but still a version requirement
         ver = _static_str(version_attr, diags)
         if ver and _version_syntax(ver, version_attr.expr.range or version_attr.range, diags):

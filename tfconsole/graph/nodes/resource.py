@@ -39,6 +39,11 @@ if TYPE_CHECKING:
 # count / for_each
 
 
+# Terraform has no limit; tfconsole stops at this many instances of one block, so that
+# `count = 1e9` is an error naming the limit instead of a MemoryError.
+MAX_INSTANCES = 100_000
+
+
 def evaluate_expansion(count: A.Expr | None, for_each: A.Expr | None, scope: Scope, what: str,
                        allow_unknown: bool) -> tuple["Expansion | None", Diagnostics]:
     from tfconsole.walk.context import Expansion
@@ -77,6 +82,11 @@ def evaluate_expansion(count: A.Expr | None, for_each: A.Expr | None, scope: Sco
             diags.error("Invalid count argument", "The given \"count\" argument value is unsuitable: must be "
                         "greater than or equal to zero.", count.range)
             return None, diags
+        if n > MAX_INSTANCES:
+            diags.error("Invalid count argument", f"The given \"count\" argument value is unsuitable: {n:,.0f} "
+                        f"instances; tfconsole supports at most {MAX_INSTANCES:,} instances of one resource or "
+                        "module.", count.range)
+            return None, diags
         return Expansion("list", list(range(int(n)))), diags
     if for_each is not None:
         v, d = evaluate(for_each, scope)
@@ -105,6 +115,11 @@ def evaluate_expansion(count: A.Expr | None, for_each: A.Expr | None, scope: Sco
             diags.error("Invalid for_each argument", "The given \"for_each\" argument value is unsuitable: the "
                         "given \"for_each\" argument value is null. A map, or set of strings is allowed.",
                         for_each.range)
+            return None, diags
+        if isinstance(raw, (dict, TMap, TSet)) and len(raw) > MAX_INSTANCES:
+            diags.error("Invalid for_each argument", f"The given \"for_each\" argument value is unsuitable: "
+                        f"{len(raw):,} elements; tfconsole supports at most {MAX_INSTANCES:,} instances of one "
+                        "resource or module.", for_each.range)
             return None, diags
         if isinstance(raw, (dict, TMap)):
             keys = sorted(raw.keys())
