@@ -24,6 +24,7 @@ class Args:
     """Terraform-style flags: -name, -name=value; repeated flags accumulate."""
 
     def __init__(self, argv: list[str]):
+        self.argv = list(argv)  # as given, for commands that parse their own flags (fmt, console)
         self.flags: dict[str, list[str]] = {}
         self.ordered: list[tuple[str, str]] = []  # flags in command-line order
         self.pos: list[str] = []
@@ -265,8 +266,18 @@ class CLI:
                  "directory\n  validate  Check whether the configuration is valid\n  plan      Show changes required "
                  "by the current configuration\n  apply     Create or update infrastructure\n  destroy   Destroy "
                  "previously-created infrastructure\n  ui        Open the operations console (default)\n\nAll other "
-                 "commands:\n  graph, output, refresh, show, state, taint, untaint, version, workspace")
+                 "commands:\n  console, fmt, graph, output, refresh, show, state, taint, untaint, version, workspace")
         return 0
+
+    def cmd_fmt(self, a: Args) -> int:
+        from .fmt import FmtCommand
+
+        return FmtCommand(self.stdout, self.stderr).run(a.argv)
+
+    def cmd_console(self, a: Args) -> int:
+        from .console import ConsoleCommand
+
+        return ConsoleCommand(self.stdout, self.stderr).run(a.argv)
 
     def cmd_init(self, a: Args) -> int:
         from tfconsole.core import Context, Options
