@@ -89,11 +89,11 @@ def test_console_interactive_end_of_input(workdir: Path) -> None:
 
 def test_console_leaves_state_untouched_and_unlocked(workdir: Path) -> None:
     (workdir / "res.tf").write_text('resource "terraform_data" "r" {\n  input = local.word\n}\n')
-    p = subprocess.run([TOOL, "apply", "-auto-approve", "-no-color"], cwd=workdir, capture_output=True, timeout=300)
+    p = subprocess.run([TOOL, "apply", "-auto-approve", "-no-color"], cwd=workdir, capture_output=True, timeout=300, check=False)
     assert p.returncode == 0, p.stderr
     data = (workdir / "terraform.tfstate").read_bytes()
     p = subprocess.run([TOOL, "console"], cwd=workdir, input=b"terraform_data.r.output\n", capture_output=True,
-                       timeout=300)
+                       timeout=300, check=False)
     assert p.returncode == 0 and p.stdout == b'"value"\n'
     assert (workdir / "terraform.tfstate").read_bytes() == data
     assert not (workdir / ".terraform.tfstate.lock.info").exists()
@@ -101,7 +101,7 @@ def test_console_leaves_state_untouched_and_unlocked(workdir: Path) -> None:
 
 def test_console_holds_the_state_lock_while_it_runs(workdir: Path) -> None:
     (workdir / "res.tf").write_text('resource "terraform_data" "r" {\n  input = local.word\n}\n')
-    p = subprocess.run([TOOL, "apply", "-auto-approve", "-no-color"], cwd=workdir, capture_output=True, timeout=300)
+    p = subprocess.run([TOOL, "apply", "-auto-approve", "-no-color"], cwd=workdir, capture_output=True, timeout=300, check=False)
     assert p.returncode == 0, p.stderr
     first = subprocess.Popen([TOOL, "console", "-no-color"], cwd=workdir, stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -114,9 +114,9 @@ def test_console_holds_the_state_lock_while_it_runs(workdir: Path) -> None:
             assert first.poll() is None and time.monotonic() < deadline, "the first console never took the lock"
             time.sleep(0.05)
         second = subprocess.run([TOOL, "console", "-no-color"], cwd=workdir, input=b"1\n", capture_output=True,
-                                timeout=300)
+                                timeout=300, check=False)
         assert second.returncode == 1 and b"Error acquiring the state lock" in second.stderr
     finally:
-        out, _ = first.communicate(timeout=300)
+        out, _ = first.communicate(timeout=300, check=False)
     assert first.returncode == 0 and out == b"1\n"
     assert not (workdir / ".terraform.tfstate.lock.info").exists()

@@ -47,13 +47,13 @@ def _env(tmp: Path) -> dict[str, str]:
 
 def terraform(cwd: Path, args: list[str], stdin: bytes | None = None, timeout: float = 600) -> Result:
     p = subprocess.run([sys.executable, "-c", _CHILD, *args], cwd=cwd, input=stdin if stdin is not None else b"",
-                       capture_output=True, env=_env(cwd.parent), timeout=timeout)
+                       capture_output=True, env=_env(cwd.parent), timeout=timeout, check=False)
     return Result(p.returncode, p.stdout, p.stderr)
 
 
 def tfconsole(cwd: Path, args: list[str], stdin: bytes | None = None, timeout: float = 600) -> Result:
     p = subprocess.run([TOOL, *args], cwd=cwd, input=stdin if stdin is not None else b"", capture_output=True,
-                       env=_env(cwd.parent), timeout=timeout)
+                       env=_env(cwd.parent), timeout=timeout, check=False)
     return Result(p.returncode, p.stdout, p.stderr)
 
 

@@ -336,7 +336,6 @@ def entry_could_continue(lines: list[str]) -> bool:
     for t in toks:
         if t.type in openers:
             stack.append(t.type)
-        elif t.type in closes:
-            if not stack or stack.pop() not in closes[t.type]:
-                return False
+        elif t.type in closes and (not stack or stack.pop() not in closes[t.type]):
+            return False
     return bool(stack)

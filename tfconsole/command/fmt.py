@@ -257,7 +257,7 @@ def unified_diff(old: bytes, new: bytes, path: str) -> bytes | None:
             f.write(new)
         try:
             proc = subprocess.run(["diff", f"--label=old/{path}", f"--label=new/{path}", "-u", a, b],
-                                  capture_output=True, timeout=60)
+                                  capture_output=True, timeout=60, check=False)
         except (OSError, subprocess.SubprocessError):
             return _difflib_diff(old, new, path)
         out = proc.stdout + proc.stderr

@@ -216,12 +216,12 @@ def _type_expr(tokens: list[WTok]) -> list[WTok]:
 # ---------------------------------------------------------------------------
 # HCL's layout rules
 
-_OPENERS = frozenset({Tok.OBRACE, Tok.OBRACK, Tok.OPAREN, Tok.TEMPLATE_CONTROL, Tok.TEMPLATE_INTERP})
-_CLOSERS = frozenset({Tok.CBRACE, Tok.CBRACK, Tok.CPAREN, Tok.TEMPLATE_SEQ_END})
+_CHANGE = {Tok.OBRACE: 1, Tok.OBRACK: 1, Tok.OPAREN: 1, Tok.TEMPLATE_CONTROL: 1, Tok.TEMPLATE_INTERP: 1,
+           Tok.CBRACE: -1, Tok.CBRACK: -1, Tok.CPAREN: -1, Tok.TEMPLATE_SEQ_END: -1}
 
 
 def _bracket_change(t: WTok) -> int:
-    return 1 if t.type in _OPENERS else -1 if t.type in _CLOSERS else 0
+    return _CHANGE.get(t.type, 0)
 
 
 def _is_newline(t: WTok) -> bool:
@@ -395,8 +395,5 @@ def space_after(subject: WTok, before: WTok, after: WTok) -> bool:
         return True
     if s is Tok.TEMPLATE_SEQ_END and a in (Tok.TEMPLATE_INTERP, Tok.TEMPLATE_CONTROL):
         return False
-    if _bracket_change(subject) > 0:
-        return False
-    if _bracket_change(after) < 0:
-        return False
-    return True
+    # no space after an opening bracket or before a closing one; between anything else, one
+    return _bracket_change(subject) <= 0 and _bracket_change(after) >= 0

@@ -82,7 +82,7 @@ class Attribute:
 class Block:
     type: str
     labels: list[str]
-    body: "Body"
+    body: Body
     type_range: SourceRange
     label_ranges: list[SourceRange]
     open_brace_range: SourceRange
@@ -120,13 +120,19 @@ _BITWISE = {Tok.BITWISE_AND: " Did you mean boolean AND (\"&&\")?", Tok.BITWISE_
             Tok.BITWISE_NOT: " Did you mean boolean NOT (\"!\")?", Tok.BITWISE_XOR: ""}
 
 
+_NEVER_VALID = (Tok.BITWISE_AND, Tok.BITWISE_OR, Tok.BITWISE_NOT, Tok.BITWISE_XOR, Tok.BACKTICK, Tok.APOSTROPHE,
+                Tok.SEMICOLON, Tok.BAD_UTF8, Tok.QUOTED_NEWLINE, Tok.INVALID)
+
+
 def check_tokens(tokens: list[Token], filename: str) -> list[HclDiag]:
     """Errors for characters HCL never accepts, at most as often as HCL repeats each one."""
     out: list[HclDiag] = []
     told = {"bitwise": 0, "backtick": 0, "apostrophe": 0, "semicolon": 0, "badutf8": 0}
     for t in tokens:
-        r = _tok_range(t, filename)
         ty = t.type
+        if ty not in _NEVER_VALID:
+            continue
+        r = _tok_range(t, filename)
         if ty in _BITWISE:
             if told["bitwise"] < 4:
                 out.append(HclDiag("Unsupported operator", f"Bitwise operators are not supported.{_BITWISE[ty]}", r))
@@ -246,7 +252,7 @@ def _escape_value(piece: bytes) -> tuple[str, str]:
     if sel == "U" and len(piece) != 10:
         return text, "The \\U escape sequence must be followed by eight hexadecimal digits."
     if sel in "uU":
-        cp = int(text[2:], 16)
+        cp = int("0x" + text[2:], 0)
         if cp > 0x10FFFF or 0xD800 <= cp <= 0xDFFF:
             return text, f"Cannot encode character U+{cp:04x} in UTF-8."
         return chr(cp), ""
@@ -284,10 +290,19 @@ class _Peeker:
         self.tokens = tokens
         self.next_index = 0
         self.newlines = [True]
+        self._memo: tuple[int, bool, Token, int] | None = None
 
     def _next(self) -> tuple[Token, int]:
-        toks = self.tokens
         include = self.newlines[-1]
+        memo = self._memo
+        if memo is not None and memo[0] == self.next_index and memo[1] is include:
+            return memo[2], memo[3]
+        t, i = self._scan(include)
+        self._memo = (self.next_index, include, t, i)
+        return t, i
+
+    def _scan(self, include: bool) -> tuple[Token, int]:
+        toks = self.tokens
         for i in range(self.next_index, len(toks)):
             t = toks[i]
             if t.type is Tok.COMMENT:

@@ -173,6 +173,8 @@ def advance_pos(pos: Pos, b: bytes) -> Pos:
     """The position after b, starting at pos: "\\n" and "\\r\\n" start a new line."""
     line, col = pos.line, pos.column
     if b"\n" not in b:
+        if b.isascii():
+            return Pos(line, col + len(b), pos.byte + len(b))
         return Pos(line, col + grapheme_count(b), pos.byte + len(b))
     parts = b.split(b"\n")
     for part in parts[:-1]:

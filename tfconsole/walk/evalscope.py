@@ -89,19 +89,21 @@ def _publish_resource(wctx: WalkContext, node: ResourceNode) -> None:
     for mi in wctx.instances_of(node.module):
         addr = AbsResource(mi, rc.addr)
         rs = wctx.state.resources.get(addr)
-        keys = [k for k, inst in rs.instances.items()] if rs is not None else []
+        keys: list[Any] = list(rs.instances) if rs is not None else []
+        if not keys and (rc.count is not None or rc.for_each is not None):
+            continue  # nothing in state: the whole value is unknown
         if rc.count is not None:
             ints = [k for k in keys if isinstance(k, int) and not isinstance(k, bool)]
-            if ints:
-                wctx.register_resource_expansion(addr, Expansion("list", list(range(max(ints) + 1))))
+            wctx.register_resource_expansion(addr, Expansion("list", list(range(max(ints) + 1)) if ints else []))
         elif rc.for_each is not None:
-            strs = sorted(k for k in keys if isinstance(k, str))
-            if strs:
-                wctx.register_resource_expansion(addr, Expansion("map", strs))
+            strs: list[Any] = sorted(k for k in keys if isinstance(k, str))
+            wctx.register_resource_expansion(addr, Expansion("map", strs))
         else:
             wctx.register_resource_expansion(addr, Expansion("", [None]))
-            if None not in keys:
+            if not keys:
                 wctx.set_instance_value(addr.instance(None), _unknown_object(wctx, node, rc))
+            elif None not in keys:
+                wctx.set_instance_value(addr.instance(None), Unknown(DYNAMIC))
 
 
 def _unknown_object(wctx: WalkContext, node: ResourceNode, rc: Any) -> Any:
