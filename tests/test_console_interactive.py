@@ -117,6 +117,6 @@ def test_console_holds_the_state_lock_while_it_runs(workdir: Path) -> None:
                                 timeout=300, check=False)
         assert second.returncode == 1 and b"Error acquiring the state lock" in second.stderr
     finally:
-        out, _ = first.communicate(timeout=300, check=False)
+        out, _ = first.communicate(timeout=300)
     assert first.returncode == 0 and out == b"1\n"
     assert not (workdir / ".terraform.tfstate.lock.info").exists()

@@ -467,12 +467,19 @@ class Parser:
             self.err("Argument or block definition required", "An argument or block definition is required here.",
                      self.rng(bad))
 
-    def parse_body_item(self) -> Attribute | Block | None:
+    def _item_name(self) -> Token | None:
+        """The identifier that starts a body item; None (after an error) if there is none."""
         ident = self.read()
-        if ident.type is not Tok.IDENT:
-            self.recover_after_body_item()
-            self.err("Argument or block definition required", "An argument or block definition is required here.",
-                     self.rng(ident))
+        if ident.type is Tok.IDENT:
+            return ident
+        self.recover_after_body_item()
+        self.err("Argument or block definition required", "An argument or block definition is required here.",
+                 self.rng(ident))
+        return None
+
+    def parse_body_item(self) -> Attribute | Block | None:
+        ident = self._item_name()
+        if ident is None:
             return None
         nxt = self.peek()
         if nxt.type is Tok.EQUAL:
@@ -485,11 +492,8 @@ class Parser:
         return None
 
     def parse_single_attr_body(self) -> Body | None:
-        ident = self.read()
-        if ident.type is not Tok.IDENT:
-            self.recover_after_body_item()
-            self.err("Argument or block definition required", "An argument or block definition is required here.",
-                     self.rng(ident))
+        ident = self._item_name()
+        if ident is None:
             return None
         nxt = self.peek()
         if nxt.type is Tok.EQUAL:

@@ -222,6 +222,10 @@ class _Scanner:
             mode = self.modes[-1]
             if mode == "main":
                 p = self.scan_main(p)
+                continue
+            q = self.template_open(p)
+            if q != p:
+                p = q
             elif mode == "string":
                 p = self.scan_string(p)
             else:
@@ -388,9 +392,6 @@ class _Scanner:
     # -- quoted templates
     def scan_string(self, p: int) -> int:
         data = self.data
-        q = self.template_open(p)
-        if q != p:
-            return q
         c = data[p]
         if c == 0x22:
             self.emit(Tok.CQUOTE, p, p + 1)
@@ -442,9 +443,6 @@ class _Scanner:
     # -- heredoc templates
     def scan_heredoc(self, p: int) -> int:
         data = self.data
-        q = self.template_open(p)
-        if q != p:
-            return q
         c = data[p]
         if c in (0x24, 0x25):
             n = self.template_escape_len(p)

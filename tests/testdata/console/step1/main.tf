@@ -56,7 +56,7 @@ locals {
 }
 
 resource "terraform_data" "one" {
-  input = var.name
+  input = local.one_input
 }
 
 resource "terraform_data" "many" {
