@@ -410,34 +410,32 @@ class _Scanner:
                 return p + 1
             self.emit(Tok.QUOTED_LIT, p, p + n)
             return p + n
-        e = self.quoted_run_end(p)
+        e = self.literal_run_end(p, _QUOTED_RUN, True)
         if e > p:
             self.emit(Tok.QUOTED_LIT, p, e)
             return e
         return self.bad_or_invalid(p)
 
-    def quoted_run_end(self, p: int) -> int:
+    def literal_run_end(self, p: int, ascii_run: re.Pattern[bytes], escapes: bool) -> int:
+        """End of the run of literal characters at p: ASCII ones the pattern accepts, any
+        well-formed non-ASCII character and, in quoted strings, a backslash escaping one."""
         data = self.data
         e = p
         while e < len(data):
-            m = _QUOTED_RUN.match(data, e)
+            m = ascii_run.match(data, e)
             if m:
                 e = m.end()
                 continue
             c = data[e]
-            if c == 0x5C:  # a backslash escaping a non-ASCII character
+            if escapes and c == 0x5C:
                 n = utf8_char_len(data, e + 1) if e + 1 < len(data) else 0
-                if n >= 2:
-                    e += 1 + n
-                    continue
-                break
-            if c >= 0x80:
-                n = utf8_char_len(data, e)
-                if n == 0:
+                if n < 2:
                     break
-                e += n
-                continue
-            break
+                e += 1 + n
+            elif c >= 0x80 and utf8_char_len(data, e):
+                e += utf8_char_len(data, e)
+            else:
+                break
         return e
 
     # -- heredoc templates
@@ -450,19 +448,7 @@ class _Scanner:
                 self.emit(Tok.INVALID, p, len(data))
                 return len(data)
             return self.heredoc_literal(p, p + n)
-        e = p
-        while e < len(data):
-            m = _HEREDOC_RUN.match(data, e)
-            if m:
-                e = m.end()
-                continue
-            if data[e] >= 0x80:
-                n = utf8_char_len(data, e)
-                if n == 0:
-                    break
-                e += n
-                continue
-            break
+        e = self.literal_run_end(p, _HEREDOC_RUN, False)
         if e == p and c == 0x0D and data[p + 1:p + 2] != b"\n":
             # a carriage return that ends no line: the scanner cannot continue
             self.emit(Tok.INVALID, p, len(data))
