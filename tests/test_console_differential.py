@@ -129,3 +129,23 @@ def test_console_state_flag_matches_terraform(dirs: tuple[Path, Path]) -> None:
 def test_console_bad_arguments_match_terraform(dirs: tuple[Path, Path]) -> None:
     _same(*_both(dirs, "1\n", "extra"))
     _same(*_both(dirs, "1\n", "-bogus"))
+
+
+@pytest.mark.parametrize("expr", ["local.x", "var.v", "1 + 1"])
+def test_console_after_failed_evaluation_matches_terraform(tmp_path: Path, expr: str) -> None:
+    """A variable whose validation fails: Terraform reports it, warns that results may be off, and
+    a local that depends on it is "uninitialized" rather than unknown."""
+    t, o = tmp_path / "t", tmp_path / "o"
+    for d in (t, o):
+        shutil.copytree(DATA.parent / "console_invalid", d)
+    rt = terraform(t, ["console", "-no-color"], (expr + "\n").encode())
+    ro = tfconsole(o, ["console", "-no-color"], (expr + "\n").encode())
+    assert (ro.rc, ro.stdout) == (rt.rc, rt.stdout)
+    assert b"Warning: Due to the problems above" in ro.stdout
+    # the console's own error is compared exactly; the validation error before it is rendered
+    # by the CLI's shared diagnostics view
+    first = b"\nError: Invalid value for variable"
+    assert first in ro.stderr and first in rt.stderr
+    own = b"\nError: Reference to uninitialized"
+    assert ro.stderr[ro.stderr.find(own):] == rt.stderr[rt.stderr.find(own):]
+    assert (own in ro.stderr) == (own in rt.stderr)

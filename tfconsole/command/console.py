@@ -200,9 +200,10 @@ def _located(diags: Diagnostics) -> list[Located]:
 
 
 class ConsoleCommand:
-    def __init__(self, stdout: IO[str], stderr: IO[str], stdin: IO[str] | None = None) -> None:
-        self.stdout = stdout
-        self.stderr = stderr
+    def __init__(self, cli: Any, stdin: IO[str] | None = None) -> None:
+        self.cli = cli  # the CLI: output streams, configuration loading and its diagnostics view
+        self.stdout = cli.stdout
+        self.stderr = cli.stderr
         self.stdin = stdin or sys.stdin
         self.color = True
 
@@ -229,10 +230,10 @@ class ConsoleCommand:
 
         cli_vars = [(k, v) for k, v in opts["__order__"] if k in ("var", "var-file")]
         ctx = Context(Options(working_dir=".", cli_vars=cli_vars, state_path=opts["state"] or None))
-        loaded = ctx.load_config()
-        if loaded.has_errors:
-            self.show_engine(loaded)
+        self.cli.color = self.color
+        if not self.cli.load(ctx):
             return 1
+        loaded = Diagnostics()
         mgr = ctx.backend().state_manager(lock=True, lock_timeout=0.0, operation="console")
         d = mgr.lock()
         if d.has_errors:
@@ -257,11 +258,11 @@ class ConsoleCommand:
         if scope is None:
             self.show_engine(loaded)
             return 1
-        if loaded.has_errors:
-            self.show_engine(loaded)
-            loaded = Diagnostics()
-            loaded.warning("Due to the problems above, some expressions may produce unexpected results.")
         self.show_engine(loaded)
+        if loaded.has_errors:
+            warning = Located("Due to the problems above, some expressions may produce unexpected results.", "",
+                              None, error=False)
+            write_text(self.stdout, render(warning, {}, self.color) + "\n")
         session = Session(scope)
         if self.stdin.isatty():
             return self.interactive(session)
@@ -269,11 +270,7 @@ class ConsoleCommand:
 
     def show_engine(self, diags: Diagnostics) -> None:
         """Engine diagnostics (configuration, state, the eval walk) in the CLI's usual form."""
-        from .views import format_diagnostic, sort_diagnostics
-
-        for d in sort_diagnostics(diags):
-            self.stderr.write(format_diagnostic(d, {}, color=self.color) + "\n")
-        self.stderr.flush()
+        self.cli.diags(diags)
 
     def piped(self, session: Session) -> int:
         last = ""

@@ -277,7 +277,7 @@ class CLI:
     def cmd_console(self, a: Args) -> int:
         from .console import ConsoleCommand
 
-        return ConsoleCommand(self.stdout, self.stderr).run(a.argv)
+        return ConsoleCommand(self).run(a.argv)
 
     def cmd_init(self, a: Args) -> int:
         from tfconsole.core import Context, Options

@@ -21,12 +21,12 @@ from tfconsole.graph.transforms import (
     BuildContext, ConfigTransformer, CycleValidationTransformer, ModuleExpansionTransformer, ReferenceTransformer,
     RootTransformer, TransitiveReductionTransformer,
 )
-from tfconsole.lang.eval import Scope
+from tfconsole.lang.eval import EvalError, Scope
 from tfconsole.lang.types import DYNAMIC, ObjectType
 from tfconsole.lang.values import Unknown
 from tfconsole.states.state import State
 
-from .context import Expansion, WalkContext, scope_for
+from .context import Expansion, ModuleData, WalkContext
 from .hooks import Hook
 from .walker import Walker
 
@@ -80,7 +80,31 @@ def eval_scope(ctx: Any, state: State) -> tuple[Scope | None, Diagnostics]:
                     hook=Hook())
     res = walker.walk(g, "eval")
     diags.append(res.diags)
-    return scope_for(wctx, ModuleInstance()), diags
+    return finished_scope(wctx), diags
+
+
+class _FinishedData(ModuleData):
+    """The root module's values after a walk: a variable or local the walk never set (because
+    something it depends on failed) is an error, not an unknown value."""
+
+    def _missing(self, what: str, kind: str, addr: str, rng: Any) -> EvalError:
+        return EvalError(f"Reference to uninitialized {what}",
+                         f"The {kind} {addr} was not processed by the most recent operation, this likely means the "
+                         "previous operation either failed or was incomplete due to targeting.", rng)
+
+    def get_variable(self, name: str, rng: Any) -> Any:
+        if self.mod is not None and name in self.mod.variables and (self.mi, name) not in self.ctx.variables:
+            raise self._missing("variable", "variable", f"var.{name}", rng)
+        return super().get_variable(name, rng)
+
+    def get_local(self, name: str, rng: Any) -> Any:
+        if self.mod is not None and name in self.mod.locals and (self.mi, name) not in self.ctx.locals:
+            raise self._missing("local value", "local value", f"local.{name}", rng)
+        return super().get_local(name, rng)
+
+
+def finished_scope(wctx: WalkContext) -> Scope:
+    return Scope(_FinishedData(wctx, ModuleInstance()), base_dir=wctx.working_dir)
 
 
 def _publish_resource(wctx: WalkContext, node: ResourceNode) -> None:
@@ -141,4 +165,4 @@ def plan_scope(ctx: Any, state: State) -> tuple[Scope | None, Diagnostics]:
         ctx.inputs = saved
     if not captured:
         return None, diags
-    return scope_for(captured[-1], ModuleInstance()), diags
+    return finished_scope(captured[-1]), diags
