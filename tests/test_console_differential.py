@@ -149,3 +149,9 @@ def test_console_after_failed_evaluation_matches_terraform(tmp_path: Path, expr:
     own = b"\nError: Reference to uninitialized"
     assert ro.stderr[ro.stderr.find(own):] == rt.stderr[rt.stderr.find(own):]
     assert (own in ro.stderr) == (own in rt.stderr)
+
+
+def test_console_plan_with_target_matches_terraform(dirs: tuple[Path, Path]) -> None:
+    """-target is accepted, and does not narrow what -plan plans."""
+    _same(*_both(dirs, "[terraform_data.added, terraform_data.one.input]\n", "-plan",
+                 "-target=terraform_data.added"))

@@ -240,11 +240,11 @@ class ConsoleCommand:
             self.show_engine(d)
             return 1
         try:
-            return self._with_state(ctx, mgr, opts["plan"], loaded)
+            return self._with_state(ctx, mgr, opts, loaded)
         finally:
             mgr.unlock()
 
-    def _with_state(self, ctx: Any, mgr: Any, from_plan: bool, loaded: Diagnostics) -> int:
+    def _with_state(self, ctx: Any, mgr: Any, opts: dict[str, Any], loaded: Diagnostics) -> int:
         from tfconsole.states.state import State
         from tfconsole.walk.evalscope import eval_scope, plan_scope
 
@@ -253,7 +253,11 @@ class ConsoleCommand:
         if d.has_errors:
             self.show_engine(loaded)
             return 1
-        scope, d = (plan_scope if from_plan else eval_scope)(ctx, state or State())
+        if opts["plan"]:
+            # -target is accepted but, as in Terraform's console, does not narrow the plan
+            scope, d = plan_scope(ctx, state or State())
+        else:
+            scope, d = eval_scope(ctx, state or State())
         loaded.append(d)
         if scope is None:
             self.show_engine(loaded)
