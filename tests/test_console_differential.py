@@ -155,3 +155,9 @@ def test_console_plan_with_target_matches_terraform(dirs: tuple[Path, Path]) -> 
     """-target is accepted, and does not narrow what -plan plans."""
     _same(*_both(dirs, "[terraform_data.added, terraform_data.one.input]\n", "-plan",
                  "-target=terraform_data.added"))
+
+
+def test_console_invalid_utf8_input_matches_terraform(dirs: tuple[Path, Path]) -> None:
+    t, o = dirs
+    data = b'upper("\xff")\n'
+    _same(terraform(t, ["console", "-no-color"], data), tfconsole(o, ["console", "-no-color"], data))

@@ -16,7 +16,7 @@ from tfconsole.diags import Diagnostics
 from tfconsole.lang.types import DynamicType, ListType, MapType, ObjectType, SetType, TupleType, Type
 from tfconsole.lang.values import Null, TList, TMap, TSet, Unknown, format_number, type_of, unmark
 
-from .diagview import Located, render
+from .diagview import Located, render, terraform_order
 from .fmt import write_text
 from .goflags import Flag, FlagError, parse
 
@@ -167,7 +167,7 @@ class Session:
         from tfconsole.lang import ast as A
         from tfconsole.lang.eval import evaluate
 
-        _, syntax = parse_expression(line.encode(), FILENAME)
+        _, syntax = parse_expression(line.encode("utf-8", "surrogateescape"), FILENAME)
         if syntax:
             return "", [Located(d.summary, d.detail, d.subject, d.context) for d in syntax]
         try:
@@ -208,8 +208,7 @@ class ConsoleCommand:
         self.color = True
 
     def show(self, diags: list[Located]) -> None:
-        order = sorted(diags, key=lambda d: (d.error, d.subject is not None))
-        for d in order:
+        for d in sorted(diags, key=terraform_order):
             write_text(self.stderr, render(d, {}, self.color) + "\n")
 
     def run(self, argv: list[str]) -> int:
@@ -233,23 +232,22 @@ class ConsoleCommand:
         self.cli.color = self.color
         if not self.cli.load(ctx):
             return 1
-        loaded = Diagnostics()
         mgr = ctx.backend().state_manager(lock=True, lock_timeout=0.0, operation="console")
         d = mgr.lock()
         if d.has_errors:
             self.show_engine(d)
             return 1
         try:
-            return self._with_state(ctx, mgr, opts, loaded)
+            return self._with_state(ctx, mgr, opts)
         finally:
             mgr.unlock()
 
-    def _with_state(self, ctx: Any, mgr: Any, opts: dict[str, Any], loaded: Diagnostics) -> int:
+    def _with_state(self, ctx: Any, mgr: Any, opts: dict[str, Any]) -> int:
         from tfconsole.states.state import State
         from tfconsole.walk.evalscope import eval_scope, plan_scope
 
         state, d = mgr.load()
-        loaded.append(d)
+        loaded = Diagnostics().append(d)
         if d.has_errors:
             self.show_engine(loaded)
             return 1
@@ -278,7 +276,10 @@ class ConsoleCommand:
 
     def piped(self, session: Session) -> int:
         last = ""
-        for raw in self.stdin:
+        lines = getattr(self.stdin, "buffer", None) or self.stdin
+        for raw in lines:
+            if isinstance(raw, bytes):
+                raw = raw.decode("utf-8", "surrogateescape")
             out, done, errors = session.handle(raw.strip())
             if errors:
                 self.show(errors)

@@ -7,6 +7,7 @@ wraps it (77 columns without color, 75 inside the colored box).
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from tfconsole.diags import Pos, SourceRange
@@ -38,6 +39,15 @@ def render(d: Located, sources: dict[str, bytes], color: bool) -> str:
         return "\n" + text
     lines = text.split("\n")[:-1]
     return "╷\n" + "".join(("│ " + ln if ln else "│") + "\n" for ln in lines) + "╵\n"
+
+
+def terraform_order(d: Located) -> tuple:
+    """Sort key in Terraform's order: warnings first, then those without a location, then by
+    file (fewer path segments first), start and end."""
+    s = d.subject
+    if s is None:
+        return (d.error, 0, 0, "", 0, 0)
+    return (d.error, 1, s.filename.count(os.sep), s.filename, s.start.byte, s.end.byte)
 
 
 def _snippet(d: Located, src: bytes | None) -> list[str]:

@@ -16,7 +16,7 @@ from typing import IO
 from tfconsole.config.hclfmt import format_source
 from tfconsole.config.hclparse import parse_config
 
-from .diagview import Located, render
+from .diagview import Located, render, terraform_order
 from .goflags import Flag, FlagError, parse
 
 # The command's flags, in the form main.py's per-command declarations take.
@@ -221,7 +221,7 @@ class FmtCommand:
         self.diags.append(Located(summary, "", None))
 
     def show_diagnostics(self) -> None:
-        for d in sorted(self.diags, key=_diag_order):
+        for d in sorted(self.diags, key=terraform_order):
             write_text(self.stderr, render(d, self.sources, self.color) + "\n")
 
 
@@ -235,15 +235,6 @@ def write_text(stream: IO[str], text: str) -> None:
     else:
         stream.write(text.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
         stream.flush()
-
-
-def _diag_order(d: Located) -> tuple:
-    """Terraform's order: warnings first, then those without a location, then by file (fewer
-    path segments first), start and end."""
-    s = d.subject
-    if s is None:
-        return (d.error, 0, 0, "", 0, 0)
-    return (d.error, 1, s.filename.count(os.sep), s.filename, s.start.byte, s.end.byte)
 
 
 def unified_diff(old: bytes, new: bytes, path: str) -> bytes | None:
