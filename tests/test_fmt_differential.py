@@ -280,3 +280,11 @@ def test_fmt_mutated_files_match_terraform(tmp_path: Path, seed: int) -> None:
     theirs, ours = read_tree(tmp_path / "t"), read_tree(tmp_path / "o")
     assert [k for k in theirs if theirs[k] != ours[k]] == []
     shutil.rmtree(tmp_path)
+
+
+@pytest.mark.parametrize("args", [["fmt", "-help"], ["fmt", "-check", "-h"], ["console", "--help"]])
+def test_help_flag_exits_zero_with_usage_on_stdout(tmp_path: Path, args: list[str]) -> None:
+    rt, ro = _both(tmp_path, args)
+    assert ro.rc == rt.rc == 0
+    assert ro.stdout.startswith(b"Usage: tfconsole") and rt.stdout.startswith(b"Usage: terraform")
+    assert ro.stderr == rt.stderr == b""

@@ -18,7 +18,7 @@ from tfconsole.lang.values import Null, TList, TMap, TSet, Unknown, format_numbe
 
 from .diagview import Located, render, terraform_order
 from .fmt import write_text
-from .goflags import Flag, FlagError, parse
+from .goflags import Flag, FlagError, parse, wants_help
 
 # The command's flags, in the form main.py's per-command declarations take.
 FLAGS = (
@@ -32,6 +32,22 @@ FLAGS = (
 )
 
 FILENAME = "<console-input>"
+
+USAGE = """\
+Usage: tfconsole [global options] console [options]
+
+  Evaluates expressions against the current configuration and state, one per
+  line. With standard input piped, the value of the last line is printed; at a
+  terminal, each value is printed as it is entered. The state is never changed.
+
+Options:
+
+  -state=path       The state file to read (local backend only).
+  -plan             Evaluate against a new plan (as "tfconsole plan" would make)
+                    instead of the current state.
+  -var 'foo=bar'    Set a variable; can be repeated.
+  -var-file=foo     Set variables from a file; terraform.tfvars and *.auto.tfvars
+                    are read automatically."""
 
 HELP_TEXT = """\
 The console evaluates expressions of the Terraform language against the
@@ -212,6 +228,9 @@ class ConsoleCommand:
             write_text(self.stderr, render(d, {}, self.color) + "\n")
 
     def run(self, argv: list[str]) -> int:
+        if wants_help(argv):
+            self.stdout.write(USAGE + "\n")
+            return 0
         self.color = "-no-color" not in argv
         try:
             opts, args, self.color = parse(argv, FLAGS)

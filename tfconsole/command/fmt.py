@@ -17,7 +17,7 @@ from tfconsole.config.hclfmt import format_source
 from tfconsole.config.hclparse import parse_config
 
 from .diagview import Located, render, terraform_order
-from .goflags import Flag, FlagError, parse
+from .goflags import Flag, FlagError, parse, wants_help
 
 # The command's flags, in the form main.py's per-command declarations take.
 FLAGS = (
@@ -74,6 +74,9 @@ class FmtCommand:
 
     # -- entry point
     def run(self, argv: list[str]) -> int:
+        if wants_help(argv):
+            self.stdout.write(HELP + "\n")
+            return 0
         try:
             opts, args, color = parse(argv, FLAGS)
         except FlagError as exc:

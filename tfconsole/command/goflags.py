@@ -26,6 +26,16 @@ class FlagError(Exception):
     """The message Go's flag package gives for a bad command line."""
 
 
+def wants_help(argv: list[str]) -> bool:
+    """-h, -help or --help anywhere before "--": the command prints its help instead of running."""
+    for a in argv:
+        if a == "--":
+            return False
+        if a in ("-h", "-help", "--help"):
+            return True
+    return False
+
+
 def parse(argv: list[str], flags: tuple[Flag, ...]) -> tuple[dict[str, Any], list[str], bool]:
     """(values by flag name, positional arguments, color) or FlagError."""
     color = "-no-color" not in argv
