@@ -48,29 +48,32 @@ def _same(rt: Result, ro: Result) -> None:
 
 
 EXPRESSIONS = [
-    # variables and locals
-    "var.name", "var.secret", "var.required_num", "var.settings", "var.settings.tags",
-    "local.greeting", "local.nums", "local.obj", "local.multi", "local.indented", "local.a_map", "local.a_set",
-    "local.a_list", "local.nested", "local.empty_obj", "local.empty_tup", "local.typed_null_str", "local.big",
-    "local.frac", "local.negative", "local.quoted", "local.unicode", "local.eot_inside", "local.secret_obj",
+    # variables and locals (several values per run, in a tuple: each is rendered nested too)
+    "var.name", "var.secret", "local.multi", "local.eot_inside", "local.obj",
+    "[var.required_num, var.settings, var.settings.tags, local.greeting, local.nums]",
+    "[local.multi, local.indented, local.a_map, local.a_set, local.a_list, local.nested]",
+    "[local.empty_obj, local.empty_tup, local.typed_null_str, local.big, local.frac, local.negative]",
+    "[local.quoted, local.unicode, local.eot_inside, local.secret_obj]",
     # resources from state, and resources not (yet) in state
-    "terraform_data.one", "terraform_data.one.output", "terraform_data.many", "terraform_data.many[1].input",
-    "terraform_data.keyed", "terraform_data.keyed[\"beta\"].output", "terraform_data.hidden",
-    "terraform_data.added", "terraform_data.added_many", "local.ids", "local.by_key",
+    "terraform_data.one", "terraform_data.added",
+    "[terraform_data.one.output, terraform_data.many, terraform_data.many[1].input]",
+    "[terraform_data.keyed, terraform_data.keyed[\"beta\"].output, terraform_data.hidden]",
+    "[terraform_data.added_many, local.ids, local.by_key]",
     # module outputs
-    "module.child", "module.child.label", "module.child.hidden", "module.each", "module.each[\"second\"].label",
+    "module.child", "[module.child.label, module.child.hidden, module.each, module.each[\"second\"].label]",
     # literals, operators and functions
-    "1 + 2 * 3", "10 % 4", "2.5 * 4", "-7", "true && !false", "null", "\"text\"", "[1, \"a\", true]",
-    "{ b = 2, a = 1 }", "upper(var.name)", "join(\", \", local.nums)", "length(local.a_set)",
-    "keys(var.settings.tags)", "merge({ a = 1 }, { b = 2 })", "cidrsubnet(\"10.0.0.0/16\", 8, 2)",
-    "jsonencode(local.obj)", "tolist(null)", "tomap(null)", "toset(null)", "tonumber(null)", "tobool(null)",
-    "sensitive(\"x\")", "nonsensitive(var.secret)", "[for n in local.nums : n * 2 if n > 1]",
-    "{ for k, v in var.settings.tags : upper(k) => v }", "local.nums[*]", "\"${var.name}!\"",
+    "[1 + 2 * 3, 10 % 4, 2.5 * 4, -7, true && !false, null, \"text\", [1, \"a\", true], { b = 2, a = 1 }]",
+    "[upper(var.name), join(\", \", local.nums), length(local.a_set), keys(var.settings.tags)]",
+    "[merge({ a = 1 }, { b = 2 }), cidrsubnet(\"10.0.0.0/16\", 8, 2), jsonencode(local.obj)]",
+    "tolist(null)", "[tolist(null), tomap(null), toset(null), tonumber(null), tobool(null), null]",
+    "[sensitive(\"x\"), nonsensitive(var.secret), local.nums[*], \"${var.name}!\"]",
+    "[[for n in local.nums : n * 2 if n > 1], { for k, v in var.settings.tags : upper(k) => v }]",
     "type(local.obj)", "type(var.settings)", "type(terraform_data.many)", "type(local.a_map)",
     "type([[1], { a = [2] }])",
     # marks and unknowns inside values
-    "[var.secret]", "{ s = var.secret, p = \"plain\" }", "\"x${var.secret}\"", "[var.required_num, 1]",
-    "{ u = var.required_num }", "terraform.workspace", "path.module", "length(file(\"main.tf\")) > 0",
+    "sensitive(\"x\")", "var.required_num",
+    "[[var.secret], { s = var.secret, p = \"plain\" }, \"x${var.secret}\", [var.required_num, 1]]",
+    "[{ u = var.required_num }, terraform.workspace, path.module, length(file(\"main.tf\")) > 0]",
     pytest.param("1 / 3", marks=pytest.mark.xfail(
         strict=True, reason="numbers are float64 in tfconsole.lang until it moves to 512-bit floats")),
     # errors
