@@ -105,6 +105,8 @@ class CLI:
         cmd, argv = rest[0], rest[1:]
         if cmd in ("state", "workspace", "providers") and argv and not argv[0].startswith("-"):
             cmd, argv = f"{cmd} {argv[0]}", argv[1:]
+        if cmd in RAW_COMMANDS:  # fmt and console parse their own flags (goflags)
+            return RAW_COMMANDS[cmd](self, argv)
         spec = COMMANDS.get(cmd)
         handler = getattr(self, "cmd_" + cmd.replace(" ", "_").replace("-", "_"), None) if spec else None
         if spec is None or handler is None:
@@ -256,8 +258,18 @@ class CLI:
                  "directory\n  validate  Check whether the configuration is valid\n  plan      Show changes required "
                  "by the current configuration\n  apply     Create or update infrastructure\n  destroy   Destroy "
                  "previously-created infrastructure\n  ui        Open the operations console (default)\n\nAll other "
-                 "commands:\n  graph, output, refresh, show, state, taint, untaint, version, workspace")
+                 "commands:\n  console, fmt, graph, output, refresh, show, state, taint, untaint, version, workspace")
         return 0
+
+    def raw_fmt(self, argv: list[str]) -> int:
+        from .fmt import FmtCommand
+
+        return FmtCommand(self.stdout, self.stderr).run(argv)
+
+    def raw_console(self, argv: list[str]) -> int:
+        from .console import ConsoleCommand
+
+        return ConsoleCommand(self).run(argv)
 
     def cmd_init(self, a: Args) -> int:
         from .init import run_init
@@ -1013,6 +1025,9 @@ def _tune_gc() -> None:
     gc.set_threshold(100_000, 50, 100)
 
 
+RAW_COMMANDS: dict[str, Callable[[CLI, list[str]], int]] = {"fmt": CLI.raw_fmt, "console": CLI.raw_console}
+
+
 def main(argv: list[str] | None = None) -> int:
     _tune_gc()
     cli = CLI()
@@ -1029,7 +1044,7 @@ def main(argv: list[str] | None = None) -> int:
 
         argv_ = list(sys.argv[1:] if argv is None else argv)
         command = next((x for x in argv_ if not x.startswith("-")), "ui")
-        command = command if command in COMMANDS else "(unknown)"  # never an argument: it could be a secret
+        command = command if command in COMMANDS or command in RAW_COMMANDS else "(unknown)"  # never an argument: it could be a secret
         log = record(exc, command)
         where = f"The details were written to {log}." if log else "The details could not be written to a log."
         # the exception's message is not shown: it may quote a sensitive value
