@@ -98,6 +98,8 @@ class CLI:
             os.chdir(chdir)
         if not rest:
             rest = ["ui"]
+        if rest[0] in RAW_COMMANDS:  # fmt and console parse their own flags (goflags), -no-color included
+            return RAW_COMMANDS[rest[0]](self, rest[1:])
         # like Terraform, -no-color is taken out of every command's arguments
         if "-no-color" in rest[1:]:
             self.color = False
@@ -105,8 +107,6 @@ class CLI:
         cmd, argv = rest[0], rest[1:]
         if cmd in ("state", "workspace", "providers") and argv and not argv[0].startswith("-"):
             cmd, argv = f"{cmd} {argv[0]}", argv[1:]
-        if cmd in RAW_COMMANDS:  # fmt and console parse their own flags (goflags)
-            return RAW_COMMANDS[cmd](self, argv)
         spec = COMMANDS.get(cmd)
         handler = getattr(self, "cmd_" + cmd.replace(" ", "_").replace("-", "_"), None) if spec else None
         if spec is None or handler is None:
