@@ -11,10 +11,12 @@ import signal
 import sys
 import threading
 import zlib
+from decimal import Decimal
 from typing import Any, Callable
 
 from tfconsole import TERRAFORM_VERSION, __version__
 from tfconsole.diags import Diagnostics
+from tfconsole.lang.values import dumps_json
 from tfconsole.walk.hooks import Hook
 
 PLAN_MAGIC = b"tfconsole-plan-v1\n"
@@ -455,7 +457,7 @@ class CLI:
                 self.stderr.write(f"╷\n│ Error: Failed to read the given file as a state or plan file\n│\n│ {err}\n╵\n")
                 return 1
             if a.bool("json"):
-                self.out(json.dumps(plan_json(plan, self.decoder()), separators=(",", ":"), default=_json_number))
+                self.out(dumps_json(plan_json(plan, self.decoder()), separators=(",", ":")))
             else:
                 self.out(render_plan(plan))
             return 0
@@ -463,7 +465,7 @@ class CLI:
         if state is None:
             return 1
         if a.bool("json"):
-            self.out(json.dumps(state_json(state, self.decoder()), separators=(",", ":"), default=_json_number))
+            self.out(dumps_json(state_json(state, self.decoder()), separators=(",", ":")))
             return 0
         if state.is_empty() and not state.outputs:
             self.out("No state.")
@@ -497,10 +499,10 @@ class CLI:
                                   "updated with new output variables until that command is run.\n╵\n")
                 return 1
             if a.bool("json"):
-                self.out(json.dumps(o.value))
+                self.out(dumps_json(o.value))
             elif a.bool("raw"):
-                if isinstance(o.value, (str, int, float, bool)):
-                    self.stdout.write(o.value if isinstance(o.value, str) else json.dumps(o.value))
+                if isinstance(o.value, (str, int, float, bool, Decimal)):
+                    self.stdout.write(o.value if isinstance(o.value, str) else dumps_json(o.value))
                 else:
                     self.stderr.write("Error: Unsupported value for raw output\n")
                     return 1
@@ -510,7 +512,7 @@ class CLI:
         if a.bool("json"):
             from .views import outputs_json
 
-            self.out(json.dumps(outputs_json(state), indent=2, default=_json_number))
+            self.out(dumps_json(outputs_json(state), indent=2))
             return 0
         if not state.outputs:
             self.stderr.write("╷\n│ Warning: No outputs found\n│\n│ The state file either has no outputs "
@@ -906,15 +908,6 @@ class CLI:
             self.stderr.write(f"Error: the console is not available: {exc}\n")
             return 1
         return run_app(target, a)
-
-
-def _json_number(o: Any) -> Any:
-    """State files keep long numbers as Decimal; JSON output gets the nearest float."""
-    from decimal import Decimal
-
-    if isinstance(o, Decimal):
-        return int(o) if o == o.to_integral_value() else float(o)
-    raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
 
 
 def _kk(k: Any) -> tuple:

@@ -15,6 +15,9 @@ from lark import Token, Tree
 
 from tfconsole.diags import Pos, SourceRange
 
+from . import numbers
+from .strings import nfc
+
 
 class ParseError(Exception):
     def __init__(self, message: str, rng: SourceRange | None):
@@ -44,7 +47,8 @@ class Literal(Expr):
     __slots__ = ("value",)
 
     def __init__(self, value: Any, rng: SourceRange | None = None):
-        self.value = value
+        # cty normalises every string value to NFC as it is made (the HCL spec requires it)
+        self.value = nfc(value) if type(value) is str else value
         self.range = rng
 
 
@@ -356,12 +360,19 @@ class Compiler:
         return self.expr(kids[0])
 
     def c_int_lit(self, t: Tree) -> Expr:
-        return Literal(int(str(t.children[0])), self.rng(t))
+        return self.number_literal(t)
 
     def c_float_lit(self, t: Tree) -> Expr:
-        from .values import parse_number
+        return self.number_literal(t)
 
-        return Literal(parse_number(str(t.children[0])), self.rng(t))
+    def number_literal(self, t: Tree) -> Expr:
+        try:
+            return Literal(numbers.parse_literal(str(t.children[0])), self.rng(t))
+        except numbers.NumberRangeError as exc:
+            raise ParseError(f"Invalid number literal: {exc}.", self.rng(t)) from None
+        except numbers.NumberError:
+            raise ParseError("Invalid number literal: Failed to recognize the value of this number literal.",
+                             self.rng(t)) from None
 
     def c_literal_value(self, t: Tree) -> Expr:
         text = str(t.children[0])
@@ -501,7 +512,7 @@ class Compiler:
     def index_key(self, idx: Tree) -> Expr:
         if idx.data == "short_index":
             tok = [c for c in idx.children if isinstance(c, Token) and c.type == "INT_LITERAL"][0]
-            return Literal(int(str(tok)), self.rng(idx))
+            return Literal(numbers.parse_literal(str(tok)), self.rng(idx))
         return self.expr(self.trees(idx)[0])
 
     def _apply_steps(self, base: Expr, steps: list[Tree], attr_only: bool) -> Expr:
@@ -549,9 +560,8 @@ class Compiler:
     def c_unary_op(self, t: Tree) -> Expr:
         op = str(t.children[0])
         operand = self.expr(self.trees(t)[0])
-        if op == "-" and isinstance(operand, Literal) and isinstance(operand.value, (int, float)) \
-                and not isinstance(operand.value, bool):
-            return Literal(-operand.value, self.rng(t))
+        if op == "-" and isinstance(operand, Literal) and numbers.is_number(operand.value):
+            return Literal(numbers.neg(operand.value), self.rng(t))
         return Unary(op, operand, self.rng(t))
 
     def c_conditional(self, t: Tree) -> Expr:

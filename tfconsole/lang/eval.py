@@ -6,7 +6,6 @@ Diagnostics from `evaluate()`; nothing else escapes.
 """
 from __future__ import annotations
 
-import math
 import os
 from typing import Any, Protocol
 
@@ -14,6 +13,9 @@ from tfconsole.addrs import Resource
 from tfconsole.diags import Diagnostic, Diagnostics, Severity, SourceRange
 
 from . import ast as A
+from . import numbers as N
+from .numbers import Num
+from .strings import nfc
 from .types import BOOL, DYNAMIC, NUMBER, STRING, DynamicType, ObjectType, TupleType
 from .values import (
     ConversionError, Null, Sensitive, TList, TMap, TSet, Unknown, convert, equal, format_number,
@@ -200,7 +202,7 @@ def _template(e: A.Template, s: Scope) -> Any:
                             f"but have {type_of(v).friendly()}.", p.range) from None
     if unknown:
         return mark(Unknown(STRING), marked)
-    return mark("".join(pieces), marked)
+    return mark(nfc("".join(pieces)), marked)
 
 
 def _template_wrap(e: A.TemplateWrap, s: Scope) -> Any:
@@ -234,7 +236,7 @@ def _template_for(e: A.TemplateFor, s: Scope) -> Any:
         if type(r) is Unknown:
             return mark(Unknown(STRING), marked)
         out.append(r)
-    return mark("".join(out), marked)
+    return mark(nfc("".join(out)), marked)
 
 
 def _iterate(coll: Any, where: A.Expr) -> list[tuple[Any, Any]]:
@@ -600,7 +602,7 @@ def _to_bool(v: Any, e: A.Expr, what: str) -> bool:
 
 def _to_number(v: Any, e: A.Expr, what: str) -> Any:
     t = type(v)
-    if (t is int or t is float):
+    if t is int or t is Num:
         return v
     if is_null(v):
         raise EvalError("Invalid operand", f"Unsuitable value for {what}: a number is required.", e.range)
@@ -653,43 +655,27 @@ def _binary(e: A.Binary, s: Scope) -> Any:
         return mark(Unknown(BOOL if op in ("<", ">", "<=", ">=") else NUMBER), marked)
     a = _to_number(lhs, e.lhs, "left operand")
     b = _to_number(rhs, e.rhs, "right operand")
-    if (op == "+" or op == "-" or op == "*") and (type(a) is float or type(b) is float):
-        # Terraform computes with high-precision decimals-in-binary, so 0.1 + 0.2 is 0.3, not
-        # 0.30000000000000004: do the operation on the shortest decimal forms
-        r = _decimal_op(op, a, b)
-    elif op == "+":
-        r = a + b
-    elif op == "-":
-        r = a - b
-    elif op == "*":
-        r = a * b
-    elif op == "/":
-        if b == 0:
-            raise EvalError("Error in function call" if False else "Invalid operand",
-                            "Can't divide by zero.", e.range)
-        r = a / b
-        if isinstance(a, int) and isinstance(b, int) and a % b == 0:
-            r = a // b
-    elif op == "%":
-        if b == 0:
-            raise EvalError("Invalid operand", "Can't use modulo by zero.", e.range)
-        if isinstance(a, int) and isinstance(b, int):
-            r = int(math.fmod(a, b)) if abs(a) < 2**53 else (abs(a) % abs(b)) * (1 if a >= 0 else -1)
-        else:
-            r = math.fmod(a, b)
-    elif op == "<":
-        return mark(a < b, marked)
-    elif op == ">":
-        return mark(a > b, marked)
-    elif op == "<=":
-        return mark(a <= b, marked)
-    elif op == ">=":
-        return mark(a >= b, marked)
-    else:
+    if op == "<" or op == ">" or op == "<=" or op == ">=":
+        c = (a > b) - (a < b) if type(a) is int and type(b) is int else N.compare(a, b)
+        r = c < 0 if op == "<" else c > 0 if op == ">" else c <= 0 if op == "<=" else c >= 0
+        return mark(r, marked)
+    if type(a) is int and type(b) is int and (op == "+" or op == "-"):
+        r = a + b if op == "+" else a - b
+        if -_INT_FAST < r < _INT_FAST:  # the common case: no rounding, no sign of zero to track
+            return mark(r, marked)
+    fn = _ARITH.get(op)
+    if fn is None:
         raise EvalError("Invalid operator", f"The operator {op} is not supported.", e.range)
-    if type(r) is float and r == int(r) and math.isfinite(r) and abs(r) < 2**53:
-        r = int(r)
+    try:
+        r = fn(a, b)
+    except N.NumberError as exc:
+        # go-cty's panics on NaN come back from HCL's operator call as this diagnostic
+        raise EvalError("Operation failed", f"Error during operation: {exc}.", e.range) from None
     return mark(r, marked)
+
+
+_INT_FAST = 1 << 500
+_ARITH = {"+": N.add, "-": N.sub, "*": N.mul, "/": N.div, "%": N.mod}
 
 
 def _templatestring(e: A.FunctionCall, s: Scope) -> Any:
@@ -715,17 +701,6 @@ def _templatestring(e: A.FunctionCall, s: Scope) -> Any:
     return mark(render_template(tmpl, dict(variables), "<templatestring>"), tm or vm)
 
 
-def _decimal_op(op: str, a: Any, b: Any) -> Any:
-    from decimal import Decimal, InvalidOperation
-
-    try:
-        da, db = Decimal(repr(a)), Decimal(repr(b))
-    except InvalidOperation:
-        return a + b if op == "+" else a - b if op == "-" else a * b
-    r = da + db if op == "+" else da - db if op == "-" else da * db
-    return float(r) if r != r.to_integral_value() else int(r)
-
-
 def _check_operand_type(v: Any, e: A.Expr, what: str) -> None:
     if type(v) is Unknown:
         return
@@ -741,7 +716,7 @@ def _unary(e: A.Unary, s: Scope) -> Any:
         return mark(not _to_bool(v, e.operand, "operand"), m)
     if type(v) is Unknown:
         return mark(Unknown(NUMBER), m)
-    return mark(-_to_number(v, e.operand, "operand"), m)
+    return mark(N.neg(_to_number(v, e.operand, "operand")), m)
 
 
 def _conditional(e: A.Conditional, s: Scope) -> Any:
@@ -891,7 +866,7 @@ def value_to_display(v: Any) -> str:
         return '"' + v2 + '"'
     if isinstance(v2, bool):
         return "true" if v2 else "false"
-    if isinstance(v2, (int, float)):
+    if type(v2) is int or type(v2) is Num:
         return format_number(v2)
     if is_null(v2):
         return "null"

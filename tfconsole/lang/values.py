@@ -2,7 +2,7 @@
 
 Representation (chosen so the common case costs nothing):
 
-    string -> str          number -> int | float      bool -> bool
+    string -> str          number -> int | Num        bool -> bool
     null   -> None (dynamic) or Null(type) for a typed null
     tuple  -> list         object -> dict
     list   -> TList        set    -> TSet              map  -> TMap
@@ -16,10 +16,11 @@ which the evaluator turns into a diagnostic.
 from __future__ import annotations
 
 import json
-import math
 from decimal import Decimal
 from typing import Any, Iterable
 
+from . import numbers as _N
+from .numbers import Num
 from .types import (
     BOOL, DYNAMIC, NUMBER, STRING, DynamicType, ListType, MapType, ObjectType, PrimitiveType,
     SetType, TupleType, Type,
@@ -167,7 +168,7 @@ def is_marked(v: Any) -> bool:
 
 
 # types that never hold a mark (hot paths below test these before recursing)
-_PLAIN = frozenset((str, int, float, bool, type(None), Decimal, Unknown, Null))
+_PLAIN = frozenset((str, int, Num, bool, type(None), Unknown, Null))
 
 
 def contains_marks(v: Any) -> bool:
@@ -323,8 +324,6 @@ def type_of(v: Any) -> Type:
         return SetType(v.etype)
     if t is TMap:
         return MapType(v.etype)
-    if isinstance(v, Decimal):
-        return NUMBER
     raise TypeError(f"not a language value: {v!r}")
 
 
@@ -362,44 +361,63 @@ def same_type(a: Any, b: Any) -> bool:
 # numbers and strings
 
 
-def normalize_number(n: Any) -> int | float:
-    if isinstance(n, bool):
+def normalize_number(n: Any) -> int | Num:
+    """A language number from a Python number or JSON datum: int and Num stay as they are; a
+    float, Decimal or over-large int is read as go-cty reads JSON numbers (at 512 bits)."""
+    t = type(n)
+    if t is int:
+        return n if -_INT_LIMIT < n < _INT_LIMIT else _N.parse(_N.text(n))
+    if t is Num:
+        return n
+    if t is bool:
         raise ConversionError("a number is required")
     if isinstance(n, float):
-        if math.isfinite(n) and n == int(n) and abs(n) < 2**63:
-            return int(n)
-        return n
+        if n != n or n in (float("inf"), float("-inf")):
+            return _N.from_float64(n)
+        return _N.parse(repr(n))
     if isinstance(n, Decimal):
-        if n == n.to_integral_value():
-            return int(n)
-        return float(n)
-    return n
-
-
-def format_number(n: int | float) -> str:
-    """Terraform's decimal text for a number: no exponent, shortest round-trip digits."""
+        if not n.is_finite():
+            raise ConversionError("a number is required")
+        return _N.parse(str(n))
     if isinstance(n, int):
-        return str(n)
-    if math.isinf(n):
-        return "+Inf" if n > 0 else "-Inf"
-    if n == int(n) and abs(n) < 2**63:
-        return str(int(n))
-    text = format(Decimal(repr(n)), "f")
-    return text
+        return normalize_number(int(n))
+    raise ConversionError("a number is required")
 
 
-def parse_number(s: str) -> int | float:
-    text = s.strip() if False else s
+_INT_LIMIT = 1 << _N.PREC
+
+
+def format_number(n: Any) -> str:
+    """Terraform's decimal text for a number (what tostring and templates give): no exponent,
+    the shortest digits that identify it at its precision."""
+    if type(n) is int or type(n) is Num:
+        return _N.text(n)
+    return _N.text(normalize_number(n))
+
+
+def parse_number(s: str) -> int | Num:
+    """A string converted to a number (go-cty's ParseNumberVal, as tonumber and conversions do)."""
     try:
-        if text.lstrip("+-").isdigit():
-            return int(text)
-        d = Decimal(text)
-        if not d.is_finite():
-            raise ValueError
-        return normalize_number(d)
-    except Exception as exc:  # noqa: BLE001 - any parse failure is the same user error
+        return _N.parse(s)
+    except _N.NumberRangeError as exc:
+        raise ConversionError(str(exc)) from None
+    except _N.NumberError:
         raise ConversionError(f'cannot convert "{s}" to number; given string must be a decimal '
-                              'representation of a number') from exc
+                              'representation of a number') from None
+
+
+def number_to_json(n: Any) -> Any:
+    """A number as JSON data for state and plans: an int, or a Decimal holding exactly the digits
+    Terraform writes (after go-cty's msgpack round trip). Infinities cannot be written."""
+    if type(n) is int and -_WIRE_INT < n < _WIRE_INT:
+        return n
+    text = _N.wire_text(n)
+    if text.endswith("Inf"):
+        raise ConversionError("cannot serialize infinity as JSON")
+    return Decimal(text) if "." in text or len(text) > 4000 else int(text)
+
+
+_WIRE_INT = 10 ** 4000
 
 
 # ---------------------------------------------------------------------------
@@ -413,8 +431,10 @@ def _order_key(v: Any) -> tuple:
         return (1, v)
     if t is bool:
         return (0, v)
-    if t is int or t is float:
+    if t is int:
         return (2, v)
+    if t is Num:
+        return (2, v.f)
     if is_null(v) or t is Unknown:
         return (4, "")
     return (3, json.dumps(to_json_plain(v), sort_keys=True))
@@ -436,14 +456,14 @@ def freeze(v: Any) -> Any:
         return (t.__name__, tuple(freeze(x) for x in v))
     if t is Sensitive:
         return ("s", freeze(v.value))
-    if t is float and v == int(v) and math.isfinite(v):
-        return int(v)
+    if t is Num:
+        return _N.hash_key(v)
     if t is Null:
         return None
     return v
 
 
-_PRIMITIVE_TYPE_OF: dict[type, Type] = {str: STRING, bool: BOOL, int: NUMBER, float: NUMBER}
+_PRIMITIVE_TYPE_OF: dict[type, Type] = {str: STRING, bool: BOOL, int: NUMBER, Num: NUMBER}
 
 
 def equal(a: Any, b: Any) -> bool:
@@ -473,8 +493,8 @@ def equal(a: Any, b: Any) -> bool:
     ta, tb = type(a), type(b)
     if ta is bool or tb is bool:
         return ta is tb and a == b
-    if ta in (int, float) and tb in (int, float):
-        return a == b
+    if (ta is int or ta is Num) and (tb is int or tb is Num):
+        return _N.equal(a, b)
     if ta is str or tb is str:
         return ta is tb and a == b
     if ta is not tb:
@@ -495,8 +515,8 @@ def to_json_plain(v: Any) -> Any:
     t = type(v)
     if t is str or t is bool or t is int:
         return v
-    if t is float:
-        return normalize_number(v)
+    if t is Num:
+        return number_to_json(v)
     if v is None or t is Null:
         return None
     if t is Sensitive:
@@ -507,8 +527,6 @@ def to_json_plain(v: Any) -> Any:
         return [to_json_plain(x) for x in v]
     if t is Unknown:
         return None
-    if isinstance(v, Decimal):
-        return normalize_number(v)
     raise TypeError(f"not a language value: {v!r}")
 
 
@@ -535,7 +553,7 @@ def from_json_typed(j: Any, ty: Type) -> Any:
     if ty == STRING:
         if isinstance(j, bool):
             return "true" if j else "false"
-        if isinstance(j, (int, float)):
+        if isinstance(j, (int, float, Decimal, Num)):
             return format_number(j)
         return j
     if ty == NUMBER:
@@ -565,7 +583,7 @@ def from_json_implied(j: Any) -> Any:
         return {k: from_json_implied(x) for k, x in j.items()}
     if isinstance(j, list):
         return [from_json_implied(x) for x in j]
-    if isinstance(j, float):
+    if type(j) is float or type(j) is Decimal or (type(j) is int and not -_INT_LIMIT < j < _INT_LIMIT):
         return normalize_number(j)
     return j
 
@@ -721,11 +739,11 @@ def _convert_primitive(v: Any, ty: PrimitiveType) -> Any:
             return v
         if t is bool:
             return "true" if v else "false"
-        if t is int or t is float:
-            return format_number(v)
+        if t is int or t is Num:
+            return _N.text(v)
         raise ConversionError("string required")
     if ty == NUMBER:
-        if t is int or t is float:
+        if t is int or t is Num:
             return v
         if t is str:
             return parse_number(v)
@@ -734,9 +752,9 @@ def _convert_primitive(v: Any, ty: PrimitiveType) -> Any:
         if t is bool:
             return v
         if t is str:
-            if v == "true":
+            if v == "true" or v == "1":
                 return True
-            if v == "false":
+            if v == "false" or v == "0":
                 return False
             raise ConversionError(f'cannot convert "{v}" to bool; only the strings "true" or "false" '
                                   'are allowed')
@@ -829,3 +847,47 @@ def to_python(v: Any) -> Any:
     if t in (list, TList, TSet):
         return [to_python(x) for x in v]
     return v
+
+
+def find_infinity(v: Any) -> bool:
+    """Whether v holds an infinite number anywhere (such a value cannot be written to state:
+    Terraform plans it but fails to save it, "cannot serialize infinity as JSON")."""
+    t = type(v)
+    if t is Num:
+        return not _N.is_finite(v)
+    if t is Sensitive:
+        return find_infinity(v.value)
+    if t is dict or t is TMap:
+        v = v.values()
+    elif not (t is list or t is TList or t is TSet):
+        return False
+    for x in v:
+        tx = type(x)
+        if tx is Num or not (tx is str or tx is int or tx is bool or x is None):
+            if find_infinity(x):
+                return True
+    return False
+
+
+def dumps_json(data: Any, **kw: Any) -> str:
+    """json.dumps for JSON data whose numbers may be Decimals (as number_to_json makes them):
+    those are written with exactly their digits, as Terraform writes its 512-bit numbers."""
+    import re as _re
+    import secrets
+
+    nonce = secrets.token_hex(8)
+    texts: list[str] = []
+
+    def default(o: Any) -> Any:
+        if isinstance(o, Decimal) and o.is_finite():
+            texts.append(format(o, "f"))
+            return f"\x00{nonce}:{len(texts) - 1}"
+        if type(o) is Num:
+            texts.append(_N.wire_text(o))
+            return f"\x00{nonce}:{len(texts) - 1}"
+        raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
+
+    text = json.dumps(data, default=default, **kw)
+    if not texts:
+        return text
+    return _re.sub(r'"\\u0000' + nonce + r':(\d+)"', lambda m: texts[int(m.group(1))], text)

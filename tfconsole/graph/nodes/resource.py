@@ -16,7 +16,7 @@ from tfconsole.lang.eval import NOT_FOUND, Scope, evaluate
 from tfconsole.lang.types import DYNAMIC, STRING, DynamicType, ListType, MapType, ObjectType, SetType
 from tfconsole.lang.values import (
     ConversionError, Null, Sensitive, TList, TMap, TSet, Unknown, apply_sensitive_paths, convert, equal,
-    is_null, is_wholly_known, mark, sensitive_paths, to_json_typed, type_of, unmark, unmark_deep,
+    find_infinity, is_null, is_wholly_known, mark, sensitive_paths, to_json_typed, type_of, unmark, unmark_deep,
 )
 from tfconsole.plans import (
     Action, REASON_BY_REQUEST, REASON_BY_TRIGGERS, REASON_CANNOT_UPDATE, REASON_COUNT_INDEX, REASON_EACH_KEY,
@@ -1018,6 +1018,13 @@ class ApplyInstanceNode(Node, Executable):
                                                    obj.private if obj and prior is not None else None))
         diags.extend(_with_addr(presp.diags, addr_s, rc.range if rc is not None else None))
         if presp.diags.has_errors:
+            return diags
+        if find_infinity(presp.planned):
+            # Terraform applies this and then cannot save the object ("cannot serialize infinity
+            # as JSON"), losing track of it; refuse before anything is created instead
+            diags.error("Failed to encode object in state",
+                        f"failed to encode {addr_s} in state: failed to serialize value: cannot serialize "
+                        "infinity as JSON", rc.range if rc is not None else None, address=addr_s)
             return diags
         if self.deposed_key and obj is not None:
             ctx.depose(addr, self.deposed_key, ch.provider)

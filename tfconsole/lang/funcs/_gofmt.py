@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 import json
-import math
 import re
-import unicodedata
-from decimal import Decimal
 from typing import Any
 
+import regex as _uregex
+
+from .. import numbers as N
+from ..numbers import Num
 from ..values import (
-    Null, TList, TMap, TSet, Unknown, convert, ConversionError, format_number, is_null, to_json_plain,
-    type_of,
+    Null, TList, TMap, TSet, Unknown, convert, ConversionError, is_null, to_json_plain, type_of,
 )
 from ..types import BOOL, NUMBER, STRING
 from . import FunctionError
@@ -53,7 +53,11 @@ def go_json_string(s: str, escape_html: bool = True) -> str:
 
 
 def json_number(n: Any) -> str:
-    return format_number(n)
+    """A number as cty's JSON marshalling writes it (its own precision's shortest digits)."""
+    text = N.text(n)
+    if text.endswith("Inf"):
+        raise FunctionError("cannot serialize infinity as JSON")
+    return text
 
 
 def go_json(v: Any, escape_html: bool = True) -> str:
@@ -65,9 +69,7 @@ def go_json(v: Any, escape_html: bool = True) -> str:
         return "true" if v else "false"
     if t is str:
         return go_json_string(v, escape_html)
-    if t is int or t is float:
-        if isinstance(v, float) and not math.isfinite(v):
-            raise FunctionError("value is infinite and cannot be encoded")
+    if t is int or t is Num:
         return json_number(v)
     if t is dict or t is TMap:
         return "{" + ",".join(go_json_string(k, escape_html) + ":" + go_json(v[k], escape_html)
@@ -80,44 +82,21 @@ def go_json(v: Any, escape_html: bool = True) -> str:
 
 
 # ---------------------------------------------------------------------------
-# grapheme clusters (an approximation of Unicode's extended grapheme clusters)
+# grapheme clusters (Unicode's extended grapheme clusters, as go-textseg splits text)
 
-_ZWJ = "\u200d"
-
-
-def _extends(ch: str) -> bool:
-    o = ord(ch)
-    if unicodedata.combining(ch):
-        return True
-    cat = unicodedata.category(ch)
-    if cat in ("Mn", "Me", "Mc"):
-        return True
-    if 0xFE00 <= o <= 0xFE0F or 0x1F3FB <= o <= 0x1F3FF or 0xE0020 <= o <= 0xE007F:
-        return True
-    return ch == _ZWJ
+_GRAPHEME = _uregex.compile(r"\X")
 
 
 def graphemes(s: str) -> list[str]:
-    out: list[str] = []
-    i = 0
-    n = len(s)
-    while i < n:
-        j = i + 1
-        if s[i] == "\r" and j < n and s[j] == "\n":
-            out.append("\r\n")
-            i = j + 1
-            continue
-        ri = 0x1F1E6 <= ord(s[i]) <= 0x1F1FF
-        if ri and j < n and 0x1F1E6 <= ord(s[j]) <= 0x1F1FF:
-            j += 1
-        while j < n and s[i] not in "\r\n" and _extends(s[j]):
-            if s[j] == _ZWJ and j + 1 < n:
-                j += 2
-            else:
-                j += 1
-        out.append(s[i:j])
-        i = j
-    return out
+    if s.isascii() and "\r\n" not in s:
+        return list(s)
+    return _GRAPHEME.findall(s)
+
+
+def grapheme_count(s: str) -> int:
+    if s.isascii() and "\r\n" not in s:
+        return len(s)
+    return sum(1 for _ in _GRAPHEME.finditer(s))
 
 
 # ---------------------------------------------------------------------------
@@ -127,92 +106,87 @@ _INT_VERBS = "dboxX"
 _FLOAT_VERBS = "eEfgG"
 
 
-def _shortest_digits(x: Any) -> tuple[str, int, bool]:
-    """(digits, decimal point position, negative) of the shortest decimal form of x:
-    x = 0.DIGITS * 10**dp."""
-    neg = x < 0
-    if isinstance(x, int):
-        t = str(abs(x))
-        return (t.rstrip("0") or "0"), len(t), neg
-    d = Decimal(repr(abs(float(x)))).normalize()
-    _, digits, exp = d.as_tuple()
-    ds = "".join(map(str, digits))
-    return ds, len(ds) + exp, neg
-
-
-def _fmt_e_digits(ds: str, dp: int, neg: bool, upper: bool) -> str:
-    exp = dp - 1
-    mant = ds[0] + ("." + ds[1:] if len(ds) > 1 else "")
-    e = "E" if upper else "e"
-    sign = "-" if exp < 0 else "+"
-    return ("-" if neg else "") + f"{mant}{e}{sign}{abs(exp):02d}"
-
-
-def _fmt_f_digits(ds: str, dp: int, neg: bool) -> str:
-    if dp <= 0:
-        s = "0." + "0" * (-dp) + ds
-    elif dp >= len(ds):
-        s = ds + "0" * (dp - len(ds))
-    else:
-        s = ds[:dp] + "." + ds[dp:]
-    return ("-" if neg else "") + s
-
-
-def go_float(x: Any, verb: str, prec: int | None, sharp: bool = False) -> str:
-    if isinstance(x, float) and math.isinf(x):
-        return "+Inf" if x > 0 else "-Inf"
-    if verb in "gG":
-        if prec is None:
-            ds, dp, neg = _shortest_digits(x)
-            if ds == "0":
-                return "0"
-            exp = dp - 1
-            if exp < -4 or exp >= 6:
-                return _fmt_e_digits(ds, dp, neg, verb == "G")
-            return _fmt_f_digits(ds, dp, neg)
-        p = prec if prec > 0 else 1
-        s = ("%." + str(p) + ("G" if verb == "G" else "g")) % float(x)
+def _pad_text(s: str, width: int | None, minus: bool, zero: bool) -> str:
+    """cty's formatPadWidth: width counts grapheme clusters; pads with zeros when asked, on
+    the right with the minus flag."""
+    if width is None:
         return s
-    if verb in "eE":
-        p = 6 if prec is None else prec
-        if isinstance(x, int) and abs(x) > 2**53:
-            s = f"{Decimal(x):.{p}e}"
-        else:
-            s = f"{float(x):.{p}e}"
-        return s.upper() if verb == "E" else s
-    # f
-    p = 6 if prec is None else prec
-    if isinstance(x, int):
-        return f"{Decimal(x):.{p}f}"
-    return f"{float(x):.{p}f}"
-
-
-def _pad(s: str, width: int | None, minus: bool, zero: bool, numeric: bool) -> str:
-    if width is None or len(s) >= width:
+    n = grapheme_count(s)
+    if n >= width:
         return s
+    pad = ("0" if zero else " ") * (width - n)
+    return s + pad if minus else pad + s
+
+
+def _go_float_verb(x: Any, verb: str, prec: int | None, plus: bool, minus: bool, space: bool,
+                   zero: bool, width: int | None) -> str:
+    """fmt.Sprintf of a *big.Float with one of e E f g G (big.Float.Format)."""
+    if prec is None:
+        prec = -1 if verb in "gG" else 6
+    buf = N.go_append(x, verb, prec)
+    sign = ""
+    if buf[0] == "-":
+        sign, buf = "-", buf[1:]
+    elif buf[0] == "+":  # +Inf
+        sign, buf = (" " if space else "+"), buf[1:]
+    elif plus:
+        sign = "+"
+    elif space:
+        sign = " "
+    pad = width - len(sign) - len(buf) if width is not None and width > len(sign) + len(buf) else 0
+    if zero and not buf.endswith("Inf"):
+        return sign + "0" * pad + buf
     if minus:
-        return s + " " * (width - len(s))
-    if zero and numeric:
-        sign = ""
-        if s[:1] in "+- ":
-            sign, s = s[0], s[1:]
-        return sign + "0" * (width - len(sign) - len(s)) + s
-    if zero:
-        return "0" * (width - len(s)) + s
-    return " " * (width - len(s)) + s
+        return sign + buf + " " * pad
+    return " " * pad + sign + buf
+
+
+def _go_int_verb(n: int, verb: str, prec: int | None, plus: bool, minus: bool, sharp: bool,
+                 space: bool, zero: bool, width: int | None) -> str:
+    """fmt.Sprintf of a *big.Int with one of d b o x X (big.Int.Format)."""
+    sign = "-" if n < 0 else "+" if plus else " " if space else ""
+    prefix = ""
+    if sharp:
+        prefix = {"b": "0b", "o": "0", "x": "0x", "X": "0X"}.get(verb, "")
+    a = abs(n)
+    if a.bit_length() > 4096:
+        digits = N.text(a) if verb == "d" else format(a, {"b": "b", "o": "o", "x": "x", "X": "X"}[verb])
+    else:
+        digits = {"d": str, "b": lambda z: format(z, "b"), "o": lambda z: format(z, "o"),
+                  "x": lambda z: format(z, "x"), "X": lambda z: format(z, "X")}[verb](a)
+    zeros = left = right = 0
+    if prec is not None:
+        if len(digits) < prec:
+            zeros = prec - len(digits)
+        elif digits == "0" and prec == 0:
+            return ""
+    length = len(sign) + len(prefix) + zeros + len(digits)
+    if width is not None and length < width:
+        d = width - length
+        if minus:
+            right = d
+        elif zero and prec is None:
+            zeros = d
+        else:
+            left = d
+    return " " * left + sign + prefix + "0" * zeros + digits + " " * right
 
 
 def _value_v(v: Any, sharp: bool) -> str:
     t = type(v)
     if is_null(v):
         return "null"
-    if t is str:
-        return go_json_string(v) if sharp else v
-    if t is bool:
-        return "true" if v else "false"
-    if t is int or t is float:
-        return format_number(v)
+    if t is str and not sharp:
+        return v
+    if (t is int or t is Num) and not sharp:
+        return N.go_append(v, "g", -1)
     return go_json(v)
+
+
+# format() widths and precisions beyond this are refused rather than building a string of
+# that size (Go would try: "%999999999d" asks for a gigabyte of padding)
+MAX_FORMAT_WIDTH = 1_000_000
+_ASCII_DIGITS = re.compile(r"[0-9]+")
 
 
 def go_format(fmt: str, args: list) -> str:
@@ -247,23 +221,23 @@ def go_format(fmt: str, args: list) -> str:
             i += 1
         if i < n and fmt[i] == "[":
             j = fmt.find("]", i)
-            if j < 0 or not fmt[i + 1:j].isdigit():
+            if j < 0 or not _ASCII_DIGITS.fullmatch(fmt[i + 1:j]) or j - i > 10:
                 raise FunctionError(f"invalid format string starting at offset {i}")
             argi = int(fmt[i + 1:j]) - 1
             i = j + 1
         width = None
         ws = i
-        while i < n and fmt[i].isdigit():
+        while i < n and fmt[i] in "0123456789":
             i += 1
         if i > ws:
-            width = int(fmt[ws:i])
+            width = int(fmt[ws:i]) if i - ws <= 9 else MAX_FORMAT_WIDTH + 1
         prec = None
         if i < n and fmt[i] == ".":
             i += 1
             ps = i
-            while i < n and fmt[i].isdigit():
+            while i < n and fmt[i] in "0123456789":
                 i += 1
-            prec = int(fmt[ps:i]) if i > ps else 0
+            prec = (int(fmt[ps:i]) if i - ps <= 9 else MAX_FORMAT_WIDTH + 1) if i > ps else 0
         if i >= n:
             raise FunctionError(f"invalid format string starting at offset {i}")
         verb = fmt[i]
@@ -290,9 +264,16 @@ def _format_one(verb, spec, start, arg, plus, minus, sharp, space, zero, width, 
     def bad(msg: str) -> FunctionError:
         return FunctionError(f'unsupported value for "{spec}" at {start}: {msg}')
 
+    for what, n in (("width", width), ("precision", prec)):
+        if n is not None and n > MAX_FORMAT_WIDTH:
+            raise FunctionError(f'{what} {n} in "{spec}" at {start} is larger than tfconsole allows '
+                                f"({MAX_FORMAT_WIDTH})")
     if verb == "v":
-        s = _value_v(arg, sharp)
-        return _pad(s, width, minus, zero, False)
+        try:
+            s = _value_v(arg, sharp)
+        except FunctionError as exc:
+            raise bad(exc.message) from None
+        return _pad_text(s, width, minus, zero)
     if is_null(arg):
         raise bad("null value cannot be formatted")
     if verb in "sq":
@@ -300,11 +281,11 @@ def _format_one(verb, spec, start, arg, plus, minus, sharp, space, zero, width, 
             s = convert(arg, STRING)
         except ConversionError:
             raise bad(f"string required, but have {type_of(arg).friendly()}") from None
-        if prec is not None:
-            s = s[:prec]
+        if prec is not None and prec > 0:
+            s = "".join(graphemes(s)[:prec])
         if verb == "q":
             s = go_json_string(s, False)
-        return _pad(s, width, minus, zero, False)
+        return _pad_text(s, width, minus, zero)
     if verb == "t":
         try:
             b = convert(arg, BOOL)
@@ -316,29 +297,11 @@ def _format_one(verb, spec, start, arg, plus, minus, sharp, space, zero, width, 
     except ConversionError:
         raise bad("a number is required") from None
     if verb in _INT_VERBS:
-        if isinstance(x, float):
-            if not math.isfinite(x) or x != int(x):
-                raise bad("an integer is required")
-            x = int(x)
-        neg = x < 0
-        a = abs(x)
-        body = {"d": str, "b": lambda z: format(z, "b"), "o": lambda z: format(z, "o"),
-                "x": lambda z: format(z, "x"), "X": lambda z: format(z, "X")}[verb](a)
-        if sharp and verb == "o":
-            body = "0" + body
-        elif sharp and verb in "xX":
-            body = "0" + verb + body
-        if prec is not None and len(body) < prec:
-            body = "0" * (prec - len(body)) + body
-        sign = "-" if neg else ("+" if plus else (" " if space else ""))
-        return _pad(sign + body, width, minus, zero and prec is None, True)
-    s = go_float(x, verb, prec, sharp)
-    if not s.startswith("-"):
-        if plus:
-            s = "+" + s
-        elif space:
-            s = " " + s
-    return _pad(s, width, minus, zero, True)
+        n = N.to_int(x)
+        if n is None:
+            raise bad("an integer is required")
+        return _go_int_verb(n, verb, prec, plus, minus, sharp, space, zero, width)
+    return _go_float_verb(x, verb, prec, plus, minus, space, zero, width)
 
 
 # ---------------------------------------------------------------------------
@@ -519,4 +482,27 @@ def go_expand(template: str, m: re.Match) -> str:
                 out.append(m.group(k) or "")
         elif name in groups:
             out.append(m.group(name) or "")
+    return "".join(out)
+
+
+_GO_ESC = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v",
+           "\\": "\\\\", '"': '\\"'}
+
+
+def go_quote(s: str) -> str:
+    """Go's strconv.Quote (the %q of Go's fmt, used in cty's own error messages)."""
+    out = ['"']
+    for ch in s:
+        e = _GO_ESC.get(ch)
+        if e is not None:
+            out.append(e)
+        elif ch == " " or ch.isprintable():
+            out.append(ch)
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\x{ord(ch):02x}")
+        elif ord(ch) < 0x10000:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(f"\\U{ord(ch):08x}")
+    out.append('"')
     return "".join(out)

@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
+from ..numbers import Num
 from ..values import Null, TList, TMap, TSet, format_number, is_null, parse_number, ConversionError
 from . import FunctionError
 
@@ -196,7 +197,7 @@ def _construct(node, seen=None):
             raise FunctionError("mapping key cannot be null")
         if isinstance(kv, bool):
             kv = "true" if kv else "false"
-        elif isinstance(kv, (int, float)):
+        elif isinstance(kv, (int, Num)):
             kv = format_number(kv)
         elif not isinstance(kv, str):
             raise FunctionError("only string keys are supported")
@@ -341,7 +342,7 @@ def _scalar(out: _Out, v: Any, indent: int, block_ok: bool = True):
         out.write("null")
     elif isinstance(v, bool):
         out.write("true" if v else "false")
-    elif isinstance(v, (int, float)):
+    elif isinstance(v, (int, Num)):
         out.write(format_number(v))
     elif isinstance(v, str):
         if block_ok and _literal_ok(v):
@@ -399,6 +400,6 @@ def yaml_encode(v: Any) -> str:
     else:
         _node(out, v, 0)
     text = "".join(out.parts) + "\n"
-    if v is None or type(v) is Null or isinstance(v, (bool, int, float)):
+    if v is None or type(v) is Null or isinstance(v, (bool, int, Num)):
         text += "...\n"
     return text

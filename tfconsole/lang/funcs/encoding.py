@@ -10,10 +10,9 @@ import json
 import struct
 import urllib.parse
 import zlib
-from decimal import Decimal
-
+from .. import numbers as N
 from ..types import DYNAMIC, STRING, ListType, ObjectType
-from ..values import TList, Unknown, from_json_implied, normalize_number, type_of
+from ..values import TList, Unknown, from_json_implied, type_of
 from . import FunctionError, Param, register
 from ._gofmt import go_json
 from ._yaml import yaml_decode, yaml_encode
@@ -106,7 +105,7 @@ def _reject_const(name):
 
 def _json_decode(s: str):
     try:
-        data = json.loads(s, parse_float=Decimal, parse_int=int, parse_constant=_reject_const,
+        data = json.loads(s, parse_float=_json_number, parse_int=_json_number, parse_constant=_reject_const,
                           object_pairs_hook=_pairs)
     except json.JSONDecodeError as exc:
         if exc.pos >= len(s.rstrip()) or not s.strip():
@@ -115,9 +114,19 @@ def _json_decode(s: str):
         if exc.msg.startswith("Extra data"):
             raise FunctionError(f"extraneous data after JSON object") from None
         raise FunctionError(f"invalid character '{ch}' looking for beginning of value") from None
+    except RecursionError:
+        raise FunctionError("JSON nests too deeply for tfconsole (Python's recursion limit)") from None
     except ValueError as exc:
         raise FunctionError(str(exc)) from None
     return _fix_numbers(data)
+
+
+def _json_number(text: str):
+    """A JSON number as go-cty reads one (ParseNumberVal: 512 bits)."""
+    try:
+        return N.parse(text)
+    except N.NumberError as exc:
+        raise ValueError(str(exc)) from None
 
 
 def _pairs(pairs):
@@ -134,8 +143,6 @@ def _fix_numbers(v):
         return {k: _fix_numbers(x) for k, x in sorted(v.items())}
     if isinstance(v, list):
         return [_fix_numbers(x) for x in v]
-    if isinstance(v, Decimal):
-        return normalize_number(v)
     return v
 
 
