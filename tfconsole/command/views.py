@@ -72,6 +72,9 @@ def format_diagnostic(d: Diagnostic, files: dict[str, str] | None = None, color:
             ln = d.subject.start.line
             if 0 < ln <= len(all_lines):
                 lines.append(f"{ln:>4}: {all_lines[ln - 1]}")
+                if d.function_call:
+                    lines.append("    ├────────────────")
+                    lines.append(f"    │ while calling {d.function_call}")
         lines.append("")
     elif d.address:
         lines.append(f"  with {d.address},")

@@ -25,15 +25,19 @@ from .values import (
 
 class EvalError(Exception):
     def __init__(self, summary: str, detail: str = "", rng: SourceRange | None = None,
-                 expr: Any = None):
+                 expr: Any = None, function_call: str | None = None):
         super().__init__(summary)
         self.summary = summary
         self.detail = detail
         self.range = rng
         self.expr = expr
+        # "f(a, b)": the signature of the function whose call failed (Terraform prints
+        # "while calling f(a, b)" under the source line)
+        self.function_call = function_call
 
     def diagnostic(self) -> Diagnostic:
-        return Diagnostic(Severity.ERROR, self.summary, self.detail, self.range)
+        return Diagnostic(Severity.ERROR, self.summary, self.detail, self.range,
+                          function_call=self.function_call)
 
 
 class Data(Protocol):
@@ -526,41 +530,22 @@ def _call(e: A.FunctionCall, s: Scope) -> Any:
     name = e.name
     if name.startswith("provider::"):
         raise EvalError("Call to unknown function", f"There is no function named \"{name}\".", e.range)
-    if name == "can":
-        if len(e.args) != 1:
-            raise EvalError("Incorrect function argument count" if e.args else "Not enough function arguments",
-                            "Function \"can\" expects 1 argument(s).", e.range)
+    if name.startswith("core::"):
+        # every built-in function is also reachable in the core:: namespace
+        name = name[len("core::"):]
+    special = _SPECIAL_CALLS.get(name)
+    if special is not None:
         try:
-            v = ev(e.args[0], s)
-        except EvalError:
-            return False
-        if not is_wholly_known(unmark_deep(v)[0]):
-            return Unknown(BOOL)
-        return True
-    if name == "try":
-        if not e.args:
-            raise EvalError("Not enough function arguments",
-                            "The try function requires at least one argument.", e.range)
-        errors = []
-        for a in e.args:
-            try:
-                v = ev(a, s)
-            except EvalError as exc:
-                errors.append(exc)
-                continue
-            if not is_wholly_known(unmark_deep(v)[0]):
-                return Unknown(DYNAMIC)
-            return v
-        raise EvalError("Error in function call",
-                        "Call to function \"try\" failed: no expression succeeded:\n" +
-                        "\n".join(f"- {x.summary} (at {x.range})\n  {x.detail}" for x in errors) +
-                        "\n\nAt least one expression must produce a successful result.", e.range)
-    if name == "templatestring":
-        return _templatestring(e, s)
+            return special(e, s)
+        except EvalError as exc:
+            if exc.function_call is None and exc.summary in _CALL_SUMMARIES:
+                exc.function_call = _signature(name)
+            raise
     from .funcs import FUNCTIONS, FunctionError, call_function
 
-    if name not in FUNCTIONS:
-        raise EvalError("Call to unknown function", f"There is no function named \"{name}\".", e.range)
+    fn = FUNCTIONS.get(name)
+    if fn is None or (fn.extra.get("console_only") and not s.func_context().console):
+        raise EvalError("Call to unknown function", f"There is no function named \"{e.name}\".", e.range)
     args = [ev(a, s) for a in e.args]
     try:
         return call_function(name, args, s.func_context(), expand_last=e.expand_final)
@@ -568,15 +553,94 @@ def _call(e: A.FunctionCall, s: Scope) -> Any:
         rng = e.range
         if exc.arg_index is not None and 0 <= exc.arg_index < len(e.args):
             rng = e.args[exc.arg_index].range or rng
-        summary = getattr(exc, "summary", None) or ("Invalid function argument" if exc.arg_index is not None
-                                                    else "Error in function call")
-        detail = getattr(exc, "detail", None) or f"Call to function \"{name}\" failed: {exc.message}."
-        raise EvalError(summary, detail, rng) from None
-    except EvalError:
+        raise EvalError(exc.summary, exc.detail, rng, function_call=fn.signature()) from None
+    except EvalError as exc:
+        if exc.function_call is None:
+            exc.function_call = fn.signature()
         raise
-    except (ValueError, TypeError, ArithmeticError, KeyError, IndexError, ConversionError) as exc:
-        raise EvalError("Error in function call", f"Call to function \"{name}\" failed: {exc}.",
-                        e.range) from None
+    except N.NumberError as exc:
+        raise EvalError("Error in function call", f"Call to function \"{name}\" failed: {exc}.", e.range,
+                        function_call=fn.signature()) from None
+
+
+# summaries of errors that are about the call itself (Terraform annotates these with the
+# function's signature: "while calling f(a, b)")
+_CALL_SUMMARIES = frozenset(("Error in function call", "Invalid function argument", "Not enough function arguments",
+                             "Too many function arguments", "Incorrect function argument count"))
+
+
+def _signature(name: str) -> str | None:
+    from .funcs import FUNCTIONS
+
+    fn = FUNCTIONS.get(name)
+    return fn.signature() if fn is not None else None
+
+
+def _can(e: A.FunctionCall, s: Scope) -> Any:
+    if len(e.args) != 1:
+        raise EvalError("Incorrect function argument count" if e.args else "Not enough function arguments",
+                        "Function \"can\" expects 1 argument(s).", e.range)
+    try:
+        v = ev(e.args[0], s)
+    except EvalError:
+        return False
+    if not is_wholly_known(unmark_deep(v)[0]):
+        return Unknown(BOOL)
+    return True
+
+
+def _try(e: A.FunctionCall, s: Scope) -> Any:
+    if not e.args:
+        raise EvalError("Not enough function arguments",
+                        "The try function requires at least one argument.", e.range)
+    errors = []
+    for a in e.args:
+        try:
+            v = ev(a, s)
+        except EvalError as exc:
+            errors.append(exc)
+            continue
+        if not is_wholly_known(unmark_deep(v)[0]):
+            return Unknown(DYNAMIC)
+        return v
+    raise EvalError("Error in function call",
+                    "Call to function \"try\" failed: no expression succeeded:\n" +
+                    "\n".join(f"- {x.summary} (at {x.range})\n  {x.detail}" for x in errors) +
+                    "\n\nAt least one expression must produce a successful result.", e.range)
+
+
+def _convert(e: A.FunctionCall, s: Scope) -> Any:
+    """convert(value, type): the second argument is a type constraint, read as syntax."""
+    from .funcs import FunctionError, call_function, conversion_message
+    from .typeexpr import type_constraint
+
+    if len(e.args) != 2:
+        if len(e.args) < 2:
+            missing = "value" if not e.args else "type"
+            raise EvalError("Not enough function arguments",
+                            f'Function "convert" expects 2 argument(s). Missing value for "{missing}".', e.range)
+        raise EvalError("Too many function arguments", 'Function "convert" expects only 2 argument(s).', e.range)
+    if e.expand_final:
+        raise EvalError("Invalid expanding argument value",
+                        "The expanding argument (indicated by ...) must be of a tuple, list, or set type.",
+                        e.args[1].range)
+    for ref in A.references(e.args[1]):
+        # a bare type keyword is not a reference; anything else is checked as one would be
+        if not (ref.root in ("string", "number", "bool", "any") and not ref.steps):
+            ev(ref, s)
+    ty, d = type_constraint(e.args[1])
+    if d.has_errors:
+        first = d.errors()[0]
+        raise EvalError(first.summary, first.detail, first.subject or e.args[1].range)
+    v = ev(e.args[0], s)
+    try:
+        return call_function("convert", [v, ty], s.func_context())
+    except FunctionError as exc:
+        raise EvalError(exc.summary, exc.detail, e.args[0].range or e.range) from None
+
+
+_SPECIAL_CALLS = {"can": _can, "try": _try, "templatestring": lambda e, s: _templatestring(e, s),
+                  "convert": _convert}
 
 
 # --- operators

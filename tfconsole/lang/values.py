@@ -23,7 +23,7 @@ from . import numbers as _N
 from .numbers import Num
 from .types import (
     BOOL, DYNAMIC, NUMBER, STRING, DynamicType, ListType, MapType, ObjectType, PrimitiveType,
-    SetType, TupleType, Type,
+    SetType, TupleType, Type, without_optional,
 )
 
 
@@ -668,7 +668,7 @@ def convert(v: Any, ty: Type) -> Any:
                     items[k] = convert(x, ty.elem)
                 except ConversionError as exc:
                     raise ConversionError(exc.message, (k,) + exc.path) from None
-            etype = ty.elem if not isinstance(ty.elem, DynamicType) else unify_types(
+            etype = without_optional(ty.elem) if not isinstance(ty.elem, DynamicType) else unify_types(
                 [type_of(x) for x in items.values()])
             if isinstance(ty.elem, DynamicType) and not isinstance(etype, DynamicType):
                 items = {k: convert(x, etype) for k, x in items.items()}
@@ -712,7 +712,7 @@ def _convertible(src: Type, dst: Type) -> bool:
 
 def _elem_type_after(v: Any, elem: Type) -> Type:
     if not isinstance(elem, DynamicType):
-        return elem
+        return without_optional(elem)
     return unify_types([type_of(x) for x in v])
 
 

@@ -78,6 +78,7 @@ def _utc_now() -> _dt.datetime:
 @dataclass
 class FuncContext:
     base_dir: str = "."
+    console: bool = False  # `terraform console`: the console-only functions (type) exist
     render_template: Callable[[str, dict, str], Any] | None = None
     # clock for timestamp(); plan_time is what plantimestamp() returns (None: unknown)
     now: Callable[[], _dt.datetime] = _utc_now
@@ -268,7 +269,7 @@ def conversion_message(exc: ConversionError, value: Any) -> str:
     m = re.match(r'cannot convert ".*" to (number|bool);', msg, re.S)
     if m:  # cty's convert says just this; the longer text is the to* functions' own
         return prefix + f"a {m.group(1)} is required"
-    if msg.endswith(" required") and sub is not None and not is_null(sub):
+    if msg.endswith(" required") and not msg.startswith("attribute ") and sub is not None and not is_null(sub):
         try:
             msg += f", but have {type_of(sub).friendly()}"
         except TypeError:

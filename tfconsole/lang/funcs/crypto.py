@@ -10,6 +10,7 @@ import warnings
 from ..types import NUMBER, STRING
 from . import FunctionError, Param, register
 from .filesystem import read_file_bytes
+from ._gofmt import go_quote
 from ._util import whole
 
 
@@ -103,3 +104,25 @@ def _uuidv5(args, ctx):
             raise FunctionError(f"uuidv5() doesn't support namespace {ns_name} (invalid UUID length: "
                                 f"{len(ns_name)})") from None
     return str(_uuid.uuid5(ns, name))
+
+
+@register("rsadecrypt", [Param("ciphertext", STRING), Param("privatekey", STRING)], STRING)
+def _rsadecrypt(args, ctx):
+    from ._rsa import RSAKeyError, decrypt_pkcs1v15, parse_private_key
+
+    s, key = args
+    try:
+        # Go's StdEncoding skips line breaks
+        data = base64.b64decode(s.replace("\r", "").replace("\n", "").encode("ascii"), validate=True)
+    except (ValueError, UnicodeEncodeError):
+        raise FunctionError(f"failed to decode input {go_quote(s)}: cipher text must be base64-encoded", 0) \
+            from None
+    try:
+        n, _e, d = parse_private_key(key)
+    except RSAKeyError as exc:
+        raise FunctionError(str(exc), 1) from None
+    try:
+        out = decrypt_pkcs1v15(n, d, data)
+    except RSAKeyError as exc:
+        raise FunctionError(f"failed to decrypt: {exc}") from None
+    return out.decode("utf-8", "replace")
