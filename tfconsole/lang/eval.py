@@ -112,8 +112,9 @@ def render_template(text: str, variables: dict, filename: str) -> Any:
             raise EvalError("Invalid function argument",
                             f'Invalid value for "vars" parameter: vars map does not contain key '
                             f'"{ref.root}", referenced at {ref.range}.', ref.range)
-    val = ev(expr, scope)
-    return convert(val, STRING) if not isinstance(val, (str, Unknown, Sensitive)) else val
+    # a template that is exactly one interpolation gives that value itself, of any type (HCL's
+    # TemplateWrapExpr); anything else is a string
+    return ev(expr, scope)
 
 
 class _NoData:

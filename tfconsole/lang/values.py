@@ -790,16 +790,26 @@ def unify_types(types: list[Type]) -> Type:
         if tups and all(isinstance(t, TupleType) for t in concrete) and \
                 all(len(t.elems) == len(tups[0].elems) for t in tups):
             return TupleType(tuple(unify_types([t.elems[i] for t in tups]) for i in range(len(tups[0].elems))))
-        elems = []
-        for t in concrete:
-            elems.extend(t.elems) if isinstance(t, TupleType) else elems.append(t.elem)
-        return ListType(unify_types(elems) if elems else DYNAMIC)
+        e = _unify_elems(concrete)
+        return DYNAMIC if e is None else ListType(e)
     if all(isinstance(t, (SetType, ListType, TupleType)) for t in concrete):
-        elems = []
-        for t in concrete:
-            elems.extend(t.elems) if isinstance(t, TupleType) else elems.append(t.elem)
-        return SetType(unify_types(elems) if elems else DYNAMIC)
+        e = _unify_elems(concrete)
+        return DYNAMIC if e is None else SetType(e)
     return DYNAMIC
+
+
+def _unify_elems(seqs: list[Type]) -> Type | None:
+    """The element type sequence types unify to, or None when their elements have no common
+    type (cty's unification then fails: there is no list of it)."""
+    elems: list[Type] = []
+    for t in seqs:
+        elems.extend(t.elems) if isinstance(t, TupleType) else elems.append(t.elem)
+    if not elems:
+        return DYNAMIC
+    e = unify_types(elems)
+    if isinstance(e, DynamicType) and len({x for x in elems if not isinstance(x, DynamicType)}) > 1:
+        return None
+    return e
 
 
 def unify_values(values: list[Any]) -> tuple[list[Any], Type]:

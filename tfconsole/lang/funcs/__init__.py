@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..strings import nfc, nfc_deep
 from ..types import DYNAMIC, DynamicType, Type
 from ..values import (
     ConversionError, Null, Sensitive, Unknown, convert, is_null, is_wholly_known, mark, type_of,
@@ -246,7 +247,18 @@ def _call(fn: Function, args: list, ctx: FuncContext) -> Any:
         return mark(Unknown(rt), marked)
 
     result = fn.impl(call_args, ctx)
+    # cty makes every string it is given NFC: a function's new strings are normalised here
+    if type(result) is str:
+        result = nfc(result)
+    elif fn.name in _NEW_STRINGS_INSIDE:
+        result = nfc_deep(result)
     return mark(result, marked)
+
+
+# functions whose collection results hold strings they made themselves (other functions
+# return strings that were already values, hence already NFC)
+_NEW_STRINGS_INSIDE = frozenset(("jsondecode", "yamldecode", "csvdecode", "split", "regex", "regexall",
+                                 "formatlist", "fileset"))
 
 
 def conversion_message(exc: ConversionError, value: Any) -> str:
