@@ -101,20 +101,40 @@ def evaluate(expr: A.Expr, scope: Scope) -> tuple[Any, Diagnostics]:
 
 
 def render_template(text: str, variables: dict, filename: str) -> Any:
-    """templatefile(): the template sees only the given variables and functions."""
+    """templatefile(): the template sees only the given variables and functions. A template
+    that is exactly one interpolation gives that value itself, of any type (HCL's
+    TemplateWrapExpr); anything else is a string."""
+    return _render(text, variables, filename, "templatefile")
+
+
+def _render(text: str, variables: dict, filename: str, mode: str) -> Any:
+    """Evaluate a template for templatefile/templatestring. Problems inside the template come
+    back as the calling function's error, located inside the template ("t.tftpl:1,3-16:
+    summary; detail"), as Terraform reports them."""
+    from .funcs import FuncContext, FunctionError
+
     try:
         expr = A.parse_template(text, filename)
     except A.ParseError as exc:
-        raise EvalError("Invalid template", exc.message, exc.range) from None
+        raise FunctionError(_inner(exc.range, "Invalid template", exc.message)) from None
     scope = Scope(_NoData(), vars=dict(variables), base_dir=os.path.dirname(filename) or ".")
+    # inside a template, the template functions (and for templatestring the filesystem
+    # functions) refuse to run, as Terraform's do
+    scope._fctx = FuncContext(base_dir=scope.base_dir, render_template=render_template, template_mode=mode)
     for ref in A.references(expr):
         if ref.root not in variables:
-            raise EvalError("Invalid function argument",
-                            f'Invalid value for "vars" parameter: vars map does not contain key '
-                            f'"{ref.root}", referenced at {ref.range}.', ref.range)
-    # a template that is exactly one interpolation gives that value itself, of any type (HCL's
-    # TemplateWrapExpr); anything else is a string
-    return ev(expr, scope)
+            raise FunctionError(f'vars map does not contain key "{ref.root}", referenced at {ref.range.long()}', 1)
+    try:
+        return ev(expr, scope)
+    except EvalError as exc:
+        raise FunctionError(_inner(exc.range, exc.summary, exc.detail)) from None
+    except RecursionError:
+        raise FunctionError(f"{filename}: the template nests too deeply to evaluate") from None
+
+
+def _inner(rng: SourceRange | None, summary: str, detail: str) -> str:
+    where = f"{rng.long()}: " if rng is not None else ""
+    return f"{where}{summary}; {detail}" if detail else f"{where}{summary}"
 
 
 class _NoData:
@@ -536,6 +556,10 @@ def _call(e: A.FunctionCall, s: Scope) -> Any:
         name = name[len("core::"):]
     special = _SPECIAL_CALLS.get(name)
     if special is not None:
+        if name in _TEMPLATE_FUNCS and s.func_context().template_mode is not None:
+            from .funcs import FUNCTIONS
+
+            _check_in_template(name, s.func_context().template_mode, FUNCTIONS[name], e)
         try:
             return special(e, s)
         except EvalError as exc:
@@ -545,8 +569,11 @@ def _call(e: A.FunctionCall, s: Scope) -> Any:
     from .funcs import FUNCTIONS, FunctionError, call_function
 
     fn = FUNCTIONS.get(name)
-    if fn is None or (fn.extra.get("console_only") and not s.func_context().console):
+    fctx = s.func_context()
+    if fn is None or (fn.extra.get("console_only") and not fctx.console):
         raise EvalError("Call to unknown function", f"There is no function named \"{e.name}\".", e.range)
+    if fctx.template_mode is not None:
+        _check_in_template(name, fctx.template_mode, fn, e)
     args = [ev(a, s) for a in e.args]
     try:
         return call_function(name, args, s.func_context(), expand_last=e.expand_final)
@@ -562,6 +589,23 @@ def _call(e: A.FunctionCall, s: Scope) -> Any:
     except N.NumberError as exc:
         raise EvalError("Error in function call", f"Call to function \"{name}\" failed: {exc}.", e.range,
                         function_call=fn.signature()) from None
+
+
+_TEMPLATE_FUNCS = frozenset(("templatefile", "templatestring"))
+_FS_FUNCS = frozenset(("file", "fileexists", "fileset", "filebase64", "filebase64sha256", "filebase64sha512",
+                       "filemd5", "filesha1", "filesha256", "filesha512", "templatefile"))
+
+
+def _check_in_template(name: str, mode: str, fn: Any, e: A.FunctionCall) -> None:
+    if name in _TEMPLATE_FUNCS:
+        msg = f"cannot recursively call {name} from inside another template function"
+    elif mode == "templatestring" and name in _FS_FUNCS:
+        msg = (f"cannot use filesystem access functions like {name} in templatestring templates; consider "
+               "passing the function result as a template variable instead")
+    else:
+        return
+    raise EvalError("Error in function call", f'Call to function "{name}" failed: {msg}.', e.range,
+                    function_call=fn.signature())
 
 
 # summaries of errors that are about the call itself (Terraform annotates these with the
@@ -763,7 +807,31 @@ def _templatestring(e: A.FunctionCall, s: Scope) -> Any:
     if not isinstance(variables, (dict, TMap)):
         raise EvalError("Invalid function argument", "Invalid value for \"vars\" parameter: map or object "
                         "required.", e.args[1].range)
-    return mark(render_template(tmpl, dict(variables), "<templatestring>"), tm or vm)
+    from .funcs import FUNCTIONS, FunctionError
+
+    try:
+        val = _render(tmpl, dict(variables), "<templatestring argument>", "templatestring")
+    except FunctionError as exc:
+        exc.func_name = "templatestring"
+        if exc.arg_index is not None:
+            exc.param_name = "vars"
+        rng = e.args[exc.arg_index].range if exc.arg_index is not None else e.range
+        raise EvalError(exc.summary, exc.detail, rng, function_call=FUNCTIONS["templatestring"].signature()) \
+            from None
+    val, m = unmark(val)
+    if is_null(val):
+        raise EvalError("Template result is null", "The result of the template is null, which is not a valid "
+                        "result for a templatestring call.", e.args[0].range)
+    if type(val) is not Unknown:
+        try:
+            val = convert(val, STRING)
+        except ConversionError as exc:
+            from .funcs import conversion_message
+
+            raise EvalError("Error in function call", f'Call to function "templatestring" failed: invalid '
+                            f"template result: {conversion_message(exc, val)}.", e.range,
+                            function_call=FUNCTIONS["templatestring"].signature()) from None
+    return mark(val, tm or vm or m)
 
 
 def _check_operand_type(v: Any, e: A.Expr, what: str) -> None:

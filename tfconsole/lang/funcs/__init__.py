@@ -80,6 +80,7 @@ def _utc_now() -> _dt.datetime:
 class FuncContext:
     base_dir: str = "."
     console: bool = False  # `terraform console`: the console-only functions (type) exist
+    template_mode: str | None = None  # inside a templatefile/templatestring template: which
     render_template: Callable[[str, dict, str], Any] | None = None
     # clock for timestamp(); plan_time is what plantimestamp() returns (None: unknown)
     now: Callable[[], _dt.datetime] = _utc_now

@@ -9,7 +9,7 @@ import warnings
 
 from ..types import NUMBER, STRING
 from . import FunctionError, Param, register
-from .filesystem import read_file_bytes
+from .filesystem import hash_file
 from ._gofmt import go_quote
 from ._util import whole
 
@@ -22,12 +22,18 @@ def _b64(algo):
     return lambda args, ctx: base64.b64encode(hashlib.new(algo, args[0].encode("utf-8")).digest()).decode()
 
 
+def _fhash(algo, args, ctx):
+    h = hashlib.new(algo)
+    hash_file(args[0], ctx, h)
+    return h
+
+
 def _fhex(algo):
-    return lambda args, ctx: hashlib.new(algo, read_file_bytes(args[0], ctx)).hexdigest()
+    return lambda args, ctx: _fhash(algo, args, ctx).hexdigest()
 
 
 def _fb64(algo):
-    return lambda args, ctx: base64.b64encode(hashlib.new(algo, read_file_bytes(args[0], ctx)).digest()).decode()
+    return lambda args, ctx: base64.b64encode(_fhash(algo, args, ctx).digest()).decode()
 
 
 for _name, _algo in (("md5", "md5"), ("sha1", "sha1"), ("sha256", "sha256"), ("sha512", "sha512")):
