@@ -618,7 +618,12 @@ def to_json_typed(v: Any, ty: Type) -> Any:
         return {"value": to_json_typed(v, vt), "type": vt.to_json()}
     if is_null(v):
         return None
-    if isinstance(ty, (ListType, SetType)):
+    if isinstance(ty, SetType):
+        # Terraform stores values after their msgpack round trip, where numbers may become
+        # equal that were not (0.1 and the float64 nearest it): a set then holds one of them
+        v = TSet([wire_value(x) for x in v], ty.elem)
+        return [to_json_typed(x, ty.elem) for x in v]
+    if isinstance(ty, ListType):
         return [to_json_typed(x, ty.elem) for x in v]
     if isinstance(ty, MapType):
         return {k: to_json_typed(x, ty.elem) for k, x in v.items()}
@@ -877,6 +882,28 @@ def find_infinity(v: Any) -> bool:
             if find_infinity(x):
                 return True
     return False
+
+
+def wire_value(v: Any) -> Any:
+    """v after go-cty's msgpack round trip (numbers as N.wire makes them, sets re-formed)."""
+    t = type(v)
+    if t is Num:
+        return _N.wire(v)
+    if t in _PLAIN:
+        return v
+    if t is Sensitive:
+        return Sensitive(wire_value(v.value))
+    if t is dict:
+        return {k: wire_value(x) for k, x in v.items()}
+    if t is TMap:
+        return TMap({k: wire_value(x) for k, x in v.items()}, v.etype)
+    if t is list:
+        return [wire_value(x) for x in v]
+    if t is TList:
+        return TList([wire_value(x) for x in v], v.etype)
+    if t is TSet:
+        return TSet([wire_value(x) for x in v], v.etype)
+    return v
 
 
 def dumps_json(data: Any, **kw: Any) -> str:

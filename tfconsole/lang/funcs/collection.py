@@ -179,10 +179,10 @@ def _distinct(args, ctx):
 
 
 def _index_int(v, what):
-    n = N.to_int(v)
-    if n is None:
-        raise FunctionError(f"invalid {what}: value must be a whole number")
-    return n
+    try:
+        return whole(v)
+    except FunctionError as exc:
+        raise FunctionError(f"invalid {what}: {exc.message}") from None
 
 
 def _element_rt(args):
