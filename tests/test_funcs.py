@@ -267,7 +267,7 @@ def test_filesystem(tmp_path):
     (tmp_path / "t.tftpl").write_text("Hi ${name}")
     rendered = []
 
-    def render(text, vars_, filename):
+    def render(text, vars_, filename, base_dir=None):
         rendered.append((text, vars_, filename))
         return text.replace("${name}", vars_["name"])
 

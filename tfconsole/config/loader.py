@@ -200,7 +200,7 @@ def _variable(mod: Module, b: Block, diags: Diagnostics) -> None:
                  {"validation"})
     v = Variable(name=name, range=b.range)
     if "type" in body.attributes:
-        ty, d = type_constraint(body.attributes["type"].expr)
+        ty, d = type_constraint(body.attributes["type"].expr, legacy=True)
         diags.append(d)
         v.type = ty
         v.type_given = True

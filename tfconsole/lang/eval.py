@@ -10,7 +10,7 @@ import os
 from typing import Any, Protocol
 
 from tfconsole.addrs import Resource
-from tfconsole.diags import Diagnostic, Diagnostics, Severity, SourceRange
+from tfconsole.diags import Diagnostic, Diagnostics, Pos, Severity, SourceRange
 
 from . import ast as A
 from . import numbers as N
@@ -100,14 +100,14 @@ def evaluate(expr: A.Expr, scope: Scope) -> tuple[Any, Diagnostics]:
         return Unknown(DYNAMIC), diags
 
 
-def render_template(text: str, variables: dict, filename: str) -> Any:
+def render_template(text: str, variables: dict, filename: str, base_dir: str | None = None) -> Any:
     """templatefile(): the template sees only the given variables and functions. A template
     that is exactly one interpolation gives that value itself, of any type (HCL's
     TemplateWrapExpr); anything else is a string."""
-    return _render(text, variables, filename, "templatefile")
+    return _render(text, variables, filename, "templatefile", base_dir)
 
 
-def _render(text: str, variables: dict, filename: str, mode: str) -> Any:
+def _render(text: str, variables: dict, filename: str, mode: str, base_dir: str | None = None) -> Any:
     """Evaluate a template for templatefile/templatestring. Problems inside the template come
     back as the calling function's error, located inside the template ("t.tftpl:1,3-16:
     summary; detail"), as Terraform reports them."""
@@ -117,7 +117,7 @@ def _render(text: str, variables: dict, filename: str, mode: str) -> Any:
         expr = A.parse_template(text, filename)
     except A.ParseError as exc:
         raise FunctionError(_inner(exc.range, "Invalid template", exc.message)) from None
-    scope = Scope(_NoData(), vars=dict(variables), base_dir=os.path.dirname(filename) or ".")
+    scope = Scope(_NoData(), vars=dict(variables), base_dir=base_dir or ".")
     # inside a template, the template functions (and for templatestring the filesystem
     # functions) refuse to run, as Terraform's do
     scope._fctx = FuncContext(base_dir=scope.base_dir, render_template=render_template, template_mode=mode)
@@ -548,47 +548,63 @@ def _splat(e: A.Splat, s: Scope) -> Any:
 
 
 def _call(e: A.FunctionCall, s: Scope) -> Any:
-    name = e.name
-    if name.startswith("provider::"):
-        raise EvalError("Call to unknown function", f"There is no function named \"{name}\".", e.range)
-    if name.startswith("core::"):
+    called = e.name
+    if called.startswith("provider::"):
+        raise EvalError("Call to unknown function", f"There is no function named \"{called}\".", e.range)
+    name = called
+    if called.startswith("core::"):
         # every built-in function is also reachable in the core:: namespace
-        name = name[len("core::"):]
-    special = _SPECIAL_CALLS.get(name)
-    if special is not None:
-        if name in _TEMPLATE_FUNCS and s.func_context().template_mode is not None:
-            from .funcs import FUNCTIONS
-
-            _check_in_template(name, s.func_context().template_mode, FUNCTIONS[name], e)
-        try:
-            return special(e, s)
-        except EvalError as exc:
-            if exc.function_call is None and exc.summary in _CALL_SUMMARIES:
-                exc.function_call = _signature(name)
-            raise
+        name = called[len("core::"):]
     from .funcs import FUNCTIONS, FunctionError, call_function
 
     fn = FUNCTIONS.get(name)
     fctx = s.func_context()
     if fn is None or (fn.extra.get("console_only") and not fctx.console):
-        raise EvalError("Call to unknown function", f"There is no function named \"{e.name}\".", e.range)
+        if "::" in called and not called.startswith("core::") or (called.startswith("core::") and fn is None):
+            ns = called.split("::")[0]
+            raise EvalError("Unknown provider function", f'The function namespace "{ns}" is not valid. Provider '
+                            'function calls must use the "provider::" namespace prefix.', _name_range(e))
+        raise EvalError("Call to unknown function", f"There is no function named \"{called}\".", _name_range(e))
     if fctx.template_mode is not None:
-        _check_in_template(name, fctx.template_mode, fn, e)
-    args = [ev(a, s) for a in e.args]
+        _check_in_template(name, fctx.template_mode, fn, e, called)
+    special = _SPECIAL_CALLS.get(name)
     try:
-        return call_function(name, args, s.func_context(), expand_last=e.expand_final)
+        if special is not None:
+            return special(e, s, called)
+        args = [ev(a, s) for a in e.args]
+        return call_function(name, args, fctx, expand_last=e.expand_final, called_as=called)
     except FunctionError as exc:
-        rng = e.range
-        if exc.arg_index is not None and 0 <= exc.arg_index < len(e.args):
-            rng = e.args[exc.arg_index].range or rng
-        raise EvalError(exc.summary, exc.detail, rng, function_call=fn.signature()) from None
+        if exc.func_name is None:  # raised by a special call rather than through call_function
+            exc.func_name = called
+            if exc.arg_index is not None:
+                params = fn.params + ([fn.variadic] if fn.variadic else [])
+                exc.param_name = params[min(exc.arg_index, len(params) - 1)].name
+        raise EvalError(exc.summary, exc.detail, _error_range(e, exc.arg_index, exc.summary),
+                        function_call=fn.signature(called)) from None
     except EvalError as exc:
-        if exc.function_call is None:
-            exc.function_call = fn.signature()
+        if exc.function_call is None and (special is None or exc.summary in _CALL_SUMMARIES):
+            exc.function_call = fn.signature(called)
         raise
     except N.NumberError as exc:
-        raise EvalError("Error in function call", f"Call to function \"{name}\" failed: {exc}.", e.range,
-                        function_call=fn.signature()) from None
+        raise EvalError("Error in function call", f"Call to function \"{called}\" failed: {exc}.", _name_range(e),
+                        function_call=fn.signature(called)) from None
+
+
+def _name_range(e: A.FunctionCall) -> SourceRange | None:
+    """The function's name and its opening parenthesis: where HCL puts a failed call."""
+    r = e.range
+    if r is None:
+        return None
+    width = len(e.name) + 1
+    return SourceRange(r.filename, r.start, Pos(r.start.line, r.start.column + width, r.start.byte + width))
+
+
+def _error_range(e: A.FunctionCall, arg_index: int | None, summary: str) -> SourceRange | None:
+    if arg_index is not None and 0 <= arg_index < len(e.args):
+        return e.args[arg_index].range or e.range
+    if summary == "Error in function call":
+        return _name_range(e)
+    return e.range
 
 
 _TEMPLATE_FUNCS = frozenset(("templatefile", "templatestring"))
@@ -596,7 +612,7 @@ _FS_FUNCS = frozenset(("file", "fileexists", "fileset", "filebase64", "filebase6
                        "filemd5", "filesha1", "filesha256", "filesha512", "templatefile"))
 
 
-def _check_in_template(name: str, mode: str, fn: Any, e: A.FunctionCall) -> None:
+def _check_in_template(name: str, mode: str, fn: Any, e: A.FunctionCall, called: str) -> None:
     if name in _TEMPLATE_FUNCS:
         msg = f"cannot recursively call {name} from inside another template function"
     elif mode == "templatestring" and name in _FS_FUNCS:
@@ -604,27 +620,25 @@ def _check_in_template(name: str, mode: str, fn: Any, e: A.FunctionCall) -> None
                "passing the function result as a template variable instead")
     else:
         return
-    raise EvalError("Error in function call", f'Call to function "{name}" failed: {msg}.', e.range,
-                    function_call=fn.signature())
+    raise EvalError("Error in function call", f'Call to function "{called}" failed: {msg}.', _name_range(e),
+                    function_call=fn.signature(called))
 
 
 # summaries of errors that are about the call itself (Terraform annotates these with the
 # function's signature: "while calling f(a, b)")
 _CALL_SUMMARIES = frozenset(("Error in function call", "Invalid function argument", "Not enough function arguments",
-                             "Too many function arguments", "Incorrect function argument count"))
+                             "Too many function arguments", "Incorrect function argument count",
+                             "Invalid expanding argument value"))
 
 
-def _signature(name: str) -> str | None:
-    from .funcs import FUNCTIONS
+def _arity(name: str, e: A.FunctionCall, called: str) -> None:
+    from .funcs import FUNCTIONS, check_arity
 
-    fn = FUNCTIONS.get(name)
-    return fn.signature() if fn is not None else None
+    check_arity(FUNCTIONS[name], len(e.args), called)
 
 
-def _can(e: A.FunctionCall, s: Scope) -> Any:
-    if len(e.args) != 1:
-        raise EvalError("Incorrect function argument count" if e.args else "Not enough function arguments",
-                        "Function \"can\" expects 1 argument(s).", e.range)
+def _can(e: A.FunctionCall, s: Scope, called: str) -> Any:
+    _arity("can", e, called)
     try:
         v = ev(e.args[0], s)
     except EvalError:
@@ -634,10 +648,11 @@ def _can(e: A.FunctionCall, s: Scope) -> Any:
     return True
 
 
-def _try(e: A.FunctionCall, s: Scope) -> Any:
+def _try(e: A.FunctionCall, s: Scope, called: str) -> Any:
+    from .funcs import FunctionError
+
     if not e.args:
-        raise EvalError("Not enough function arguments",
-                        "The try function requires at least one argument.", e.range)
+        raise FunctionError("at least one argument is required")
     errors = []
     for a in e.args:
         try:
@@ -649,22 +664,17 @@ def _try(e: A.FunctionCall, s: Scope) -> Any:
             return Unknown(DYNAMIC)
         return v
     raise EvalError("Error in function call",
-                    "Call to function \"try\" failed: no expression succeeded:\n" +
+                    f"Call to function \"{called}\" failed: no expression succeeded:\n" +
                     "\n".join(f"- {x.summary} (at {x.range})\n  {x.detail}" for x in errors) +
-                    "\n\nAt least one expression must produce a successful result.", e.range)
+                    "\n\nAt least one expression must produce a successful result.", _name_range(e))
 
 
-def _convert(e: A.FunctionCall, s: Scope) -> Any:
+def _convert(e: A.FunctionCall, s: Scope, called: str) -> Any:
     """convert(value, type): the second argument is a type constraint, read as syntax."""
-    from .funcs import FunctionError, call_function, conversion_message
+    from .funcs import FunctionError, call_function
     from .typeexpr import type_constraint
 
-    if len(e.args) != 2:
-        if len(e.args) < 2:
-            missing = "value" if not e.args else "type"
-            raise EvalError("Not enough function arguments",
-                            f'Function "convert" expects 2 argument(s). Missing value for "{missing}".', e.range)
-        raise EvalError("Too many function arguments", 'Function "convert" expects only 2 argument(s).', e.range)
+    _arity("convert", e, called)
     if e.expand_final:
         raise EvalError("Invalid expanding argument value",
                         "The expanding argument (indicated by ...) must be of a tuple, list, or set type.",
@@ -679,12 +689,12 @@ def _convert(e: A.FunctionCall, s: Scope) -> Any:
         raise EvalError(first.summary, first.detail, first.subject or e.args[1].range)
     v = ev(e.args[0], s)
     try:
-        return call_function("convert", [v, ty], s.func_context())
+        return call_function("convert", [v, ty], s.func_context(), called_as=called)
     except FunctionError as exc:
         raise EvalError(exc.summary, exc.detail, e.args[0].range or e.range) from None
 
 
-_SPECIAL_CALLS = {"can": _can, "try": _try, "templatestring": lambda e, s: _templatestring(e, s),
+_SPECIAL_CALLS = {"can": _can, "try": _try, "templatestring": lambda e, s, called: _templatestring(e, s, called),
                   "convert": _convert}
 
 
@@ -787,51 +797,61 @@ _INT_FAST = 1 << 500
 _ARITH = {"+": N.add, "-": N.sub, "*": N.mul, "/": N.div, "%": N.mod}
 
 
-def _templatestring(e: A.FunctionCall, s: Scope) -> Any:
+def _templatestring(e: A.FunctionCall, s: Scope, called: str = "templatestring") -> Any:
     """templatestring(ref, vars): render a template held in a string value."""
-    if len(e.args) != 2:
-        raise EvalError("Not enough function arguments" if len(e.args) < 2 else "Too many function arguments",
-                        "Function \"templatestring\" expects 2 argument(s).", e.range)
-    if not isinstance(e.args[0], (A.ScopeTraversal, A.RelativeTraversal)):
-        raise EvalError("Invalid template expression",
-                        "The template argument to templatestring must be a reference to a string value "
-                        "defined elsewhere, such as a local value or an attribute of a resource.",
-                        e.args[0].range)
+    from .funcs import FunctionError, conversion_message
+
+    _arity("templatestring", e, called)
+    problem = _template_arg_problem(e.args[0])
+    if problem:
+        raise FunctionError(f"invalid template expression: {problem}", 0)
     tmpl, tm = unmark(ev(e.args[0], s))
     variables, vm = unmark(ev(e.args[1], s))
     if type(tmpl) is Unknown or type(variables) is Unknown:
         return mark(Unknown(STRING), tm or vm)
     if not isinstance(tmpl, str):
-        raise EvalError("Invalid function argument", "Invalid value for \"template\" parameter: string required.",
-                        e.args[0].range)
+        raise FunctionError("invalid template value: a string is required", 0)
     if not isinstance(variables, (dict, TMap)):
-        raise EvalError("Invalid function argument", "Invalid value for \"vars\" parameter: map or object "
-                        "required.", e.args[1].range)
-    from .funcs import FUNCTIONS, FunctionError
-
-    try:
-        val = _render(tmpl, dict(variables), "<templatestring argument>", "templatestring")
-    except FunctionError as exc:
-        exc.func_name = "templatestring"
-        if exc.arg_index is not None:
-            exc.param_name = "vars"
-        rng = e.args[exc.arg_index].range if exc.arg_index is not None else e.range
-        raise EvalError(exc.summary, exc.detail, rng, function_call=FUNCTIONS["templatestring"].signature()) \
-            from None
+        raise FunctionError("invalid vars value: must be a map", 1)
+    val = _render(tmpl, dict(variables), "<templatestring argument>", "templatestring", s.base_dir)
     val, m = unmark(val)
     if is_null(val):
-        raise EvalError("Template result is null", "The result of the template is null, which is not a valid "
-                        "result for a templatestring call.", e.args[0].range)
+        raise FunctionError(_inner(A.parse_template(tmpl, "<templatestring argument>").range, "Template result is null",
+                                   "The result of the template is null, which is not a valid result for a "
+                                   "templatestring call."))
     if type(val) is not Unknown:
         try:
             val = convert(val, STRING)
         except ConversionError as exc:
-            from .funcs import conversion_message
-
-            raise EvalError("Error in function call", f'Call to function "templatestring" failed: invalid '
-                            f"template result: {conversion_message(exc, val)}.", e.range,
-                            function_call=FUNCTIONS["templatestring"].signature()) from None
+            raise FunctionError(f"invalid template result: {conversion_message(exc, val)}") from None
     return mark(val, tm or vm or m)
+
+
+def _template_arg_problem(arg: A.Expr) -> str | None:
+    """Why templatestring refuses this argument expression (Terraform wants a reference to a
+    string held elsewhere, not a template written in place), or None."""
+    if isinstance(arg, A.TemplateWrap):
+        return ("templatestring is only for rendering templates retrieved dynamically from elsewhere; to treat "
+                "the inner expression as template syntax, write the reference expression directly without any "
+                "template interpolation syntax")
+    if isinstance(arg, A.Literal) and type(arg.value) is str:
+        return ("templatestring is only for rendering templates retrieved dynamically from elsewhere, and so "
+                "does not support providing a literal template; consider using a template string expression "
+                "instead")
+    if isinstance(arg, A.Template):
+        return ("templatestring is only for rendering templates retrieved dynamically from elsewhere; to render "
+                "an inline template, consider using a plain template string expression")
+    node = arg
+    while True:
+        if isinstance(node, A.ScopeTraversal):
+            return None
+        if isinstance(node, A.RelativeTraversal):
+            node = node.source
+        elif isinstance(node, A.Splat):
+            node = node.source
+        else:
+            return "must be a direct reference to a single string from elsewhere, containing valid Terraform " \
+                   "template syntax"
 
 
 def _check_operand_type(v: Any, e: A.Expr, what: str) -> None:

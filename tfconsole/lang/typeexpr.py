@@ -15,12 +15,22 @@ from .types import BOOL, DYNAMIC, NUMBER, STRING, ListType, MapType, ObjectType,
 __all__ = ["type_constraint"]
 
 
-def type_constraint(e: A.Expr) -> tuple[Type, Diagnostics]:
+def type_constraint(e: A.Expr, legacy: bool = False) -> tuple[Type, Diagnostics]:
     """The type (with optional attributes and their defaults) an expression spells, or
-    DYNAMIC and an "Invalid type specification" diagnostic."""
+    DYNAMIC and a diagnostic. `legacy` accepts the quoted types of Terraform 0.11 ("string",
+    "list", "map"), which only a variable's type argument still may use."""
     diags = Diagnostics()
+    if legacy and isinstance(e, A.Literal) and isinstance(e.value, str):
+        legacy_types = {"string": STRING, "list": ListType(STRING), "map": MapType(STRING)}
+        if e.value in legacy_types:
+            return legacy_types[e.value], diags
+        diags.error("Invalid type specification", f"Invalid legacy type specification {e.value!r}.", e.range)
+        return DYNAMIC, diags
     try:
         return _tc(e), diags
+    except _DefaultErr as exc:
+        diags.error("Invalid default value for optional attribute", exc.args[0], exc.args[1] or e.range)
+        return DYNAMIC, diags
     except _TypeErr as exc:
         diags.error("Invalid type specification", exc.args[0], e.range)
         return DYNAMIC, diags
@@ -28,6 +38,10 @@ def type_constraint(e: A.Expr) -> tuple[Type, Diagnostics]:
 
 class _TypeErr(Exception):
     pass
+
+
+class _DefaultErr(Exception):
+    """(detail, range) of an optional attribute's default that does not fit its type."""
 
 
 _PRIMS = {"string": STRING, "number": NUMBER, "bool": BOOL, "any": DYNAMIC}
@@ -40,11 +54,6 @@ def _tc(e: A.Expr, allow_optional: bool = False) -> Any:
         if e.root in ("list", "map", "set"):
             return {"list": ListType, "map": MapType, "set": SetType}[e.root](DYNAMIC)
         raise _TypeErr(f"The keyword \"{e.root}\" is not a valid type specification.")
-    if isinstance(e, A.Literal) and isinstance(e.value, str):
-        legacy = {"string": STRING, "list": ListType(STRING), "map": MapType(STRING)}
-        if e.value in legacy:
-            return legacy[e.value]
-        raise _TypeErr(f"Invalid legacy type specification {e.value!r}.")
     if isinstance(e, A.FunctionCall):
         n = e.name
         if n in ("list", "set", "map"):
@@ -94,8 +103,12 @@ def _default_value(e: A.Expr, ty: Type) -> Any:
     val, diags = evaluate(e, Scope(_NoData()))
     if diags.has_errors:
         first = diags.errors()[0]
-        raise _TypeErr(f"Invalid default value for optional attribute: {first.detail or first.summary}")
+        raise _DefaultErr(f"This default value is not compatible with the attribute's type constraint: "
+                          f"{first.detail or first.summary}", e.range)
     try:
         return convert(val, ty)
     except ConversionError as exc:
-        raise _TypeErr(f"Invalid default value for optional attribute: {exc.message}") from None
+        from .funcs import conversion_message
+
+        raise _DefaultErr("This default value is not compatible with the attribute's type constraint: "
+                          f"{conversion_message(exc, val)}.", e.range) from None

@@ -28,12 +28,15 @@ from .types import (
 
 
 class ConversionError(Exception):
-    """A value cannot take the requested type; the message is Terraform's wording."""
+    """A value cannot take the requested type; the message is Terraform's wording. `want` is
+    the type that was required, where the message is "X required" (its wording may grow a
+    ", but have Y", see funcs.conversion_message)."""
 
-    def __init__(self, message: str, path: tuple = ()):
+    def __init__(self, message: str, path: tuple = (), want: "Type | None" = None):
         super().__init__(message)
         self.message = message
         self.path = path
+        self.want = want
 
 
 class Unknown:
@@ -370,18 +373,18 @@ def normalize_number(n: Any) -> int | Num:
     if t is Num:
         return n
     if t is bool:
-        raise ConversionError("a number is required")
+        raise ConversionError("a number is required", want=ty)
     if isinstance(n, float):
         if n != n or n in (float("inf"), float("-inf")):
             return _N.from_float64(n)
         return _N.parse(repr(n))
     if isinstance(n, Decimal):
         if not n.is_finite():
-            raise ConversionError("a number is required")
+            raise ConversionError("a number is required", want=ty)
         return _N.parse(str(n))
     if isinstance(n, int):
         return normalize_number(int(n))
-    raise ConversionError("a number is required")
+    raise ConversionError("a number is required", want=ty)
 
 
 _INT_LIMIT = 1 << _N.PREC
@@ -652,7 +655,7 @@ def convert(v: Any, ty: Type) -> Any:
         return Null(ty)
     if type(v) is Unknown:
         if not isinstance(v.type, DynamicType) and not _convertible(v.type, ty):
-            raise ConversionError(f"{ty.friendly()} required")
+            raise ConversionError(f"{ty.friendly()} required", want=ty)
         return Unknown(ty)
     if isinstance(ty, PrimitiveType):
         return _convert_primitive(v, ty)
@@ -660,11 +663,11 @@ def convert(v: Any, ty: Type) -> Any:
     if isinstance(ty, ListType):
         if t in (list, TList, TSet):
             return TList(_convert_elems(v, ty.elem), _elem_type_after(v, ty.elem))
-        raise ConversionError(f"list of {ty.elem.friendly()} required")
+        raise ConversionError(f"list of {ty.elem.friendly()} required", want=ty)
     if isinstance(ty, SetType):
         if t in (list, TList, TSet):
             return TSet(_convert_elems(v, ty.elem), _elem_type_after(v, ty.elem))
-        raise ConversionError(f"set of {ty.elem.friendly()} required")
+        raise ConversionError(f"set of {ty.elem.friendly()} required", want=ty)
     if isinstance(ty, MapType):
         if t in (dict, TMap):
             items = {}
@@ -672,22 +675,23 @@ def convert(v: Any, ty: Type) -> Any:
                 try:
                     items[k] = convert(x, ty.elem)
                 except ConversionError as exc:
-                    raise ConversionError(exc.message, (k,) + exc.path) from None
+                    raise ConversionError(exc.message, (k,) + exc.path, exc.want) from None
             etype = without_optional(ty.elem) if not isinstance(ty.elem, DynamicType) else unify_types(
                 [type_of(x) for x in items.values()])
             if isinstance(ty.elem, DynamicType) and not isinstance(etype, DynamicType):
                 items = {k: convert(x, etype) for k, x in items.items()}
             return TMap(items, etype)
-        raise ConversionError(f"map of {ty.elem.friendly()} required")
+        raise ConversionError(f"map of {ty.elem.friendly()} required", want=ty)
     if isinstance(ty, TupleType):
-        if t in (list, TList, TSet):
+        # only a tuple converts to a tuple type (go-cty has no list-to-tuple conversion)
+        if t is list:
             if len(v) != len(ty.elems):
-                raise ConversionError(f"tuple required with {len(ty.elems)} elements")
+                raise ConversionError("tuple required", want=ty)
             return [convert(x, et) for x, et in zip(v, ty.elems)]
-        raise ConversionError("tuple required")
+        raise ConversionError("tuple required", want=ty)
     if isinstance(ty, ObjectType):
         if t not in (dict, TMap):
-            raise ConversionError("object required")
+            raise ConversionError("object required", want=ty)
         out = {}
         defaults = dict(ty.defaults)
         for name, at in ty.attrs:
@@ -695,7 +699,7 @@ def convert(v: Any, ty: Type) -> Any:
                 try:
                     out[name] = convert(v[name], at)
                 except ConversionError as exc:
-                    raise ConversionError(exc.message, (name,) + exc.path) from None
+                    raise ConversionError(exc.message, (name,) + exc.path, exc.want) from None
             elif name in ty.optional:
                 if name in defaults:
                     out[name] = convert(defaults[name], at)
@@ -704,7 +708,7 @@ def convert(v: Any, ty: Type) -> Any:
             else:
                 raise ConversionError(f'attribute "{name}" is required')
         return out
-    raise ConversionError(f"{ty.friendly()} required")
+    raise ConversionError(f"{ty.friendly()} required", want=ty)
 
 
 def _convertible(src: Type, dst: Type) -> bool:
@@ -727,7 +731,7 @@ def _convert_elems(v: Any, elem: Type) -> list[Any]:
         try:
             out.append(convert(x, elem))
         except ConversionError as exc:
-            raise ConversionError(exc.message, (i,) + exc.path) from None
+            raise ConversionError(exc.message, (i,) + exc.path, exc.want) from None
     if isinstance(elem, DynamicType) and out:
         target = unify_types([type_of(x) for x in out])
         if isinstance(target, DynamicType) and len({type_of(x) for x in out if not _is_nullish_or_unknown(x)}) > 1:
@@ -746,13 +750,13 @@ def _convert_primitive(v: Any, ty: PrimitiveType) -> Any:
             return "true" if v else "false"
         if t is int or t is Num:
             return _N.text(v)
-        raise ConversionError("string required")
+        raise ConversionError("string required", want=ty)
     if ty == NUMBER:
         if t is int or t is Num:
             return v
         if t is str:
             return parse_number(v)
-        raise ConversionError("number required")
+        raise ConversionError("number required", want=ty)
     if ty == BOOL:
         if t is bool:
             return v
@@ -763,8 +767,8 @@ def _convert_primitive(v: Any, ty: PrimitiveType) -> Any:
                 return False
             raise ConversionError(f'cannot convert "{v}" to bool; only the strings "true" or "false" '
                                   'are allowed')
-        raise ConversionError("bool required")
-    raise ConversionError(f"{ty.friendly()} required")
+        raise ConversionError("bool required", want=ty)
+    raise ConversionError(f"{ty.friendly()} required", want=ty)
 
 
 def unify_types(types: list[Type]) -> Type:

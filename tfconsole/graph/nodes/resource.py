@@ -332,6 +332,13 @@ def _set_path(v: Any, path: tuple, new: Any) -> Any:
     return v
 
 
+def _infinity_diag(addr_s: str, rc: Any) -> Any:
+    from tfconsole.diags import error
+
+    return error(f"failed to encode {addr_s} in state: failed to serialize value: cannot serialize infinity as "
+                 "JSON", "", rc.range if rc is not None else None, address=addr_s)
+
+
 def encode_object(value: dict[str, Any], schema: Schema) -> tuple[dict[str, Any], list[Any]]:
     """(attributes JSON, sensitive_attributes) for the state file."""
     clean, _ = unmark_deep(value)
@@ -661,6 +668,10 @@ class PlanInstanceNode(_InstanceNode):
         if resp.diags.has_errors:
             return diags
         planned = resp.planned
+        if find_infinity(planned):
+            # Terraform's plan fails here too: it cannot write the planned object to its state
+            diags.append(_infinity_diag(addr_s, rc))
+            return diags
         replace_paths = list(resp.requires_replace)
         if prior is None:
             action = Action.CREATE
@@ -1020,11 +1031,9 @@ class ApplyInstanceNode(Node, Executable):
         if presp.diags.has_errors:
             return diags
         if find_infinity(presp.planned):
-            # Terraform applies this and then cannot save the object ("cannot serialize infinity
-            # as JSON"), losing track of it; refuse before anything is created instead
-            diags.error("Failed to encode object in state",
-                        f"failed to encode {addr_s} in state: failed to serialize value: cannot serialize "
-                        "infinity as JSON", rc.range if rc is not None else None, address=addr_s)
+            # refused before anything is created (the plan refuses it already; a plan file made
+            # elsewhere could still carry one)
+            diags.append(_infinity_diag(addr_s, rc))
             return diags
         if self.deposed_key and obj is not None:
             ctx.depose(addr, self.deposed_key, ch.provider)

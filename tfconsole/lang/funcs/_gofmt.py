@@ -183,9 +183,44 @@ def _value_v(v: Any, sharp: bool) -> str:
     return go_json(v)
 
 
-# format() widths and precisions beyond this are refused rather than building a string of
-# that size (Go would try: "%999999999d" asks for a gigabyte of padding)
-MAX_FORMAT_WIDTH = 1_000_000
+# format() pads strings to any width in Terraform ("%999999999s" asks for a gigabyte): tfconsole
+# refuses widths beyond this. (Numbers follow Go's own limit, see _go_too_large.)
+MAX_FORMAT_WIDTH = 10_000_000
+_HUGE = 10 ** 13
+
+
+def _boff(s: str, i: int) -> int:
+    """The byte offset of character i (go-cty reports offsets in bytes)."""
+    return len(s[:i].encode("utf-8")) if not s.isascii() else i
+
+
+def _go_too_large(digits: str) -> bool:
+    """Go's fmt parsenum: a number that passes a million before its last digit is refused."""
+    num = 0
+    for ch in digits:
+        if num > 1_000_000:
+            return True
+        num = num * 10 + ord(ch) - 48
+    return False
+
+
+def _go_noverb(verb: str, arg: Any) -> str:
+    """What Go's Sprintf writes for a spec it cannot parse, with the number left over."""
+    try:
+        x = convert(arg, NUMBER) if arg is not None else None
+    except ConversionError:
+        x = None
+    if x is None:
+        return "%!(NOVERB)"
+    if verb in _INT_VERBS:
+        n = N.to_int(x)
+        return f"%!(NOVERB)%!(EXTRA *big.Int={n})" if n is not None else "%!(NOVERB)"
+    return f"%!(NOVERB)%!(EXTRA *big.Float={N.go_append(x, 'g', 10)})"
+
+
+def go_quote_rune(ch: str) -> str:
+    """Go's %q of a rune: 'x'."""
+    return "'" + go_quote(ch)[1:-1].replace("\\\"", '"').replace("'", "\\'") + "'"
 _ASCII_DIGITS = re.compile(r"[0-9]+")
 
 
@@ -229,23 +264,35 @@ def go_format(fmt: str, args: list) -> str:
         ws = i
         while i < n and fmt[i] in "0123456789":
             i += 1
+        width_text = fmt[ws:i]
         if i > ws:
-            width = int(fmt[ws:i]) if i - ws <= 9 else MAX_FORMAT_WIDTH + 1
+            width = int(width_text) if i - ws <= 12 else _HUGE
         prec = None
+        prec_text = ""
         if i < n and fmt[i] == ".":
             i += 1
             ps = i
             while i < n and fmt[i] in "0123456789":
                 i += 1
-            prec = (int(fmt[ps:i]) if i - ps <= 9 else MAX_FORMAT_WIDTH + 1) if i > ps else 0
+            prec_text = fmt[ps:i]
+            prec = (int(prec_text) if i - ps <= 12 else _HUGE) if i > ps else 0
         if i >= n:
-            raise FunctionError(f"invalid format string starting at offset {i}")
+            raise FunctionError(f"invalid format string starting at offset {_boff(fmt, i)}")
         verb = fmt[i]
         i += 1
         spec = fmt[start:i]
         verbs += 1
+        if not ("a" <= verb <= "z" or "A" <= verb <= "Z"):
+            # go-cty's format scanner takes only ASCII letters as verbs
+            raise FunctionError(f"unrecognized format character {go_quote_rune(verb)} at offset {_boff(fmt, i - 1)}")
         if verb not in "vstqdboxXeEfgG":
-            raise FunctionError(f"unsupported format verb '{verb}' in \"{spec}\" at offset {start}")
+            raise FunctionError(f"unsupported format verb '{verb}' in \"{spec}\" at offset {_boff(fmt, start)}")
+        if verb in "dboxXeEfgG" and (_go_too_large(width_text) or _go_too_large(prec_text)):
+            # Go's fmt gives up on a width or precision beyond a million: "%!(NOVERB)"
+            out.append(_go_noverb(verb, args[argi] if 0 <= argi < len(args) else None))
+            argi += 1
+            maxused = max(maxused, argi)
+            continue
         if argi >= len(args) or argi < 0:
             raise FunctionError(f'not enough arguments for "{spec}" at {start}: need index {argi + 1} '
                                 f"but have {len(args)} total")
@@ -264,10 +311,9 @@ def _format_one(verb, spec, start, arg, plus, minus, sharp, space, zero, width, 
     def bad(msg: str) -> FunctionError:
         return FunctionError(f'unsupported value for "{spec}" at {start}: {msg}')
 
-    for what, n in (("width", width), ("precision", prec)):
-        if n is not None and n > MAX_FORMAT_WIDTH:
-            raise FunctionError(f'{what} {n} in "{spec}" at {start} is larger than tfconsole allows '
-                                f"({MAX_FORMAT_WIDTH})")
+    if width is not None and width > MAX_FORMAT_WIDTH and verb in "vsq":
+        raise FunctionError(f'width {width if width < _HUGE else "of more than 12 digits"} in "{spec}" at '
+                            f"{start} is larger than tfconsole pads to ({MAX_FORMAT_WIDTH})")
     if verb == "v":
         try:
             s = _value_v(arg, sharp)

@@ -278,7 +278,8 @@ def _templatefile(args, ctx):
     text = read_file_text(path, ctx, TEMPLATE_MAX_BYTES)
     if ctx.render_template is None:
         raise FunctionError("templatefile is not available in this context")
-    return ctx.render_template(text, dict(vars_), resolve_path(path, ctx))
+    # the template's own function calls (file, ...) resolve paths as the caller's do
+    return ctx.render_template(text, dict(vars_), resolve_path(path, ctx), ctx.base_dir)
 
 
 @register("abspath", [Param("path", STRING)], STRING)
