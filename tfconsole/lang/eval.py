@@ -6,7 +6,7 @@ Diagnostics from `evaluate()`; nothing else escapes.
 """
 from __future__ import annotations
 
-import os
+import threading
 from typing import Any, Protocol
 
 from tfconsole.addrs import Resource
@@ -89,6 +89,9 @@ class Scope:
 
 def evaluate(expr: A.Expr, scope: Scope) -> tuple[Any, Diagnostics]:
     diags = Diagnostics()
+    outer = getattr(_budget, "left", None)
+    if outer is None:
+        _budget.left = MAX_ITERATIONS  # a fresh budget for each top-level evaluation
     try:
         return ev(expr, scope), diags
     except EvalError as exc:
@@ -98,6 +101,9 @@ def evaluate(expr: A.Expr, scope: Scope) -> tuple[Any, Diagnostics]:
         diags.error("Expression too complex", "The expression nests too deeply to evaluate.",
                     expr.range)
         return Unknown(DYNAMIC), diags
+    finally:
+        if outer is None:
+            del _budget.left
 
 
 def render_template(text: str, variables: dict, filename: str, base_dir: str | None = None) -> Any:
@@ -264,8 +270,26 @@ def _template_for(e: A.TemplateFor, s: Scope) -> Any:
     return mark(nfc("".join(out)), marked)
 
 
+# Nested for expressions multiply: three of range(1024) are a billion iterations, which
+# Terraform runs until it is stopped. One evaluation may iterate at most this many elements.
+MAX_ITERATIONS = 1_000_000
+_budget = threading.local()
+
+
+def _spend(n: int, where: A.Expr) -> None:
+    left = getattr(_budget, "left", MAX_ITERATIONS) - n
+    _budget.left = left
+    if left < 0:
+        raise EvalError("Expression too expensive",
+                        f"Evaluating this expression iterates over more than {MAX_ITERATIONS} elements (in for "
+                        "expressions, splats and template loops together), the most tfconsole evaluates at once.",
+                        where.range)
+
+
 def _iterate(coll: Any, where: A.Expr) -> list[tuple[Any, Any]]:
     t = type(coll)
+    if t in (dict, TMap, list, TList, TSet):
+        _spend(len(coll), where)
     if t is dict or t is TMap:
         return list(coll.items()) if t is TMap else sorted(coll.items())
     if t is list or t is TList:
@@ -533,6 +557,7 @@ def _splat(e: A.Splat, s: Scope) -> Any:
         return mark([], marked)
     if t in (list, TList, TSet):
         items = list(src)
+        _spend(len(items), e)
     else:
         items = [src]
     out = []
@@ -587,6 +612,16 @@ def _call(e: A.FunctionCall, s: Scope) -> Any:
         raise
     except N.NumberError as exc:
         raise EvalError("Error in function call", f"Call to function \"{called}\" failed: {exc}.", _name_range(e),
+                        function_call=fn.signature(called)) from None
+    except RecursionError:
+        raise EvalError("Error in function call", f'Call to function "{called}" failed: the value nests too deeply '
+                        "for tfconsole.", _name_range(e), function_call=fn.signature(called)) from None
+    except MemoryError:
+        raise EvalError("Error in function call", f'Call to function "{called}" failed: out of memory.',
+                        _name_range(e), function_call=fn.signature(called)) from None
+    except (ValueError, TypeError, ArithmeticError, KeyError, IndexError, ConversionError, OSError) as exc:
+        # a function's own failure that did not become a FunctionError: still a located error
+        raise EvalError("Error in function call", f'Call to function "{called}" failed: {exc}.', _name_range(e),
                         function_call=fn.signature(called)) from None
 
 

@@ -37,6 +37,17 @@ def whole(v: Any, what: str = "", arg: int | None = None) -> int:
     return n
 
 
+# A function that multiplies text (indent, replace) can be nested to build strings of any
+# size; Terraform builds them until memory runs out. tfconsole refuses a result this long.
+MAX_STRING_CHARS = 64 << 20
+
+
+def check_size(n: int) -> None:
+    if n > MAX_STRING_CHARS:
+        raise FunctionError(f"the result would be {n} characters long; tfconsole builds strings of at most "
+                            f"{MAX_STRING_CHARS} characters")
+
+
 def is_seq_type(t: Type) -> bool:
     return isinstance(t, (ListType, TupleType))
 
@@ -75,4 +86,4 @@ def kind(v: Any) -> str:
     return "other"
 
 
-__all__ = ["num", "whole", "is_seq_type", "elem_types", "null_of", "is_seq", "kind", "DYNAMIC", "Sensitive"]
+__all__ = ["num", "whole", "check_size", "MAX_STRING_CHARS", "is_seq_type", "elem_types", "null_of", "is_seq", "kind", "DYNAMIC", "Sensitive"]

@@ -175,24 +175,35 @@ def _resolve(tag: str, src: str, plain: bool):
     return src
 
 
-def _construct(node, seen=None):
+# Aliases let a few lines of YAML stand for billions of values (Terraform expands them all, without
+# bound); tfconsole stops a document that expands beyond this many values
+MAX_YAML_VALUES = 1_000_000
+
+
+def _construct(node, budget=None):
+    if budget is None:
+        budget = [MAX_YAML_VALUES]
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise FunctionError(f"the document expands (through aliases) to more than {MAX_YAML_VALUES} values, the "
+                            "most tfconsole decodes")
     if isinstance(node, ScalarNode):
         return _resolve(node.tag, node.value, node.style is None)
     if isinstance(node, SequenceNode):
-        return [_construct(x) for x in node.value]
+        return [_construct(x, budget) for x in node.value]
     out: dict[str, Any] = {}
     merged: dict[str, Any] = {}
     for k, v in node.value:
         if isinstance(k, ScalarNode) and (k.tag == MERGE or (k.tag == _IMPLICIT and k.value == "<<")):
             srcs = v.value if isinstance(v, SequenceNode) else [v]
             for s in srcs:
-                mv = _construct(s)
+                mv = _construct(s, budget)
                 if not isinstance(mv, dict):
                     raise FunctionError("map merge requires map or sequence of maps as the value")
                 for mk, mvv in mv.items():
                     merged.setdefault(mk, mvv)
             continue
-        kv = _construct(k)
+        kv = _construct(k, budget)
         if kv is None:
             raise FunctionError("mapping key cannot be null")
         if isinstance(kv, bool):
@@ -201,7 +212,7 @@ def _construct(node, seen=None):
             kv = format_number(kv)
         elif not isinstance(kv, str):
             raise FunctionError("only string keys are supported")
-        out[kv] = _construct(v)
+        out[kv] = _construct(v, budget)
     for mk, mv in merged.items():
         out.setdefault(mk, mv)
     return out

@@ -577,10 +577,19 @@ def _setproduct_rt(args):
     return ListType(et) if list_count == len(args) else SetType(et)
 
 
+MAX_SETPRODUCT = 1_000_000
+
+
 @register("setproduct", [], _setproduct_rt, variadic=Param("sets", DYNAMIC))
 def _setproduct(args, ctx):
     rt = _setproduct_rt(args)
     et = rt.elem
+    size = 1
+    for a in args:
+        size *= len(a)
+    if size > MAX_SETPRODUCT:
+        raise FunctionError(f"the product has {size} elements; tfconsole builds at most {MAX_SETPRODUCT} (Terraform "
+                            "has no limit and runs out of memory)")
     rows = [[]]
     for j, a in enumerate(args):
         rows = [r + [convert(x, et.elems[j])] for r in rows for x in a]

@@ -9,7 +9,7 @@ from ..values import Null, TList, Unknown, is_null, unmark
 from . import FunctionError, Param, register
 from ._gofmt import go_format, graphemes
 from ._re2 import GoRegexp, compile_go
-from ._util import whole
+from ._util import check_size, whole
 
 
 def _nfc(s: str) -> str:
@@ -72,8 +72,9 @@ register("formatlist", [Param("format", STRING)], ListType(STRING),
 
 @register("indent", [Param("spaces", NUMBER), Param("str", STRING)], STRING)
 def _indent(args, ctx):
-    n = whole(args[0], "spaces", 0)
-    return args[1].replace("\n", "\n" + " " * max(n, 0))
+    n = max(whole(args[0], "spaces", 0), 0)
+    check_size(len(args[1]) + n * args[1].count("\n"))
+    return args[1].replace("\n", "\n" + " " * n)
 
 
 @register("join", [Param("separator", STRING)], STRING, variadic=Param("lists", ListType(STRING)))
@@ -172,6 +173,10 @@ def _replace(args, ctx):
         except FunctionError as exc:
             raise FunctionError(exc.message, 1) from None
         return pat.replace_all(s, rep)
+    if sub:
+        check_size(len(s) + s.count(sub) * (len(rep) - len(sub)))
+    else:
+        check_size(len(s) + (len(s) + 1) * len(rep))
     return s.replace(sub, rep)
 
 
