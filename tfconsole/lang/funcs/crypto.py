@@ -55,6 +55,9 @@ def _bcrypt_b64(data: bytes) -> str:
     return std.translate(table)
 
 
+MAX_BCRYPT_COST = 15
+
+
 @register("bcrypt", [Param("str", STRING)], STRING, variadic=Param("cost", NUMBER))
 def _bcrypt(args, ctx):
     if len(args) > 2:
@@ -67,6 +70,9 @@ def _bcrypt(args, ctx):
     if cost > 31:
         raise FunctionError(f"error occured generating password crypto/bcrypt: cost {cost} is outside "
                             "allowed inclusive range 4..31")
+    if cost > MAX_BCRYPT_COST:
+        raise FunctionError(f"cost {cost} is above {MAX_BCRYPT_COST}, the most tfconsole computes (each step "
+                            "doubles the time: at 31 one hash takes days)")
     if len(args[0].encode("utf-8")) > 72:
         raise FunctionError("error occured generating password bcrypt: password length exceeds 72 bytes")
     salt = _bcrypt_b64(os.urandom(16))[:22]
