@@ -179,9 +179,7 @@ ERROR_CASES = [
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory):
-    d = str(tmp_path_factory.mktemp("langdiff"))
-    tfrun.tf_env(d)
-    return d
+    return tfrun.make_workdir(tmp_path_factory, "langdiff")
 
 
 @pytest.fixture(scope="module")

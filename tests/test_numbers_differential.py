@@ -68,9 +68,7 @@ ERROR_CASES = [
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory):
-    d = str(tmp_path_factory.mktemp("numdiff"))
-    tfrun.tf_env(d)
-    return d
+    return tfrun.make_workdir(tmp_path_factory, "numdiff")
 
 
 @pytest.fixture(scope="module")

