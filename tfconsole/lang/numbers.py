@@ -68,6 +68,9 @@ def _ctx(prec: int) -> Any:
     return c
 
 
+_CTX512 = _ctx(PREC)
+
+
 class Num:
     """A number that is not a small exact integer: an mpfr at go-cty's precision.
     Immutable; equality and hashing follow go-cty's rawNumberEqual."""
@@ -159,10 +162,11 @@ def _exact(n: int) -> Any:
 
 
 def _mp(v: Any) -> Any:
-    """The mpfr of a number, and its go-cty precision (ints count as 512-bit literals)."""
+    """The operand for gmpy2: the mpfr of a Num, an int as it is (gmpy2's context operations
+    take ints exactly at their precision, never below 512 bits here, where every int fits)."""
     if type(v) is Num:
         return v.f
-    return _exact(v)
+    return v
 
 
 def _prec(v: Any) -> int:
@@ -171,9 +175,7 @@ def _prec(v: Any) -> int:
 
 def _check_range(f: Any) -> None:
     if f and gmpy2.is_finite(f):
-        e = f.as_mantissa_exp()
-        m, x = e
-        top = int(x) + int(abs(m)).bit_length()
+        top = gmpy2.get_exp(f)
         if top > _MAX_BIN_EXP or top < -_MAX_BIN_EXP:
             raise NumberRangeError(
                 f"number out of range: tfconsole supports magnitudes between 1e-{MAX_DECIMAL_EXPONENT} "
@@ -361,6 +363,8 @@ def div(a: Any, b: Any) -> Any:
         q, r = divmod(a, b)
         if not r:
             return NEG_ZERO if (q == 0 and (a < 0) != (b < 0)) else q
+        # a fraction of two ints below 2**512: neither whole nor out of range
+        return Num(_CTX512.div(a, b))
     fa, fb = _mp(a), _mp(b)
     if (fa == 0 and fb == 0) or (gmpy2.is_infinite(fa) and gmpy2.is_infinite(fb)):
         raise NumberError("can't divide zero by zero or infinity by infinity")
@@ -642,7 +646,7 @@ def _fmt_f(d: str, exp: int) -> str:
 
 def go_append(v: Any, verb: str, prec: int) -> str:
     """big.Float.Text(verb, prec): verb one of e E f g G; prec < 0 means shortest."""
-    f = _mp(v)
+    f = v.f if type(v) is Num else _exact(v)
     negative = bool(gmpy2.is_signed(f))
     sign = "-" if negative else ""
     if gmpy2.is_infinite(f):
