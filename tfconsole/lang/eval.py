@@ -580,9 +580,9 @@ def _call(e: A.FunctionCall, s: Scope) -> Any:
     if called.startswith("core::"):
         # every built-in function is also reachable in the core:: namespace
         name = called[len("core::"):]
-    from .funcs import FUNCTIONS, FunctionError, call_function
-
-    fn = FUNCTIONS.get(name)
+    fl = _funcs_module()
+    FunctionError, call_function = fl.FunctionError, fl.call_function
+    fn = fl.FUNCTIONS.get(name)
     fctx = s.func_context()
     if fn is None or (fn.extra.get("console_only") and not fctx.console):
         if "::" in called and not called.startswith("core::") or (called.startswith("core::") and fn is None):
@@ -623,6 +623,19 @@ def _call(e: A.FunctionCall, s: Scope) -> Any:
         # a function's own failure that did not become a FunctionError: still a located error
         raise EvalError("Error in function call", f'Call to function "{called}" failed: {exc}.', _name_range(e),
                         function_call=fn.signature(called)) from None
+
+
+_FUNCS_MODULE: Any = None
+
+
+def _funcs_module() -> Any:
+    """The function library, imported on first use (it imports this module)."""
+    global _FUNCS_MODULE
+    if _FUNCS_MODULE is None:
+        from . import funcs
+
+        _FUNCS_MODULE = funcs
+    return _FUNCS_MODULE
 
 
 def _name_range(e: A.FunctionCall) -> SourceRange | None:
