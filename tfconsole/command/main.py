@@ -8,9 +8,11 @@ import json
 import os
 import sys
 import threading
+from decimal import Decimal
 from typing import Any, Callable
 
 from tfconsole.diags import Diagnostics
+from tfconsole.lang.values import dumps_json
 from tfconsole.walk.hooks import Hook
 
 from .flags import COMMANDS, Args, help_hint, parse, usage
@@ -445,7 +447,7 @@ class CLI:
         if state is None:
             return 1
         if a.bool("json"):
-            self.out(json.dumps(state_json(state, self.decoder()), separators=(",", ":"), default=_json_number))
+            self.out(dumps_json(state_json(state, self.decoder()), separators=(",", ":")))
             return 0
         self._show_state(state)
         return 0
@@ -486,12 +488,12 @@ class CLI:
                 self.diags(d)
                 return 1
             if a.bool("json"):
-                self.out(json.dumps(state_json(state, self.decoder()), separators=(",", ":"), default=_json_number))
+                self.out(dumps_json(state_json(state, self.decoder()), separators=(",", ":")))
             else:
                 self._show_state(state)
             return 0
         if a.bool("json"):
-            self.out(json.dumps(plan_json(plan, self.decoder()), separators=(",", ":"), default=_json_number))
+            self.out(dumps_json(plan_json(plan, self.decoder()), separators=(",", ":")))
         else:
             self.out(render_plan(plan))
         return 0
@@ -513,10 +515,10 @@ class CLI:
                                   "updated with new output variables until that command is run.\n╵\n")
                 return 1
             if a.bool("json"):
-                self.out(json.dumps(o.value))
+                self.out(dumps_json(o.value))
             elif a.bool("raw"):
-                if isinstance(o.value, (str, int, float, bool)):
-                    self.stdout.write(o.value if isinstance(o.value, str) else json.dumps(o.value))
+                if isinstance(o.value, (str, int, float, bool, Decimal)):
+                    self.stdout.write(o.value if isinstance(o.value, str) else dumps_json(o.value))
                 else:
                     self.stderr.write("Error: Unsupported value for raw output\n")
                     return 1
@@ -526,7 +528,7 @@ class CLI:
         if a.bool("json"):
             from .views import outputs_json
 
-            self.out(json.dumps(outputs_json(state), indent=2, default=_json_number))
+            self.out(dumps_json(outputs_json(state), indent=2))
             return 0
         if not state.outputs:
             self.stderr.write("╷\n│ Warning: No outputs found\n│\n│ The state file either has no outputs "
@@ -968,15 +970,6 @@ class CLI:
             self.stderr.write(f"Error: the console is not available: {exc}\n")
             return 1
         return run_app(target, a)
-
-
-def _json_number(o: Any) -> Any:
-    """State files keep long numbers as Decimal; JSON output gets the nearest float."""
-    from decimal import Decimal
-
-    if isinstance(o, Decimal):
-        return int(o) if o == o.to_integral_value() else float(o)
-    raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
 
 
 def _kk(k: Any) -> tuple:

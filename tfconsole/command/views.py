@@ -6,9 +6,10 @@ from typing import Any
 
 from tfconsole import TERRAFORM_VERSION
 from tfconsole.diags import Diagnostic, Diagnostics
+from tfconsole.lang.numbers import Num, wire_text
 from tfconsole.lang.types import ObjectType, Type
 from tfconsole.lang.values import (
-    Null, Sensitive, TList, TMap, TSet, Unknown, format_number, is_null, sensitive_paths, to_json_typed, type_of,
+    Null, Sensitive, TList, TMap, TSet, Unknown, is_null, sensitive_paths, to_json_typed, type_of,
     unmark, unmark_deep,
 )
 from tfconsole.plans import Action, Plan, ResourceInstanceChange
@@ -73,6 +74,9 @@ def format_diagnostic(d: Diagnostic, files: dict[str, str] | None = None, color:
             ln = d.subject.start.line
             if 0 < ln <= len(all_lines):
                 lines.append(f"{ln:>4}: {all_lines[ln - 1]}")
+                if d.function_call:
+                    lines.append("    ├────────────────")
+                    lines.append(f"    │ while calling {d.function_call}")
         lines.append("")
     elif d.address:
         lines.append(f"  with {d.address},")
@@ -116,8 +120,8 @@ def render_value(v: Any, indent: int = 0) -> str:
         return "null"
     if t is bool:
         return "true" if v else "false"
-    if t in (int, float):
-        return format_number(v)
+    if t is int or t is Num:
+        return wire_text(v)  # the digits Terraform's plan JSON carries for this number
     if t is str:
         if "\n" in v and v.endswith("\n"):
             pad = " " * (indent + 4)

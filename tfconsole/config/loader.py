@@ -11,7 +11,7 @@ from tfconsole.addrs import Module as ModulePath
 from tfconsole.addrs import Resource
 from tfconsole.diags import Diagnostics, Pos, SourceRange
 from tfconsole.lang import ast as A
-from tfconsole.lang.types import BOOL, DYNAMIC, NUMBER, STRING, ListType, MapType, ObjectType, SetType, TupleType, Type
+from tfconsole.lang.typeexpr import type_constraint
 
 from .body import Attribute, Block, Body, parse_file_cached, parse_json_file
 from .model import (
@@ -263,7 +263,7 @@ def _variable(mod: Module, b: Block, diags: Diagnostics) -> None:
                  {"validation"})
     v = Variable(name=name, range=b.range)
     if "type" in body.attributes:
-        ty, d = type_constraint(body.attributes["type"].expr)
+        ty, d = type_constraint(body.attributes["type"].expr, legacy=True)
         diags.append(d)
         v.type = ty
         v.type_given = True
@@ -710,81 +710,3 @@ _DECODERS = {
     "import": _ignore,
     "ephemeral": _ignore,
 }
-
-
-# ---------------------------------------------------------------------------
-# type constraints
-
-
-def type_constraint(e: A.Expr) -> tuple[Type, Diagnostics]:
-    diags = Diagnostics()
-    try:
-        return _tc(e), diags
-    except _TypeErr as exc:
-        diags.error("Invalid type specification", exc.args[0], e.range)
-        return DYNAMIC, diags
-
-
-class _TypeErr(Exception):
-    pass
-
-
-_PRIMS = {"string": STRING, "number": NUMBER, "bool": BOOL, "any": DYNAMIC}
-
-
-def _tc(e: A.Expr, allow_optional: bool = False) -> Any:
-    if isinstance(e, A.ScopeTraversal) and not e.steps:
-        if e.root in _PRIMS:
-            return _PRIMS[e.root]
-        if e.root in ("list", "map", "set"):
-            return {"list": ListType, "map": MapType, "set": SetType}[e.root](DYNAMIC)
-        raise _TypeErr(f"The keyword \"{e.root}\" is not a valid type specification.")
-    if isinstance(e, A.Literal) and isinstance(e.value, str):
-        legacy = {"string": STRING, "list": ListType(STRING), "map": MapType(STRING)}
-        if e.value in legacy:
-            return legacy[e.value]
-        raise _TypeErr(f"Invalid legacy type specification {e.value!r}.")
-    if isinstance(e, A.FunctionCall):
-        n = e.name
-        if n in ("list", "set", "map"):
-            if len(e.args) != 1:
-                raise _TypeErr(f"The {n} type constructor requires one argument specifying the element type.")
-            inner = _tc(e.args[0])
-            return {"list": ListType, "map": MapType, "set": SetType}[n](inner)
-        if n == "tuple":
-            if len(e.args) != 1 or not isinstance(e.args[0], A.TupleCons):
-                raise _TypeErr("The tuple type constructor requires one argument specifying the element types "
-                               "as a list.")
-            return TupleType(tuple(_tc(x) for x in e.args[0].items))
-        if n == "object":
-            if len(e.args) != 1 or not isinstance(e.args[0], A.ObjectCons):
-                raise _TypeErr("The object type constructor requires one argument specifying the attribute "
-                               "types as a map.")
-            attrs: dict[str, Type] = {}
-            optional: set[str] = set()
-            defaults: dict[str, Any] = {}
-            for k, v in e.args[0].items:
-                name = k.name if isinstance(k, A.ObjectKey) and k.name else None
-                if name is None:
-                    raise _TypeErr("Object constructor map keys must be attribute names.")
-                if isinstance(v, A.FunctionCall) and v.name == "optional":
-                    if not 1 <= len(v.args) <= 2:
-                        raise _TypeErr("Optional attribute modifier requires the attribute type as its first "
-                                       "argument and an optional default value as its second.")
-                    attrs[name] = _tc(v.args[0])
-                    optional.add(name)
-                    if len(v.args) == 2:
-                        try:
-                            from tfconsole.lang.values import convert
-
-                            defaults[name] = convert(static_value(v.args[1]), attrs[name])
-                        except Exception as exc:  # noqa: BLE001 - reported as a type error
-                            raise _TypeErr(f"Invalid default value for optional attribute: {exc}") from None
-                else:
-                    attrs[name] = _tc(v)
-            return ObjectType.of(attrs, frozenset(optional), defaults)
-        if n == "optional":
-            raise _TypeErr("Keyword \"optional\" is valid only as a modifier for object type attributes.")
-        raise _TypeErr(f"Keyword \"{n}\" is not a valid type constructor.")
-    raise _TypeErr("A type specification is either a primitive type keyword (bool, number, string) or a complex "
-                   "type constructor call, like list(string).")

@@ -383,7 +383,7 @@ class _Decoder:
         if tag == "N":
             _check(len(d) == 4 and type(d[1]) is str and type(d[2]) is bool and len(d[1]) < 100_000)
             v = A.number_literal(d[1])
-            return A.Literal(-v if d[2] else v, self.rng(d[3]))
+            return A.Literal(A.numbers.neg(v) if d[2] else v, self.rng(d[3]))
         if tag == "I":
             _check(len(d) == 3 and type(d[1]) is str)
             return A.Literal(int(d[1], 16), self.rng(d[2]))

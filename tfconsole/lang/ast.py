@@ -13,6 +13,9 @@ from typing import Any, Iterator
 
 from tfconsole.diags import Pos, SourceRange
 
+from . import numbers
+from .strings import nfc
+
 
 class ParseError(Exception):
     def __init__(self, message: str, rng: SourceRange | None):
@@ -42,7 +45,8 @@ class Literal(Expr):
     __slots__ = ("value",)
 
     def __init__(self, value: Any, rng: SourceRange | None = None):
-        self.value = value
+        # cty normalises every string value to NFC as it is made (the HCL spec requires it)
+        self.value = nfc(value) if type(value) is str else value
         self.range = rng
 
 
@@ -333,13 +337,7 @@ class PNode:
 
 def number_literal(text: str) -> Any:
     """The value of a number literal's source text (digits, fraction, exponent; no sign)."""
-    global _parse_number
-    if _parse_number is None:
-        from .values import parse_number as _parse_number
-    return _parse_number(text)
-
-
-_parse_number: Any = None
+    return numbers.parse_literal(text)
 
 
 _WORDS = {"true": True, "false": False, "null": None}
@@ -398,9 +396,11 @@ class Compiler:
     def number(self, text: str, span: tuple) -> Literal:
         try:
             value = number_literal(text)
-        except Exception:  # noqa: BLE001 - whatever the number type refuses is this user error
-            shown = text if len(text) <= 40 else f"{text[:20]}...{text[-10:]} ({len(text):,} characters)"
-            raise ParseError(f"The number {shown} cannot be represented.", self.rng(span)) from None
+        except numbers.NumberRangeError as exc:
+            raise ParseError(f"Invalid number literal: {exc}.", self.rng(span)) from None
+        except (numbers.NumberError, ValueError, OverflowError):
+            raise ParseError("Invalid number literal: Failed to recognize the value of this number literal.",
+                             self.rng(span)) from None
         lit = Literal(value, self.rng(span))
         self.numbers[id(lit)] = (lit, text, False)
         return lit
@@ -552,9 +552,8 @@ class Compiler:
     def h_unary_op(self, kids: list, span: tuple) -> Expr:
         op = kids[0].value
         operand = kids[1]
-        if op == "-" and type(operand) is Literal and isinstance(operand.value, (int, float)) \
-                and not isinstance(operand.value, bool):
-            lit = Literal(-operand.value, self.rng(span))
+        if op == "-" and type(operand) is Literal and numbers.is_number(operand.value):
+            lit = Literal(numbers.neg(operand.value), self.rng(span))
             entry = self.numbers.pop(id(operand), None)
             if entry is not None:
                 self.numbers[id(lit)] = (lit, entry[1], not entry[2])

@@ -16,7 +16,7 @@ from tfconsole.lang.eval import NOT_FOUND, Scope, evaluate
 from tfconsole.lang.types import DYNAMIC, STRING, DynamicType, ListType, MapType, ObjectType, SetType
 from tfconsole.lang.values import (
     ConversionError, Null, Sensitive, TList, TMap, TSet, Unknown, apply_sensitive_paths, convert, equal,
-    is_null, is_wholly_known, mark, sensitive_paths, to_json_typed, type_of, unmark, unmark_deep,
+    find_infinity, is_null, is_wholly_known, mark, sensitive_paths, to_json_typed, type_of, unmark, unmark_deep,
 )
 from tfconsole.plans import (
     Action, REASON_BY_REQUEST, REASON_BY_TRIGGERS, REASON_CANNOT_UPDATE, REASON_COUNT_INDEX, REASON_EACH_KEY,
@@ -345,6 +345,13 @@ def _set_path(v: Any, path: tuple, new: Any) -> Any:
         c[path[0]] = _set_path(c.get(path[0]), path[1:], new)
         return c
     return v
+
+
+def _infinity_diag(addr_s: str, rc: Any) -> Any:
+    from tfconsole.diags import error
+
+    return error(f"failed to encode {addr_s} in state: failed to serialize value: cannot serialize infinity as "
+                 "JSON", "", rc.range if rc is not None else None, address=addr_s)
 
 
 def encode_object(value: dict[str, Any], schema: Schema) -> tuple[dict[str, Any], list[Any]]:
@@ -676,6 +683,10 @@ class PlanInstanceNode(_InstanceNode):
         if resp.diags.has_errors:
             return diags
         planned = resp.planned
+        if find_infinity(planned):
+            # Terraform's plan fails here too: it cannot write the planned object to its state
+            diags.append(_infinity_diag(addr_s, rc))
+            return diags
         replace_paths = list(resp.requires_replace)
         if prior is None:
             action = Action.CREATE
@@ -1033,6 +1044,11 @@ class ApplyInstanceNode(Node, Executable):
                                                    obj.private if obj and prior is not None else None))
         diags.extend(_with_addr(presp.diags, addr_s, rc.range if rc is not None else None))
         if presp.diags.has_errors:
+            return diags
+        if find_infinity(presp.planned):
+            # refused before anything is created (the plan refuses it already; a plan file made
+            # elsewhere could still carry one)
+            diags.append(_infinity_diag(addr_s, rc))
             return diags
         if self.deposed_key and obj is not None:
             ctx.depose(addr, self.deposed_key, ch.provider)
