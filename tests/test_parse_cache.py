@@ -115,7 +115,10 @@ def test_cached_tree_equals_a_fresh_parse_for_every_configuration_in_the_reposit
     files = sorted(p for d in ("tests", "configs") for p in (ROOT / d).rglob("*.tf"))
     assert len(files) > 100
     for p in files:
-        text = p.read_text()
+        try:
+            text = p.read_text()
+        except UnicodeDecodeError:  # fmt's invalid UTF-8 case: refused before parsing
+            continue
         fresh, diags, numbers = B._parse(text, "x.tf")
         if fresh is None or len(diags):
             continue
