@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import dataclasses
 import json
 import math
 import os
@@ -758,21 +759,33 @@ def _state_header(raw: dict, where: _Where, diags: Diagnostics) -> State | None:
 
 def state_from_json(raw: dict, diags: Diagnostics | None = None,
                     source: str = "") -> tuple[State | None, Diagnostics]:
+    """The State of a decoded v4 document, every field checked; (None, diags) when any is bad.
+    source names the file in every diagnostic."""
     diags = diags if diags is not None else Diagnostics()
+    sub = Diagnostics()
+    state = _state_from_json(raw, sub, source)
+    for d in sub:
+        if source and source not in d.detail:
+            d = dataclasses.replace(d, detail=f"{d.detail}\n\nState file: {source}")
+        diags.append(d)
+    return (None if diags.has_errors else state), diags
+
+
+def _state_from_json(raw: dict, diags: Diagnostics, source: str) -> State | None:
     if not _check_version(raw, diags):
-        return None, diags
+        return None
     top = _Where(source)
     state = _state_header(raw, top, diags)
     if state is None:
-        return None, diags
+        return None
     ok, resources = _optional(raw, "resources", (list,), top, diags, "an array", [])
     if not ok:
-        return None, diags
+        return None
     for i, rs in enumerate(resources):
         _read_resource(state, rs, top.at("resources").at(i), diags)
     ok, outputs = _optional(raw, "outputs", (dict,), top, diags, "a JSON object", {})
     if not ok:
-        return None, diags
+        return None
     for oname, o in outputs.items():
         out = check_output(oname, o, top.at("outputs"), diags)
         if out is not None:
@@ -780,9 +793,7 @@ def state_from_json(raw: dict, diags: Diagnostics | None = None,
     cr = raw.get("check_results")
     if check_check_results(cr, top.at("check_results"), diags):
         state.check_results = cr
-    if diags.has_errors:
-        return None, diags
-    return state, diags
+    return state
 
 
 def _resource_addr(rs: dict, where: _Where, diags: Diagnostics) -> AbsResource | None:
