@@ -196,6 +196,7 @@ class CLI:
         backend = ctx.backend()
         mgr = backend.state_manager(lock=lock and a.bool("lock", True),
                                     lock_timeout=_duration(a.get("lock-timeout", "0s") or "0s"), operation=operation)
+        mgr.on_lock_wait = lambda: self.out("Acquiring state lock. This may take a few moments...")
         return mgr
 
     def instance_arg(self, a: Args, nargs: int, usage: str) -> Any:
@@ -265,7 +266,7 @@ class CLI:
                  "directory\n  validate  Check whether the configuration is valid\n  plan      Show changes required "
                  "by the current configuration\n  apply     Create or update infrastructure\n  destroy   Destroy "
                  "previously-created infrastructure\n  ui        Open the operations console (default)\n\nAll other "
-                 "commands:\n  graph, output, refresh, show, state, taint, untaint, version, workspace")
+                 "commands:\n  force-unlock, graph, output, refresh, show, state, taint, untaint, version, workspace")
         return 0
 
     def cmd_init(self, a: Args) -> int:
@@ -837,6 +838,34 @@ class CLI:
         ctx = Context(Options())
         ctx.load_config()
         return ctx.backend()
+
+    FORCE_UNLOCK_HELP = (
+        "Usage: tfconsole [global options] force-unlock LOCK_ID\n\n"
+        "  Remove a lock left on the current workspace's state by a holder that can no\n"
+        "  longer release it. This changes no infrastructure. Local state locks belong\n"
+        "  to the process holding them and cannot be removed by another process.\n\n"
+        "Options:\n\n"
+        "  -force                 Do not ask for confirmation.\n")
+
+    def cmd_force_unlock(self, a: Args) -> int:
+        """force-unlock LOCK_ID [-force]: the backend decides (see LocalBackend.force_unlock)."""
+        unknown = sorted(set(a.flags) - {"force"})
+        if unknown:
+            self.stderr.write(self.FORCE_UNLOCK_HELP.rstrip("\n") + "\n")
+            self.stderr.write(f"Error parsing command-line flags: flag provided but not defined: -{unknown[0]}\n\n")
+            return 1
+        if len(a.pos) != 1:
+            self.stdout.write(self.FORCE_UNLOCK_HELP)
+            self.stderr.write("Expected a single argument: LOCK_ID\n")
+            return 1
+        err = self._backend(a).force_unlock(a.pos[0], force=a.bool("force"))
+        if err:
+            self.stderr.write(err + "\n")
+            return 1
+        self.out("Terraform state has been successfully unlocked!\n\n"
+                 "The state has been unlocked, and Terraform commands should now be able to\n"
+                 "obtain a new lock on the remote state.")
+        return 0
 
     def cmd_workspace_list(self, a: Args) -> int:
         b = self._backend(a)

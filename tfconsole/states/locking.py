@@ -41,6 +41,7 @@ import struct
 import tempfile
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 from tfconsole.diags import Diagnostic, Diagnostics, Severity
 
@@ -260,8 +261,11 @@ class StateLock:
             os.close(fd)  # a dead inode (retired by its last holder): open the path again
         return False, None, "the state file kept changing while the lock was taken"
 
-    def acquire(self, operation: str = "OperationTypeApply", info: str = "",
-                timeout: float = 0.0) -> Diagnostics:
+    def acquire(self, operation: str = "OperationTypeApply", info: str = "", timeout: float = 0.0,
+                on_wait: Callable[[], None] | None = None) -> Diagnostics:
+        """Take the lock, retrying until timeout (seconds) ends; on_wait is called once when a
+        first attempt was refused and we are going to wait (Terraform then prints "Acquiring
+        state lock. This may take a few moments...")."""
         diags = Diagnostics()
         if self._fd is not None:
             return diags
@@ -279,6 +283,9 @@ class StateLock:
             if time.monotonic() >= deadline:
                 diags.append(lock_error(err, other))
                 return diags
+            if on_wait is not None:
+                on_wait()
+                on_wait = None
             time.sleep(min(delay, max(0.0, deadline - time.monotonic())))
             delay = min(delay * 2, 1.0)
         self.info = LockInfo.new(operation, self.read_path, info)

@@ -22,7 +22,7 @@ import tempfile
 import threading
 import time
 import uuid
-from typing import Any
+from typing import Any, Callable
 
 from tfconsole.diags import Diagnostics
 
@@ -175,6 +175,7 @@ class StateManager:
         self._initial_body: str | _LoadedBody | None = None
         self._backup_written = False
         self._journal: Journal | None = None
+        self.on_lock_wait: Callable[[], None] | None = None  # a refused first attempt, waiting
 
     # ---- lock
     @property
@@ -191,7 +192,7 @@ class StateManager:
             return Diagnostics()
         diags = self._lock.acquire(operation or self.operation,
                                    self.lock_info if info is None else info,
-                                   self.lock_timeout if timeout is None else timeout)
+                                   self.lock_timeout if timeout is None else timeout, self.on_lock_wait)
         if not diags.has_errors:
             remove_stale_temps(self.out_path)
             if self.backup_path:
