@@ -22,14 +22,39 @@ from tfconsole.states.sync import SyncState
 
 TOOL = str(Path(sys.executable).parent / "tfconsole")
 P = 'provider["terraform.io/builtin/terraform"]'
-N = 3000
-# time_sleep makes the apply last long enough (about N / 10 * 20 ms) to read in its middle
-CONFIG = f'''
-resource "time_sleep" "r" {{
-  count           = {N}
-  create_duration = "20ms"
+N = 1500
+
+
+def gated_config(d: Path) -> tuple[Path, Path]:
+    """N resources, then a gate the test opens, then N more, then a gate never opened: the apply
+    cannot end before the test kills it, however fast or slow the machine is."""
+    gate, never = d / "gate", d / "never"
+    (d / "main.tf").write_text(f'''
+resource "terraform_data" "a" {{
+  count = {N}
+  input = "a-${{count.index}}"
 }}
-'''
+
+resource "terraform_data" "gate" {{
+  provisioner "local-exec" {{
+    command = "while [ ! -e '{gate}' ]; do sleep 0.05; done"
+  }}
+}}
+
+resource "terraform_data" "b" {{
+  count      = {N}
+  input      = "b-${{count.index}}"
+  depends_on = [terraform_data.gate]
+}}
+
+resource "terraform_data" "never" {{
+  depends_on = [terraform_data.b]
+  provisioner "local-exec" {{
+    command = "while [ ! -e '{never}' ]; do sleep 0.05; done"
+  }}
+}}
+''')
+    return gate, never
 
 
 def obj(v: str) -> ObjectState:
@@ -96,6 +121,7 @@ class _Progress:
 
     def __init__(self, proc: subprocess.Popen):
         self.done: set[str] = set()
+        self.ended = False
         self.cond = threading.Condition()
         self.thread = threading.Thread(target=self._read, args=(proc,), daemon=True)
         self.thread.start()
@@ -108,13 +134,13 @@ class _Progress:
                     self.done.add(line.split(":", 1)[0])
                     self.cond.notify_all()
         with self.cond:
-            self.done.add("<eof>")
+            self.ended = True
             self.cond.notify_all()
 
-    def wait_for(self, n: int, timeout: float = 600) -> set[str]:
+    def wait_for(self, wanted: set[str], timeout: float = 900) -> set[str]:
         with self.cond:
-            assert self.cond.wait_for(lambda: len(self.done) >= n or "<eof>" in self.done, timeout)
-            assert "<eof>" not in self.done, "the apply ended before it was interrupted"
+            assert self.cond.wait_for(lambda: wanted <= self.done or self.ended, timeout), "no progress"
+            assert wanted <= self.done, f"the apply ended early: {sorted(wanted - self.done)[:5]}"
             return set(self.done)
 
 
@@ -124,17 +150,19 @@ def run(d: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def listed(text: str) -> set[str]:
-    return set(re.findall(r"^(time_sleep\.r\[\d+\])$", text, re.M))
+    return set(re.findall(r"^(terraform_data\.\w+(?:\[\d+\])?)$", text, re.M))
 
 
 def test_readers_during_a_large_apply_then_kill9_lose_nothing(tmp_path: Path) -> None:
     d = tmp_path
-    (d / "main.tf").write_text(CONFIG)
+    gate, _never = gated_config(d)
+    group_a = {f"terraform_data.a[{i}]" for i in range(N)}
+    group_b = {f"terraform_data.b[{i}]" for i in range(N)}
     proc = subprocess.Popen([TOOL, f"-chdir={d}", "apply", "-auto-approve", "-no-color", "-parallelism=10"],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         progress = _Progress(proc)
-        before = progress.wait_for(N // 10)
+        before = progress.wait_for(group_a)  # the apply now waits at the gate
         journal = d / "terraform.tfstate.journal"
         ino = journal.stat().st_ino
         for args in (("state", "list"), ("show", "-json"), ("output",), ("state", "pull"), ("show",)):
@@ -143,12 +171,11 @@ def test_readers_during_a_large_apply_then_kill9_lose_nothing(tmp_path: Path) ->
             if args == ("state", "list"):
                 assert before <= listed(r.stdout), sorted(before - listed(r.stdout))[:5]
             assert journal.stat().st_ino == ino, f"{args} replaced or removed the live journal"
-        assert not (d / "terraform.tfstate").exists() or (d / "terraform.tfstate").stat().st_size == 0
-        reported = progress.wait_for(len(progress.done) + N // 10)  # more completes after the readers
+        assert (d / "terraform.tfstate").stat().st_size == 0  # nothing folded by a reader
+        gate.write_text("")
+        reported = progress.wait_for(group_b | {"terraform_data.gate"})  # journaled after the readers
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=60)
-        with progress.cond:
-            reported |= progress.done - {"<eof>"}
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -161,5 +188,4 @@ def test_readers_during_a_large_apply_then_kill9_lose_nothing(tmp_path: Path) ->
     assert not (d / "terraform.tfstate.journal").exists()
     in_state = listed(run(d, "state", "list").stdout)
     assert reported <= in_state, f"{len(reported - in_state)} completed resources lost"
-    m = re.search(r"Plan: (\d+) to add, 0 to change, 0 to destroy\.", plan.stdout)
-    assert m and int(m[1]) == N - len(in_state), plan.stdout[-500:]
+    assert not re.search(r"terraform_data\.[ab]\[\d+\] will be created", plan.stdout), plan.stdout[-2000:]
