@@ -27,13 +27,14 @@ from __future__ import annotations
 import base64
 import binascii
 import dataclasses
+import functools
 import json
 import math
 import os
 from decimal import Decimal
 from json.encoder import encode_basestring  # type: ignore[attr-defined]  # C-accelerated
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from tfconsole.addrs import AbsResource, AddressError, ModuleInstance, Resource, parse_target
 from tfconsole.diags import Diagnostics
@@ -482,28 +483,60 @@ def sensitive_paths(raw: Any) -> tuple[list[list[dict]] | None, str | None]:
     return paths, None
 
 
+@functools.lru_cache(maxsize=4096)
+def _dependency_error(dep: str) -> str | None:
+    """Why dep is not a resource address (None: it is). Cached: a state repeats the same few."""
+    try:
+        t = parse_target(dep)
+    except AddressError as exc:
+        return f"{json.dumps(dep)} is not a resource address: {exc}"
+    if not isinstance(t, AbsResource):
+        return f"{json.dumps(dep)} is not a resource address"
+    return None
+
+
 def _check_dependencies(deps: list, where: _Where, diags: Diagnostics) -> bool:
     for i, dep in enumerate(deps):
-        w = where.at("dependencies").at(i)
         if not isinstance(dep, str):
-            w.wrong_kind(diags, dep, "a resource address string")
+            where.at("dependencies").at(i).wrong_kind(diags, dep, "a resource address string")
             return False
-        try:
-            t = parse_target(dep)
-        except AddressError as exc:
-            w.invalid(diags, f"{json.dumps(dep)} is not a resource address: {exc}")
-            return False
-        if not isinstance(t, AbsResource):
-            w.invalid(diags, f"{json.dumps(dep)} is not a resource address")
+        err = _dependency_error(dep)
+        if err:
+            where.at("dependencies").at(i).invalid(diags, err)
             return False
     return True
 
 
 def _check_private(private: str, where: _Where, diags: Diagnostics) -> bool:
-    try:
-        base64.b64decode(private, validate=True)
-    except (binascii.Error, ValueError):
+    if not _base64_ok(private):
         where.at("private").invalid(diags, "not base64-encoded data")
+        return False
+    return True
+
+
+def _nonneg_int(v: Any) -> bool:
+    return v is None or (type(v) is int and v >= 0)
+
+
+def _fields_look_right(d: dict) -> bool:
+    """The common case, checked without allocating: every field of the right JSON kind.
+    (Anything else goes through _object_fields, which says what is wrong.)"""
+    g = d.get
+    a, f, i, p, c, deps = (g("attributes"), g("attributes_flat"), g("identity"), g("private"),
+                           g("create_before_destroy"), g("dependencies"))
+    return ((a is None or type(a) is dict) and (i is None or type(i) is dict)
+            and (p is None or (type(p) is str and _base64_ok(p))) and (c is None or type(c) is bool)
+            and (type(g("status", "")) is str) and _nonneg_int(g("schema_version"))
+            and _nonneg_int(g("identity_schema_version"))
+            and (f is None or (type(f) is dict and all(type(x) is str for x in f.values())))
+            and (deps is None or (type(deps) is list
+                                  and all(type(x) is str and _dependency_error(x) is None for x in deps))))
+
+
+def _base64_ok(text: str) -> bool:
+    try:
+        base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
         return False
     return True
 
@@ -539,40 +572,52 @@ def _object_fields(d: dict, where: _Where, diags: Diagnostics) -> dict | None:
     return out
 
 
-def object_from_json(d: Any, where: str, diags: Diagnostics, *, source: str = "",
-                     field: str = "") -> ObjectState | None:
+def object_from_json(d: Any, where: str | Callable[[], str], diags: Diagnostics, *, source: str = "",
+                     field: str | Callable[[], str] = "") -> ObjectState | None:
     """An ObjectState from an instance object of a state file (or a journal record), after
     checking every field's type; None after reporting the first problem.
 
-    where: the instance address (for messages); source/field: the file and the JSON path."""
-    w = _Where(source, field or "object", where)
-    if not isinstance(d, dict):
-        w.wrong_kind(diags, d, "a JSON object")
-        return None
-    f = _object_fields(d, w, diags)
-    if f is None:
-        return None
-    status = f["status"]
+    where: the instance address (for messages); source/field: the file and the JSON path
+    (where and field may be functions: they are only needed when something is wrong)."""
+    if type(d) is dict and _fields_look_right(d):
+        f: dict | None = d
+    else:
+        w = _Where(source, _text(field) or "object", _text(where))
+        if not isinstance(d, dict):
+            w.wrong_kind(diags, d, "a JSON object")
+            return None
+        f = _object_fields(d, w, diags)
+        if f is None:
+            return None
+    return _object(d, f, where, diags)
+
+
+def _text(v: str | Callable[[], str]) -> str:
+    return v if isinstance(v, str) else v()
+
+
+def _object(d: dict, f: dict, where: str | Callable[[], str], diags: Diagnostics) -> ObjectState | None:
+    status = f.get("status") or ""
     if status not in ("", "tainted"):
-        diags.error(INVALID_METADATA, f'Instance {where} has invalid status "{status}".')
+        diags.error(INVALID_METADATA, f'Instance {_text(where)} has invalid status "{status}".')
         return None
     paths, perr = sensitive_paths(d.get("sensitive_attributes"))
     if perr is not None:
-        diags.error("Error unmarshaling path steps", f"Instance {where}: {perr}.")
+        diags.error("Error unmarshaling path steps", f"Instance {_text(where)}: {perr}.")
         return None
-    attrs, flat = f["attributes"], f["attributes_flat"]
+    attrs, flat = f.get("attributes"), f.get("attributes_flat")
     if attrs is None and flat is None:
         attrs = {}
     return ObjectState(
         attributes=attrs,
         status="tainted" if status == "tainted" else "ready",
-        schema_version=f["schema_version"],
+        schema_version=f.get("schema_version") or 0,
         sensitive_attributes=paths,  # type: ignore[arg-type]
-        private=f["private"] or None,
-        dependencies=list(f["dependencies"]),
-        create_before_destroy=f["create_before_destroy"],
-        identity=f["identity"],
-        identity_schema_version=f["identity_schema_version"],
+        private=f.get("private") or None,
+        dependencies=list(f.get("dependencies") or ()),
+        create_before_destroy=bool(f.get("create_before_destroy")),
+        identity=f.get("identity"),
+        identity_schema_version=f.get("identity_schema_version") or 0,
         attributes_flat=flat,
     )
 
@@ -843,7 +888,7 @@ def _read_resource(state: State, rs: Any, where: _Where, diags: Diagnostics) -> 
     if res is None:
         res = state.resources[raddr] = ResourceState(raddr, provider, each)
     for j, inst in enumerate(instances):
-        _read_instance(res, inst, where.at("instances").at(j), diags)
+        _read_instance(res, inst, where, j, diags)
     # an instance entry created only for a rejected object
     for k in [k for k, i in res.instances.items() if i.is_empty()]:
         del res.instances[k]
@@ -868,34 +913,40 @@ def _instance_key(inst: dict, raddr: AbsResource, diags: Diagnostics) -> tuple[b
     return True, key
 
 
-def _read_instance(res: ResourceState, inst: Any, where: _Where, diags: Diagnostics) -> None:
+def _read_instance(res: ResourceState, inst: Any, rwhere: _Where, j: int, diags: Diagnostics) -> None:
     raddr = res.addr
-    if not isinstance(inst, dict):
-        where.wrong_kind(diags, inst, "a JSON object")
+    if type(inst) is not dict:
+        rwhere.at("instances").at(j).wrong_kind(diags, inst, "a JSON object")
         return
     ok, key = _instance_key(inst, raddr, diags)
     if not ok:
         return
-    iaddr = raddr.instance(key)
-    where = _Where(where.source, where.field, str(iaddr))
-    ok, dk = _optional(inst, "deposed", (str,), where, diags, "a deposed key string", "")
-    if not ok:
+    field = f"{rwhere.field}.instances[{j}]"
+    dk = inst.get("deposed")
+    if dk is None:
+        dk = ""
+    if type(dk) is not str:
+        _Where(rwhere.source, field, str(raddr.instance(key))).at("deposed").wrong_kind(
+            diags, dk, "a deposed key string")
         return
-    obj = object_from_json(inst, str(iaddr), diags, source=where.source, field=where.field)
+    obj = object_from_json(inst, lambda: str(raddr.instance(key)), diags, source=rwhere.source, field=field)
     if obj is None:
         return
-    istate = res.instances.setdefault(key, InstanceState())
+    istate = res.instances.get(key)
+    if istate is None:
+        istate = res.instances[key] = InstanceState()
     if dk:
         if len(dk) != 8:
-            diags.error(INVALID_METADATA, f"Instance {iaddr} has an object with deposed key {json.dumps(dk)}, "
-                                          "which is not correctly formatted.")
+            diags.error(INVALID_METADATA, f"Instance {raddr.instance(key)} has an object with deposed key "
+                                          f"{json.dumps(dk)}, which is not correctly formatted.")
         elif dk in istate.deposed:
             diags.error("Duplicate resource instance in state",
-                        f'Instance {iaddr} deposed object "{dk}" appears multiple times in the state file.')
+                        f'Instance {raddr.instance(key)} deposed object "{dk}" appears multiple times in the '
+                        "state file.")
         else:
             istate.deposed[dk] = obj
     elif istate.current is not None:
         diags.error("Duplicate resource instance in state",
-                    f"Instance {iaddr} appears multiple times in the state file.")
+                    f"Instance {raddr.instance(key)} appears multiple times in the state file.")
     else:
         istate.current = obj
