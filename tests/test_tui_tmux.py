@@ -1,6 +1,6 @@
 """End-to-end: the console in a real terminal (tmux), driven by keystrokes.
 
-Skipped when tmux is not installed.
+tmux is a test dependency (.ci/run installs it): without it these tests fail, they never skip.
 """
 from __future__ import annotations
 
@@ -15,7 +15,11 @@ from pathlib import Path
 import pytest
 from test_tui_helpers import state_addresses
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+@pytest.fixture(autouse=True)
+def _tmux_is_installed() -> None:
+    assert shutil.which("tmux"), "tmux is a test dependency: install it (e.g. apt-get install tmux)"
 
 CONFIG = """\
 resource "terraform_data" "net" {
