@@ -333,3 +333,44 @@ def test_force_unlock_leaves_a_live_lock_alone(tmp_path: Path, env: dict[str, st
         assert tfconsole(tmp_path, "plan", "-no-color", env=env).returncode == 1  # still locked
     finally:
         m.close()
+
+
+PROBE = '''
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR)
+try:
+    fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    print("FREE")
+except OSError:
+    print("HELD")
+'''
+
+
+def _probe(path: Path) -> str:
+    return subprocess.run([sys.executable, "-c", PROBE, str(path)], capture_output=True, text=True,
+                          timeout=60).stdout.strip()
+
+
+@pytest.mark.parametrize("ofd", [True, False], ids=["ofd-lock", "posix-fallback"])
+def test_the_lock_holds_through_reads_and_writes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 ofd: bool) -> None:
+    """Where open-file-description locks are missing, the lock is a POSIX one, which closing any
+    descriptor of the file would drop: the manager reads and writes without doing so."""
+    import tfconsole.states.locking as locking
+    from tfconsole.states.state import OutputState
+
+    if not ofd:
+        monkeypatch.setattr(locking, "_OFD_SETLK", None)
+    path = tmp_path / "terraform.tfstate"
+    m = StateManager(str(path))
+    assert not m.lock().has_errors
+    try:
+        st, _ = m.load()
+        st.outputs["o"] = OutputState("v", "string")
+        assert not m.persist(st).has_errors
+        st2, _ = m.load()
+        assert st2.outputs["o"].value == "v"
+        assert _probe(path) == "HELD"  # what Terraform's lock attempt would meet
+    finally:
+        m.close()
+    assert _probe(path) == "FREE"

@@ -317,6 +317,20 @@ class StateLock:
         self._fd, self.info, self._created = None, None, False
         _retire(fd)
 
+    def read(self) -> bytes:
+        """The state file's content, read through the locked descriptor (which is the file at the
+        path while we hold the lock). Opening and closing the path instead would drop a POSIX
+        lock where open-file-description locks are missing (closing any descriptor of a file
+        releases the process's POSIX locks on it)."""
+        assert self._fd is not None
+        chunks, off = [], 0
+        while True:
+            b = os.pread(self._fd, 1 << 20, off)
+            if not b:
+                return b"".join(chunks)
+            chunks.append(b)
+            off += len(b)
+
     def replace(self, data: bytes) -> None:
         """Write the state file atomically, ending with the locked inode at the path (see the
         module docstring). Raises OSError; the path then still holds a complete state."""

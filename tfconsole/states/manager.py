@@ -232,12 +232,14 @@ class StateManager:
                 return None
             return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
-        attempts = 1 if self.locked else 50
-        for attempt in range(attempts):
+        if self.locked:
+            data = self._lock.read() if self.path == self.out_path else _read_or_empty(self.path)
+            return data, _read_or_none(self.journal_path)
+        for attempt in range(50):
             before = sig()
             data = _read_or_empty(self.path)
             journal = _read_or_none(self.journal_path)
-            if self.locked or sig() == before:
+            if sig() == before:
                 return data, journal
             time.sleep(0.01 * (attempt + 1))
         return data, journal
