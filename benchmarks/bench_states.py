@@ -80,7 +80,7 @@ def bench_fold(n: int) -> tuple[float, float]:
         path = os.path.join(d, "terraform.tfstate")
         m = StateManager(path)
         m.lock()
-        st, _ = m.load()
+        m.load()
         j = m.open_journal()
         for i in range(n):
             j.record(parse_instance(f"terraform_data.x[{i}]"), _obj(i), P, "list")

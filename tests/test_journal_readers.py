@@ -105,7 +105,7 @@ def test_reader_ignores_a_torn_tail_of_a_live_journal(tmp_path: Path) -> None:
     path = tmp_path / "terraform.tfstate"
     writer = StateManager(str(path))
     writer.lock()
-    st, _ = writer.load()
+    writer.load()
     j = writer.open_journal()
     j.record(parse_instance("terraform_data.a"), obj("a"), P)
     with open(j.path, "ab") as f:  # a record being written right now

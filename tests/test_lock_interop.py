@@ -259,7 +259,7 @@ def test_an_inode_that_left_the_path_is_retired(tmp_path: Path, monkeypatch: pyt
     opened: list[int] = []
     real_replace = os.replace
 
-    def replace(src, dst):  # noqa: ANN001
+    def replace(src, dst):
         real_replace(src, dst)
         if not opened and str(dst) == str(path):
             opened.append(os.open(path, os.O_RDONLY))  # a waiter opening the path right then

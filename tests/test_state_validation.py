@@ -204,7 +204,7 @@ def test_malformed_journal_record_is_refused_and_kept(tmp_path: Path, name: str,
 
 def test_cli_reports_a_malformed_journal_record(tmp_path: Path) -> None:
     (tmp_path / "main.tf").write_text('resource "terraform_data" "a" {}\n')
-    path, journal, data = write_journal(tmp_path, b'{"k":"r","a":"terraform_data.x","p":7}')
+    _path, journal, data = write_journal(tmp_path, b'{"k":"r","a":"terraform_data.x","p":7}')
 
     def tf(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([TOOL, f"-chdir={tmp_path}", *args], capture_output=True, text=True, timeout=300,
@@ -236,7 +236,7 @@ def test_torn_last_line_is_dropped_silently(tmp_path: Path) -> None:
 
 def test_many_malformed_records_are_reported_in_bounded_form(tmp_path: Path) -> None:
     path, journal, _ = write_journal(tmp_path, b"\n".join([b"garbage"] * 5000))
-    st, d = StateManager(str(path), lock=False).load()
+    _st, d = StateManager(str(path), lock=False).load()
     assert d.has_errors and len(d.errors()) <= 12
     assert any("4990 more malformed records" in e.detail for e in d.errors())
     assert os.path.exists(journal)
