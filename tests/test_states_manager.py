@@ -456,7 +456,7 @@ def test_lock_timeout_waits_for_release(tmp_path):
         t = time.monotonic()
         assert StateManager(str(path), lock_timeout=0.3).lock().has_errors
         assert time.monotonic() - t >= 0.3
-        m = StateManager(str(path), lock_timeout=20)
+        m = StateManager(str(path), lock_timeout=300)
         assert not m.lock().has_errors
         assert holder.stdout.readline().strip() == "UNLOCKED"
         m.unlock()
