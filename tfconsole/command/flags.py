@@ -196,6 +196,11 @@ _COMMANDS = [
         *STATE, REMOTE_VERSION,
         _f("allow-missing", B, "Succeed (with a warning) when the instance does not exist.", False),
     ), 1),
+    Command("force-unlock", "LOCK_ID", "Remove a lock left on the current workspace's state by a holder "
+            "that can no longer release it. This changes no infrastructure. Local state locks belong to the "
+            "process holding them and cannot be removed by another process.", (
+        _f("force", B, "Do not ask for confirmation.", False),
+    ), None),
     Command("state", "<subcommand> [options] [args]", "Inspect and edit the state. Subcommands: list, show, "
             "mv, rm, pull, push.", (), None),
     Command("state list", "[options] [ADDRESS...]", "List the resource instances in the state, optionally only "

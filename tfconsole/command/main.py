@@ -184,6 +184,7 @@ class CLI:
             self._collect_files_for_diags()  # the error quotes the backend block
         mgr = backend.state_manager(lock=lock and a.value("lock", True), lock_timeout=a.value("lock-timeout", 0.0),
                                     operation=operation)
+        mgr.on_lock_wait = lambda: self.out("Acquiring state lock. This may take a few moments...")
         return mgr
 
     def instance_arg(self, a: Args, nargs: int, usage: str) -> Any:
@@ -260,7 +261,8 @@ class CLI:
                  "directory\n  validate  Check whether the configuration is valid\n  plan      Show changes required "
                  "by the current configuration\n  apply     Create or update infrastructure\n  destroy   Destroy "
                  "previously-created infrastructure\n  ui        Open the operations console (default)\n\nAll other "
-                 "commands:\n  console, fmt, graph, output, refresh, show, state, taint, untaint, version, workspace")
+                 "commands:\n  console, fmt, force-unlock, graph, output, refresh, show, state, taint, untaint, "
+                 "version, workspace")
         return 0
 
     def raw_fmt(self, argv: list[str]) -> int:
@@ -882,6 +884,21 @@ class CLI:
             self.diags(b.diags)
             return None
         return b
+
+    def cmd_force_unlock(self, a: Args) -> int:
+        """force-unlock LOCK_ID [-force]: the backend decides (see LocalBackend.force_unlock)."""
+        if len(a.pos) != 1:
+            self.stdout.write(usage(COMMANDS["force-unlock"]))
+            self.stderr.write("Expected a single argument: LOCK_ID\n")
+            return 1
+        err = self._backend(a).force_unlock(a.pos[0], force=a.bool("force"))
+        if err:
+            self.stderr.write(err + "\n")
+            return 1
+        self.out("Terraform state has been successfully unlocked!\n\n"
+                 "The state has been unlocked, and Terraform commands should now be able to\n"
+                 "obtain a new lock on the remote state.")
+        return 0
 
     def cmd_workspace_list(self, a: Args) -> int:
         b = self._backend(a)
