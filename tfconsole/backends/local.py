@@ -4,7 +4,8 @@
   or ``-state=PATH`` (which overrides every workspace's path, as Terraform does);
 * other workspaces: ``<workspace_dir>/<name>/terraform.tfstate`` (``terraform.tfstate.d``);
 * the current workspace is kept in ``<data_dir>/environment`` (``.terraform/environment``),
-  no trailing newline; ``TF_WORKSPACE`` overrides it.
+  no trailing newline; ``TF_WORKSPACE`` overrides it;
+* the lock is Terraform's own (states/locking.py): both tools exclude each other.
 
 Workspace operations return Diagnostics whose summary is the text Terraform prints (the
 command layer prints errors to stderr and the *_message() texts to stdout).
@@ -16,6 +17,7 @@ import shutil
 from typing import Iterable
 from urllib.parse import quote
 
+from tfconsole.backends import Overrides, register_backend
 from tfconsole.diags import Diagnostics
 from tfconsole.states.manager import StateManager
 
@@ -99,6 +101,11 @@ def not_empty_detail(name: str, instances: Iterable[str]) -> str:
             "these managed objects, use the -force option to disable this safety check.")
 
 
+# force-unlock (Terraform's texts)
+LOCAL_UNLOCK_REFUSED = "Local state cannot be unlocked by another process"
+LOCAL_NOT_LOCKED = "Failed to unlock state: LocalState not locked"
+
+
 def valid_workspace_name(name: str) -> bool:
     """Terraform: non-empty and unchanged by Go's url.PathEscape (so no '/')."""
     return bool(name) and quote(name, safe="-_.~$&+,:;=@") == name
@@ -125,7 +132,11 @@ class LocalBackend:
 
     # ---- paths
     def _abs(self, p: str) -> str:
-        return p if os.path.isabs(p) else os.path.join(self.working_dir, p)
+        # relative to "." stays as written: Terraform names the state "terraform.tfstate" in the
+        # lock info and in messages, not "./terraform.tfstate"
+        if os.path.isabs(p) or self.working_dir in ("", "."):
+            return p
+        return os.path.join(self.working_dir, p)
 
     @property
     def workspace_dir(self) -> str:
@@ -161,6 +172,16 @@ class LocalBackend:
         sin, sout, backup = self.state_paths(name)
         return StateManager(sin, out_path=sout, backup_path=backup or "-", lock=lock,
                             lock_timeout=lock_timeout, operation=operation)
+
+    def force_unlock(self, lock_id: str, *, force: bool = False) -> str | None:
+        """`force-unlock LOCK_ID`: the error text to print, None when unlocked.
+
+        As in Terraform, a local state lock is never removed by another process: it is an fcntl
+        lock held by the kernel for a live holder and dropped when the holder exits (even on
+        kill -9), so there is nothing a second process could, or should, take away. A lock-info
+        file left behind by a killed holder blocks nobody and is replaced by the next holder."""
+        del lock_id
+        return LOCAL_NOT_LOCKED if force else LOCAL_UNLOCK_REFUSED
 
     # ---- current workspace
     @property
@@ -296,3 +317,20 @@ class LocalBackend:
         except OSError as exc:
             diags.error(f"error deleting workspace {name}: {exc}")
         return non_empty, diags
+
+
+# ---- the backend table's entry for `backend "local"`
+
+def _from_block(working_dir: str, settings: dict, overrides: Overrides) -> tuple[LocalBackend | None, Diagnostics]:
+    diags = Diagnostics()
+    for name in ("path", "workspace_dir"):
+        v = settings.get(name)
+        if v is not None and not isinstance(v, str):
+            diags.error("Invalid backend configuration", f"The local backend's \"{name}\" must be a string.")
+    if diags.has_errors:
+        return None, diags
+    return LocalBackend(working_dir, path=settings.get("path"), workspace_dir=settings.get("workspace_dir"),
+                        state_path=overrides.state_path), diags
+
+
+register_backend("local", _from_block)

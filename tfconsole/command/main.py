@@ -6,63 +6,17 @@ from __future__ import annotations
 
 import json
 import os
-import pickle
-import signal
 import sys
 import threading
-import zlib
+from decimal import Decimal
 from typing import Any, Callable
 
-from tfconsole import TERRAFORM_VERSION, __version__
 from tfconsole.diags import Diagnostics
+from tfconsole.lang.values import dumps_json
 from tfconsole.walk.hooks import Hook
 
-PLAN_MAGIC = b"tfconsole-plan-v1\n"
-
-
-class Args:
-    """Terraform-style flags: -name, -name=value; repeated flags accumulate."""
-
-    def __init__(self, argv: list[str]):
-        self.flags: dict[str, list[str]] = {}
-        self.ordered: list[tuple[str, str]] = []  # flags in command-line order
-        self.pos: list[str] = []
-        i = 0
-        while i < len(argv):
-            a = argv[i]
-            if a.startswith("-") and len(a) > 1 and not self.pos_only(a):
-                name = a.lstrip("-")
-                if "=" in name:
-                    k, v = name.split("=", 1)
-                else:
-                    k, v = name, "true"
-                    if k in ("var", "var-file", "target", "replace", "state", "out", "chdir", "lock-timeout",
-                             "parallelism", "type", "plan", "exclude", "state-out", "backup") and i + 1 < len(argv):
-                        v = argv[i + 1]
-                        i += 1
-                self.flags.setdefault(k, []).append(v)
-                self.ordered.append((k, v))
-            else:
-                self.pos.append(a)
-            i += 1
-
-    @staticmethod
-    def pos_only(a: str) -> bool:
-        return a == "-" or a.lstrip("-")[:1].isdigit()
-
-    def get(self, k: str, default: str | None = None) -> str | None:
-        v = self.flags.get(k)
-        return v[-1] if v else default
-
-    def all(self, k: str) -> list[str]:
-        return self.flags.get(k, [])
-
-    def bool(self, k: str, default: bool = False) -> bool:
-        v = self.get(k)
-        if v is None:
-            return default
-        return v.lower() not in ("false", "0", "no")
-
+from .flags import COMMANDS, Args, help_hint, parse, usage
+from .signals import Interrupts
 
 class CLIHook(Hook):
     """Terraform's per-resource progress lines."""
@@ -108,6 +62,7 @@ class CLI:
         self.files: dict[str, str] = {}
         self.color = True
         self._contexts: list[Any] = []
+        self.interrupts = Interrupts(self.stderr)
 
     def out(self, s: str = "") -> None:
         self.stdout.write(s + "\n")
@@ -145,19 +100,32 @@ class CLI:
                 return 1
             os.chdir(chdir)
         if not rest:
-            return self.cmd_ui(Args([]))
-        cmd, args = rest[0], rest[1:]
-        if "-no-color" in args:
+            rest = ["ui"]
+        if rest[0] in RAW_COMMANDS:  # fmt and console parse their own flags (goflags), -no-color included
+            return RAW_COMMANDS[rest[0]](self, rest[1:])
+        # like Terraform, -no-color is taken out of every command's arguments
+        if "-no-color" in rest[1:]:
             self.color = False
-        if cmd in ("state", "workspace") and args and not args[0].startswith("-"):
-            cmd, args = f"{cmd}_{args[0]}", args[1:]
-        handler = getattr(self, "cmd_" + cmd.replace("-", "_"), None)
-        if handler is None:
+            rest = [rest[0]] + [x for x in rest[1:] if x != "-no-color"]
+        cmd, argv = rest[0], rest[1:]
+        if cmd in ("state", "workspace", "providers") and argv and not argv[0].startswith("-"):
+            cmd, argv = f"{cmd} {argv[0]}", argv[1:]
+        spec = COMMANDS.get(cmd)
+        handler = getattr(self, "cmd_" + cmd.replace(" ", "_").replace("-", "_"), None) if spec else None
+        if spec is None or handler is None:
             self.stderr.write(f"Terraform has no command named \"{cmd}\".\n\nTo see all of tfconsole's top-level "
                               "commands, run:\n  tfconsole -help\n")
             return 1
+        a, d = parse(spec, argv)
+        if a.help:
+            self.stdout.write(usage(spec))
+            return 0
+        if d.has_errors:
+            self.diags(d)
+            self.stderr.write(help_hint(spec))
+            return 1
         try:
-            return handler(Args(args))
+            return handler(a)
         finally:
             for ctx in self._contexts:  # provider plugins end with the command that started them
                 ctx.close()
@@ -171,25 +139,41 @@ class CLI:
         for k, v in a.ordered:
             if k in ("var", "var-file"):
                 cli_vars.append((k, v))
-        try:
-            par = int(a.get("parallelism", "10") or "10")
-        except ValueError:
-            par = 10
-        lt = a.get("lock-timeout", "0s") or "0s"
-        opts = Options(working_dir=".", cli_vars=cli_vars, parallelism=max(1, par), lock=a.bool("lock", True),
-                       lock_timeout=_duration(lt), state_path=a.get("state"))
-        ctx = Context(opts, [CLIHook(self.out)] if not a.bool("json") else [])
+        opts = Options(working_dir=".", cli_vars=cli_vars, parallelism=max(1, a.value("parallelism", 10)),
+                       lock=a.value("lock", True), lock_timeout=a.value("lock-timeout", 0.0),
+                       state_path=a.value("state", None))
+        ctx = Context(opts, [CLIHook(self.out)] if not a.value("json", False) else [])
         self._contexts.append(ctx)
         return ctx
 
-    def load(self, ctx: Any) -> bool:
+    def load(self, ctx: Any, *, backend: bool = True, init_style: bool = False) -> bool:
+        """Load the configuration (and refuse a backend tfconsole does not have, unless
+        backend=False: init -backend=false); False after reporting problems."""
+        from tfconsole.backends import check_backend
+
         d = ctx.load_config()
+        if backend:
+            d.append(check_backend(ctx.backend_root(), init=init_style))
         if ctx.config is not None:
             self.files = {k: v for m in ctx.config.descendants() for k, v in m.files.items()}
         else:
             self._collect_files_for_diags()
         self.diags(d)
         return not d.has_errors
+
+    def open_plan(self, ctx: Any, path: str) -> Any:
+        """Read a plan file and load its configuration snapshot into ctx; None after reporting."""
+        from tfconsole.plans.planfile import load_plan, load_plan_config
+
+        plan, d = load_plan(path)
+        if plan is None:
+            self.diags(d)
+            return None
+        d = load_plan_config(ctx, plan, ".")
+        if ctx.config is not None:
+            self.files = {k: v for m in ctx.config.descendants() for k, v in m.files.items()}
+        self.diags(d)
+        return None if d.has_errors else plan
 
     def _collect_files_for_diags(self) -> None:
         for n in os.listdir("."):
@@ -200,9 +184,14 @@ class CLI:
                     pass
 
     def manager(self, ctx: Any, a: Args, operation: str, lock: bool = True) -> Any:
+        from tfconsole.backends import UnavailableBackend
+
         backend = ctx.backend()
-        mgr = backend.state_manager(lock=lock and a.bool("lock", True),
-                                    lock_timeout=_duration(a.get("lock-timeout", "0s") or "0s"), operation=operation)
+        if isinstance(backend, UnavailableBackend) and not self.files:
+            self._collect_files_for_diags()  # the error quotes the backend block
+        mgr = backend.state_manager(lock=lock and a.value("lock", True), lock_timeout=a.value("lock-timeout", 0.0),
+                                    operation=operation)
+        mgr.on_lock_wait = lambda: self.out("Acquiring state lock. This may take a few moments...")
         return mgr
 
     def instance_arg(self, a: Args, nargs: int, usage: str) -> Any:
@@ -257,49 +246,47 @@ class CLI:
 
     # ------------------------------------------------------------------ commands
     def cmd_version(self, a: Args) -> int:
-        if a.bool("json"):
-            self.out(json.dumps({"terraform_version": TERRAFORM_VERSION, "platform": sys.platform,
-                                 "provider_selections": {}, "terraform_outdated": False}, indent=2))
-        else:
-            self.out(f"tfconsole v{__version__} (Terraform v{TERRAFORM_VERSION} compatible)")
-        return 0
+        from .init import run_version
+
+        return run_version(self, a)
+
+    def cmd_providers(self, a: Args) -> int:
+        from .init import run_providers
+
+        return run_providers(self, a)
+
+    def cmd_providers_schema(self, a: Args) -> int:
+        from .init import run_providers_schema
+
+        return run_providers_schema(self, a)
 
     def cmd_help(self, a: Args) -> int:
         self.out("Usage: tfconsole [-chdir=DIR] <command> [args]\n\nMain commands:\n  init      Prepare your working "
                  "directory\n  validate  Check whether the configuration is valid\n  plan      Show changes required "
                  "by the current configuration\n  apply     Create or update infrastructure\n  destroy   Destroy "
                  "previously-created infrastructure\n  ui        Open the operations console (default)\n\nAll other "
-                 "commands:\n  graph, output, refresh, show, state, taint, untaint, version, workspace")
+                 "commands:\n  console, fmt, force-unlock, graph, output, refresh, show, state, taint, untaint, "
+                 "version, workspace")
         return 0
+
+    def raw_fmt(self, argv: list[str]) -> int:
+        from .fmt import FmtCommand
+
+        return FmtCommand(self.stdout, self.stderr).run(argv)
+
+    def raw_console(self, argv: list[str]) -> int:
+        from .console import ConsoleCommand
+
+        return ConsoleCommand(self).run(argv)
 
     def cmd_init(self, a: Args) -> int:
-        from tfconsole.core import Context, Options
-        from tfconsole.providers.registry import default_registry, normalize_source
+        from .init import run_init
 
-        ctx = Context(Options())
-        if not self.load(ctx):
-            return 1
-        reg = default_registry()
-        diags = Diagnostics()
-        for mod in ctx.config.descendants():
-            for name, rp in mod.required_providers.items():
-                if not reg.has(rp.source):
-                    diags.error("Failed to query available provider packages",
-                                f"Could not retrieve the list of available versions for provider "
-                                f"{normalize_source(rp.source)}: tfconsole has no built-in provider with this "
-                                "source and no installed plugin (entry point group \"tfconsole.providers\") "
-                                "provides it.")
-        self.diags(diags)
-        if diags.has_errors:
-            return 1
-        os.makedirs(".terraform", exist_ok=True)
-        self.out("\nInitializing the backend...\n\nInitializing provider plugins...\n\n"
-                 "Terraform has been successfully initialized!")
-        return 0
+        return run_init(self, a)
 
     def cmd_validate(self, a: Args) -> int:
         ctx = self.context(a)
-        if not self.load(ctx):
+        if not self.load(ctx, init_style=True):
             return 1
         d = ctx.validate()
         if a.bool("json"):
@@ -318,9 +305,10 @@ class CLI:
         if not ok:
             return None, 1
         refresh_only = a.bool("refresh-only")
-        plan, d = ctx.plan(state, destroy=destroy or a.bool("destroy"), refresh_only=refresh_only,
-                           refresh=a.bool("refresh", True), targets=a.all("target"), replace=a.all("replace"),
-                           excludes=a.all("exclude"))
+        with self.interrupts.operation(ctx):
+            plan, d = ctx.plan(state, destroy=destroy or a.bool("destroy"), refresh_only=refresh_only,
+                               refresh=a.bool("refresh", True), targets=a.all("target"), replace=a.all("replace"),
+                               excludes=a.all("exclude"))
         self.diags(d)
         if d.has_errors:
             self.stderr.write("\nPlanning failed. tfconsole encountered an error while generating this plan.\n\n")
@@ -346,7 +334,12 @@ class CLI:
                 self.out("─" * 77 + "\n\nNote: You didn't use the -out option to save this plan, so tfconsole "
                          "can't\nguarantee to take exactly these actions if you run \"tfconsole apply\" now.")
             if out:
-                save_plan(plan, out)
+                from tfconsole.plans.planfile import write_plan
+
+                wd = write_plan(plan, out)
+                self.diags(wd)
+                if wd.has_errors:
+                    return 1
                 self.out(f"Saved the plan to: {out}\n\nTo perform exactly these actions, run the following command "
                          f"to apply:\n    tfconsole apply \"{out}\"")
         if a.bool("detailed-exitcode"):
@@ -359,18 +352,9 @@ class CLI:
         ctx = self.context(a)
         planfile = a.pos[0] if a.pos else None
         if planfile:
-            plan, err = load_plan(planfile)
+            plan = self.open_plan(ctx, planfile)
             if plan is None:
-                self.stderr.write(f"╷\n│ Error: Failed to load \"{planfile}\" as a plan file\n│\n│ {err}\n╵\n")
                 return 1
-            tmp = _materialize_config(plan)
-            d = ctx.load_config(tmp)
-            if ctx.config is not None:
-                self.files = {k: v for m in ctx.config.descendants() for k, v in m.files.items()}
-            self.diags(d)
-            if d.has_errors:
-                return 1
-            _rebase_dirs(ctx.config, tmp, os.getcwd())
         else:
             if not self.load(ctx):
                 return 1
@@ -399,23 +383,17 @@ class CLI:
                         self.out("\nApply cancelled.")
                         return 1
             else:
+                from tfconsole.plans.staleness import check_applicable
+
                 st, okk = self.load_state(mgr)
                 if not okk:
                     return 1
-                if plan.prior_state is not None and st is not None and st.lineage != plan.prior_state.lineage and \
-                        not st.is_empty():
-                    self.stderr.write("╷\n│ Error: Saved plan is stale\n│\n│ The given plan file can no longer be "
-                                      "applied because the state was changed by another operation after the plan "
-                                      "was created.\n╵\n")
+                sd = check_applicable(plan, st)
+                self.diags(sd)
+                if sd.has_errors:
                     return 1
-                if plan.prior_state is not None and st is not None and st.serial != plan.prior_state.serial and \
-                        plan.prior_state.serial and st.lineage == plan.prior_state.lineage:
-                    self.stderr.write("╷\n│ Error: Saved plan is stale\n│\n│ The given plan file can no longer be "
-                                      "applied because the state was changed by another operation after the plan "
-                                      "was created.\n╵\n")
-                    return 1
-            _install_sigint(ctx)
-            state, d = ctx.apply(plan, mgr)
+            with self.interrupts.operation(ctx):
+                state, d = ctx.apply(plan, mgr)
             self.diags(d)
             if d.has_errors:
                 return 1
@@ -442,38 +420,51 @@ class CLI:
             self.out(f"{name} = {val}")
 
     def cmd_destroy(self, a: Args) -> int:
+        for flag, detail in (("destroy", "The -destroy option is not valid for \"tfconsole destroy\", because this "
+                              "command always runs in destroy mode."),
+                             ("refresh-only", "The -refresh-only option is not valid for \"tfconsole destroy\".")):
+            if a.bool(flag):
+                d = Diagnostics()
+                d.error("Invalid mode option", detail)
+                self.diags(d)
+                return 1
         return self.cmd_apply(a, destroy=True)
 
+    def cmd_state(self, a: Args) -> int:
+        self.stderr.write(usage(COMMANDS["state"]))
+        return 1
+
+    def cmd_workspace(self, a: Args) -> int:
+        self.stderr.write(usage(COMMANDS["workspace"]))
+        return 1
+
     def cmd_refresh(self, a: Args) -> int:
-        a.flags["refresh-only"] = ["true"]
-        a.flags["auto-approve"] = ["true"]
+        a.set("refresh-only", True)
+        a.set("auto-approve", True)
         return self.cmd_apply(a)
 
     def cmd_show(self, a: Args) -> int:
-        from .views import plan_json, render_plan, render_state_instance, state_json
+        from .views import state_json
 
         ctx = self.context(a)
         if a.pos:
-            plan, err = load_plan(a.pos[0])
-            if plan is None:
-                self.stderr.write(f"╷\n│ Error: Failed to read the given file as a state or plan file\n│\n│ {err}\n╵\n")
-                return 1
-            if a.bool("json"):
-                self.out(json.dumps(plan_json(plan, self.decoder()), separators=(",", ":"), default=_json_number))
-            else:
-                self.out(render_plan(plan))
-            return 0
+            return self._show_file(a, a.pos[0])
         state = self.read_state(ctx, a, "OperationTypeShow")
         if state is None:
             return 1
         if a.bool("json"):
-            self.out(json.dumps(state_json(state, self.decoder()), separators=(",", ":"), default=_json_number))
+            self.out(dumps_json(state_json(state, self.decoder()), separators=(",", ":")))
             return 0
+        self._show_state(state)
+        return 0
+
+    def _show_state(self, state: Any) -> None:
+        from .views import render_state_instance
+
         if state.is_empty() and not state.outputs:
             self.out("No state.")
-            return 0
+            return
         decode = self.decoder()
-
         for addr, inst in sorted(state.all_instances(), key=lambda x: str(x[0])):
             if inst.current is None:
                 continue
@@ -482,6 +473,35 @@ class CLI:
             self.out(render_state_instance(addr, v))
             self.out("")
         self._print_outputs(state)
+
+    def _show_file(self, a: Args, path: str) -> int:
+        """show PLANFILE (or a state file, as Terraform also accepts)."""
+        from tfconsole.plans.planfile import PlanFileError, read_plan
+        from tfconsole.states.statefile import read_state
+
+        from .views import plan_json, render_plan, state_json
+
+        try:
+            plan = read_plan(path)
+        except PlanFileError as exc:
+            plan_err = str(exc)
+            state, sd = read_state(_read_bounded(path))
+            if state is None or sd.has_errors:
+                why = f"{sd.errors()[0].summary}: {sd.errors()[0].detail}" if sd.has_errors else "no state"
+                d = Diagnostics()
+                d.error("Failed to read the given file as a state or plan file",
+                        f"State read error: {why}\n\nPlan read error: {plan_err}")
+                self.diags(d)
+                return 1
+            if a.bool("json"):
+                self.out(dumps_json(state_json(state, self.decoder()), separators=(",", ":")))
+            else:
+                self._show_state(state)
+            return 0
+        if a.bool("json"):
+            self.out(dumps_json(plan_json(plan, self.decoder()), separators=(",", ":")))
+        else:
+            self.out(render_plan(plan))
         return 0
 
     def cmd_output(self, a: Args) -> int:
@@ -501,10 +521,10 @@ class CLI:
                                   "updated with new output variables until that command is run.\n╵\n")
                 return 1
             if a.bool("json"):
-                self.out(json.dumps(o.value))
+                self.out(dumps_json(o.value))
             elif a.bool("raw"):
-                if isinstance(o.value, (str, int, float, bool)):
-                    self.stdout.write(o.value if isinstance(o.value, str) else json.dumps(o.value))
+                if isinstance(o.value, (str, int, float, bool, Decimal)):
+                    self.stdout.write(o.value if isinstance(o.value, str) else dumps_json(o.value))
                 else:
                     self.stderr.write("Error: Unsupported value for raw output\n")
                     return 1
@@ -514,7 +534,7 @@ class CLI:
         if a.bool("json"):
             from .views import outputs_json
 
-            self.out(json.dumps(outputs_json(state), indent=2, default=_json_number))
+            self.out(dumps_json(outputs_json(state), indent=2))
             return 0
         if not state.outputs:
             self.stderr.write("╷\n│ Warning: No outputs found\n│\n│ The state file either has no outputs "
@@ -527,18 +547,15 @@ class CLI:
     def cmd_graph(self, a: Args) -> int:
         from .graphviz import to_dot
 
+        if a.value("format") != "dot":
+            self.stderr.write(f"Unsupported graph format: {a.value('format')}\n")
+            return 1
         ctx = self.context(a)
         kind = a.get("type", "") or ""
         planfile = a.get("plan")
         if planfile:
-            plan, err = load_plan(planfile)
+            plan = self.open_plan(ctx, planfile)
             if plan is None:
-                self.stderr.write(f"Error: Failed to read plan file: {err}\n")
-                return 1
-            tmp = _materialize_config(plan)
-            d = ctx.load_config(tmp)
-            self.diags(d)
-            if d.has_errors:
                 return 1
             g, d = ctx.graph("apply", plan.prior_state, plan)
             self.diags(d)
@@ -567,8 +584,11 @@ class CLI:
         addrs = sorted((addr for addr, inst in state.all_instances() if inst.current is not None),
                        key=lambda x: (str(x.module), x.resource.mode != "data", x.resource.type, x.resource.name,
                                       _kk(x.key)))
+        want_id = a.get("id")
         for addr in addrs:
             s = str(addr)
+            if want_id is not None and (state.current(addr).attributes or {}).get("id") != want_id:
+                continue
             if a.pos and not any(s == p or s.startswith(p + ".") or s.startswith(p + "[") for p in a.pos):
                 continue
             self.out(s)
@@ -586,7 +606,7 @@ class CLI:
             return 1
         obj = state.current(addr)
         if obj is None:
-            self.stderr.write(f"No instance found for the given address!\n\nThis command requires that the address "
+            self.stderr.write("No instance found for the given address!\n\nThis command requires that the address "
                               "references one specific instance.\n")
             return 1
         rs = state.resources[addr.abs_resource()]
@@ -594,31 +614,38 @@ class CLI:
         self.out(render_state_instance(addr, v))
         return 0
 
-    def _mutate_state(self, a: Args, fn: Callable[[Any], int]) -> int:
+    def _mutate_state(self, a: Args, fn: Callable[[Any, list[str]], int]) -> int:
+        """Lock, load, let fn edit the state (it appends its report lines), write it, unlock.
+        The report is printed only once the new state is written (or for -dry-run)."""
         ctx = self.context(a)
         mgr = self.manager(ctx, a, "OperationTypeState")
+        report: list[str] = []
         with _locked(self, mgr) as ok:
             if not ok:
                 return 1
             state, okk = self.load_state(mgr)
             if not okk:
                 return 1
-            rc = fn(state)
-            if rc == 0 and not a.bool("dry-run"):
+            rc = fn(state, report)
+            if rc == 0 and not a.value("dry-run", False):
                 d = mgr.persist(state)
                 self.diags(d)
                 if d.has_errors:
                     return 1
-            return rc
+        for line in report:
+            self.out(line)
+        return rc
 
     def cmd_state_rm(self, a: Args) -> int:
-        from tfconsole.addrs import AbsResource, AbsResourceInstance, AddressError, ModuleInstance, parse_target
+        from tfconsole.addrs import AddressError, parse_target
 
         if not a.pos:
             self.stderr.write("At least one address is required.\n")
             return 1
 
-        def fn(state: Any) -> int:
+        dry = a.bool("dry-run")
+
+        def fn(state: Any, report: list[str]) -> int:
             removed = 0
             for text in a.pos:
                 try:
@@ -631,12 +658,16 @@ class CLI:
 
                     if target_contains(t, addr):
                         state.set_current(addr, None, state.resources[addr.abs_resource()].provider)
-                        self.out(f"Removed {addr}")
+                        report.append(f"{'Would remove' if dry else 'Removed'} {addr}")
                         removed += 1
             if removed == 0:
+                if dry:
+                    report.append("Would have removed nothing.")
+                    return 0
                 self.stderr.write("Error: Invalid target address\n\nNo matching objects found.\n")
                 return 1
-            self.out(f"Successfully removed {removed} resource instance(s).")
+            if not dry:
+                report.append(f"Successfully removed {removed} resource instance(s).")
             return 0
 
         return self._mutate_state(a, fn)
@@ -648,7 +679,7 @@ class CLI:
             self.stderr.write("Exactly two arguments expected: the source and destination addresses.\n")
             return 1
 
-        def fn(state: Any) -> int:
+        def fn(state: Any, report: list[str]) -> int:
             try:
                 src, dst = parse_target(a.pos[0]), parse_target(a.pos[1])
             except AddressError as exc:
@@ -685,7 +716,10 @@ class CLI:
             else:
                 self.stderr.write("Error: module moves are not supported by state mv yet; use a moved block.\n")
                 return 1
-            self.out(f"Move \"{a.pos[0]}\" to \"{a.pos[1]}\"\nSuccessfully moved 1 object(s).")
+            if a.bool("dry-run"):
+                report.append(f"Would move \"{a.pos[0]}\" to \"{a.pos[1]}\"")
+            else:
+                report.append(f"Move \"{a.pos[0]}\" to \"{a.pos[1]}\"\nSuccessfully moved 1 object(s).")
             return 0
 
         return self._mutate_state(a, fn)
@@ -712,7 +746,7 @@ class CLI:
         if d.has_errors or new is None:
             return 1
 
-        def fn(state: Any) -> int:
+        def fn(state: Any, report: list[str]) -> int:
             if not a.bool("force") and state.lineage and new.lineage != state.lineage and not state.is_empty():
                 self.stderr.write("Failed to write state: cannot import state with lineage "
                                   f"{new.lineage!r} over unrelated state with lineage {state.lineage!r}\n")
@@ -734,8 +768,14 @@ class CLI:
         if addr is None:
             return 1
 
-        def fn(state: Any) -> int:
+        def fn(state: Any, report: list[str]) -> int:
             obj = state.current(addr)
+            if obj is None and a.bool("allow-missing"):
+                d = Diagnostics()
+                d.warning("No such resource instance", f"Resource instance {addr} was not found, but this is not "
+                          "an error because -allow-missing was set.")
+                self.diags(d)
+                return 0
             if obj is None:
                 self.stderr.write(f"╷\n│ Error: No such resource instance\n│\n│ There is no resource instance in the "
                                   f"state with the address {addr}. If the resource configuration has just been "
@@ -747,7 +787,7 @@ class CLI:
                                   "not currently tainted, and so it cannot be untainted.\n╵\n")
                 return 1
             obj.status = status
-            self.out(f"Resource instance {addr} has been {'marked as tainted' if status == 'tainted' else 'successfully untainted'}.")
+            report.append(f"Resource instance {addr} has been {'marked as tainted' if status == 'tainted' else 'successfully untainted'}.")
             return 0
 
         return self._mutate_state(a, fn)
@@ -839,19 +879,46 @@ class CLI:
     def _backend(self, a: Args) -> Any:
         from tfconsole.core import Context, Options
 
+        from tfconsole.backends import UnavailableBackend
+
         ctx = Context(Options())
         ctx.load_config()
-        return ctx.backend()
+        b = ctx.backend()
+        if isinstance(b, UnavailableBackend):
+            self._collect_files_for_diags()
+            self.diags(b.diags)
+            return None
+        return b
+
+    def cmd_force_unlock(self, a: Args) -> int:
+        """force-unlock LOCK_ID [-force]: the backend decides (see LocalBackend.force_unlock)."""
+        if len(a.pos) != 1:
+            self.stdout.write(usage(COMMANDS["force-unlock"]))
+            self.stderr.write("Expected a single argument: LOCK_ID\n")
+            return 1
+        err = self._backend(a).force_unlock(a.pos[0], force=a.bool("force"))
+        if err:
+            self.stderr.write(err + "\n")
+            return 1
+        self.out("Terraform state has been successfully unlocked!\n\n"
+                 "The state has been unlocked, and Terraform commands should now be able to\n"
+                 "obtain a new lock on the remote state.")
+        return 0
 
     def cmd_workspace_list(self, a: Args) -> int:
         b = self._backend(a)
+        if b is None:
+            return 1
         from tfconsole.backends import local as L
 
         self.stdout.write(L.list_message(b.workspaces(), b.current_workspace()))
         return 0
 
     def cmd_workspace_show(self, a: Args) -> int:
-        self.out(self._backend(a).current_workspace())
+        b = self._backend(a)
+        if b is None:
+            return 1
+        self.out(b.current_workspace())
         return 0
 
     def cmd_workspace_new(self, a: Args) -> int:
@@ -859,6 +926,8 @@ class CLI:
             self.stderr.write("Expected a single argument: NAME.\n")
             return 1
         b = self._backend(a)
+        if b is None:
+            return 1
         d = b.new_workspace(a.pos[0])
         self.diags(d)
         if d.has_errors:
@@ -873,6 +942,8 @@ class CLI:
             self.stderr.write("Expected a single argument: NAME.\n")
             return 1
         b = self._backend(a)
+        if b is None:
+            return 1
         created, d = b.select_workspace(a.pos[0], or_create=a.bool("or-create"))
         self.diags(d)
         if d.has_errors:
@@ -887,6 +958,8 @@ class CLI:
             self.stderr.write("Expected a single argument: NAME.\n")
             return 1
         b = self._backend(a)
+        if b is None:
+            return 1
         non_empty, d = b.delete_workspace(a.pos[0], force=a.bool("force"))
         self.diags(d)
         if d.has_errors:
@@ -905,21 +978,20 @@ class CLI:
                                 "configs", "demo")
             if os.path.isdir(demo):
                 target = demo
+        from tfconsole.backends import UnavailableBackend
+        from tfconsole.core import Context, Options
+
+        b = Context(Options(working_dir=target)).backend()
+        if isinstance(b, UnavailableBackend):
+            self._collect_files_for_diags()
+            self.diags(b.diags)
+            return 1
         try:
             from tfconsole.tui.app import run_app
         except ImportError as exc:
             self.stderr.write(f"Error: the console is not available: {exc}\n")
             return 1
         return run_app(target, a)
-
-
-def _json_number(o: Any) -> Any:
-    """State files keep long numbers as Decimal; JSON output gets the nearest float."""
-    from decimal import Decimal
-
-    if isinstance(o, Decimal):
-        return int(o) if o == o.to_integral_value() else float(o)
-    raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
 
 
 def _kk(k: Any) -> tuple:
@@ -947,75 +1019,15 @@ class _locked:
             self.mgr.unlock()
 
 
-def _duration(s: str) -> float:
-    s = s.strip()
-    try:
-        if s.endswith("ms"):
-            return float(s[:-2]) / 1000
-        if s.endswith("s"):
-            return float(s[:-1])
-        if s.endswith("m"):
-            return float(s[:-1]) * 60
-        return float(s)
-    except ValueError:
-        return 0.0
+def _read_bounded(path: str) -> bytes:
+    """A file's bytes for trying it as a state file: at most a plan document's limit."""
+    from tfconsole.plans.planfile import MAX_DOCUMENT_BYTES
 
-
-def save_plan(plan: Any, path: str) -> None:
-    data = PLAN_MAGIC + zlib.compress(pickle.dumps(plan, protocol=pickle.HIGHEST_PROTOCOL))
-    fd = os.open(path + ".tmp", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(path + ".tmp", path)
-
-
-def load_plan(path: str) -> tuple[Any, str]:
     try:
         with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as exc:
-        return None, str(exc)
-    if not data.startswith(PLAN_MAGIC):
-        return None, "The file is not a tfconsole plan file."
-    try:
-        return pickle.loads(zlib.decompress(data[len(PLAN_MAGIC):])), ""
-    except Exception as exc:  # noqa: BLE001 - any corruption is the same user error
-        return None, f"The plan file is corrupt: {exc}"
-
-
-def _materialize_config(plan: Any) -> str:
-    """Write the plan's configuration snapshot to a temp dir so apply uses exactly that config."""
-    import tempfile
-
-    tmp = tempfile.mkdtemp(prefix="tfconsole-plan-")
-    for rel, text in plan.config_files.items():
-        dest = os.path.join(tmp, rel)
-        os.makedirs(os.path.dirname(dest) or tmp, exist_ok=True)
-        with open(dest, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    return tmp
-
-
-def _rebase_dirs(config: Any, tmp: str, real: str) -> None:
-    """Module directories of a snapshot point back at the working directory (path.module, files)."""
-    for m in config.descendants():
-        rel = os.path.relpath(m.dir, tmp)
-        m.dir = os.path.normpath(os.path.join(real, rel))
-
-
-def _install_sigint(ctx: Any) -> None:
-    if threading.current_thread() is not threading.main_thread():
-        return
-
-    def handler(signum: int, frame: Any) -> None:
-        sys.stderr.write("\nInterrupt received.\nPlease wait for Terraform to exit or data loss may occur.\n"
-                         "Gracefully shutting down...\n")
-        ctx.cancel()
-
-    signal.signal(signal.SIGINT, handler)
-    signal.signal(signal.SIGTERM, handler)  # Terraform treats SIGTERM as it treats Ctrl-C
+            return fh.read(MAX_DOCUMENT_BYTES)
+    except OSError:
+        return b""
 
 
 def _tune_gc() -> None:
@@ -1028,9 +1040,13 @@ def _tune_gc() -> None:
     gc.set_threshold(100_000, 50, 100)
 
 
+RAW_COMMANDS: dict[str, Callable[[CLI, list[str]], int]] = {"fmt": CLI.raw_fmt, "console": CLI.raw_console}
+
+
 def main(argv: list[str] | None = None) -> int:
     _tune_gc()
     cli = CLI()
+    cli.interrupts.install()
     try:
         return cli.run(list(sys.argv[1:] if argv is None else argv))
     except KeyboardInterrupt:
@@ -1039,16 +1055,15 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 1
     except Exception as exc:  # noqa: BLE001 - last line of defence: a bug, reported without a traceback
-        import traceback
+        from .crashlog import record
 
-        log = os.path.join(os.path.expanduser("~"), ".tfconsole-crash.log")
-        try:
-            with open(log, "a", encoding="utf-8") as fh:
-                traceback.print_exc(file=fh)
-        except OSError:
-            pass
-        sys.stderr.write(f"╷\n│ Error: Internal error\n│\n│ tfconsole hit a bug: {exc!r}. The details were written "
-                         f"to {log}.\n╵\n")
+        argv_ = list(sys.argv[1:] if argv is None else argv)
+        command = next((x for x in argv_ if not x.startswith("-")), "ui")
+        command = command if command in COMMANDS or command in RAW_COMMANDS else "(unknown)"  # never an argument: it could be a secret
+        log = record(exc, command)
+        where = f"The details were written to {log}." if log else "The details could not be written to a log."
+        # the exception's message is not shown: it may quote a sensitive value
+        sys.stderr.write(f"╷\n│ Error: Internal error\n│\n│ tfconsole hit a bug ({type(exc).__name__}). {where}\n╵\n")
         return 1
 
 

@@ -6,9 +6,10 @@ from typing import Any
 
 from tfconsole import TERRAFORM_VERSION
 from tfconsole.diags import Diagnostic, Diagnostics
+from tfconsole.lang.numbers import Num, wire_text
 from tfconsole.lang.types import ObjectType, Type
 from tfconsole.lang.values import (
-    Null, Sensitive, TList, TMap, TSet, Unknown, format_number, is_null, sensitive_paths, to_json_typed, type_of,
+    Null, Sensitive, TList, TMap, TSet, Unknown, is_null, sensitive_paths, to_json_typed, type_of,
     unmark, unmark_deep,
 )
 from tfconsole.plans import Action, Plan, ResourceInstanceChange
@@ -61,7 +62,9 @@ def format_diagnostic(d: Diagnostic, files: dict[str, str] | None = None, color:
             lines.append(f"  with {d.address},")
         where = f"  on {d.subject.filename} line {d.subject.start.line}"
         ctx = _enclosing_block(src, d.subject.start.line) if src is not None else None
-        if ctx and src is not None and src.splitlines()[d.subject.start.line - 1].startswith(ctx.split()[0]):
+        src_lines = src.splitlines() if src is not None else []
+        if ctx and 0 < d.subject.start.line <= len(src_lines) and \
+                src_lines[d.subject.start.line - 1].startswith(ctx.split()[0]):
             ctx = None  # the subject is the block header itself
         if ctx:
             where += f", in {ctx}"
@@ -71,12 +74,15 @@ def format_diagnostic(d: Diagnostic, files: dict[str, str] | None = None, color:
             ln = d.subject.start.line
             if 0 < ln <= len(all_lines):
                 lines.append(f"{ln:>4}: {all_lines[ln - 1]}")
+                if d.function_call:
+                    lines.append("    ├────────────────")
+                    lines.append(f"    │ while calling {d.function_call}")
         lines.append("")
     elif d.address:
         lines.append(f"  with {d.address},")
         lines.append("")
     if d.detail:
-        lines.extend(_wrap(d.detail, 76 if color else 78))
+        lines.extend(_wrap(d.detail, 75 if color else 77))  # Terraform: width 78 less the rule, less 1
     while lines and not lines[-1]:
         lines.pop()
     if not color:
@@ -114,8 +120,8 @@ def render_value(v: Any, indent: int = 0) -> str:
         return "null"
     if t is bool:
         return "true" if v else "false"
-    if t in (int, float):
-        return format_number(v)
+    if t is int or t is Num:
+        return wire_text(v)  # the digits Terraform's plan JSON carries for this number
     if t is str:
         if "\n" in v and v.endswith("\n"):
             pad = " " * (indent + 4)

@@ -9,11 +9,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from lark import Token, Tree
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
 from tfconsole.diags import Diagnostics, Pos, SourceRange
 from tfconsole.lang import ast as A
+
+from . import hcl_parser as H
+from .hcl_parser import Bad
 
 
 @dataclass
@@ -46,308 +46,293 @@ class Body:
 
 
 # ---------------------------------------------------------------------------
-# the HCL parser, loaded fast
-#
-# python-hcl2 builds its Lark LALR parser from lark's own cache file, which lark deserializes
-# field by field in Python: about 0.1 s of every command. A plain pickle of the built parser
-# loads in a third of that. It lives in the user's cache directory, under a name that hashes
-# everything it depends on (the grammar and post-lexer sources, lark, python-hcl2, Python), and
-# is written atomically; any failure falls back to python-hcl2's own parser. The parser is
-# shared with python-hcl2 (hcl2.parses_to_tree), so every parse in the process uses one.
-
-_PARSER: Any = None
+# native syntax: parsed by hcl_parser with python-hcl2's grammar, built by the Compiler plus
+# the body-level handlers below
 
 
-def _cache_path() -> str | None:
-    import hashlib
-    import os
-    import sys
+class _BodyCompiler(A.Compiler):
+    """The Compiler's expression handlers plus attributes, blocks and bodies. Diagnostics are
+    collected with the position of the item they belong to and sorted at the end, so they come
+    out in source order although the tree is built bottom-up."""
 
-    try:
-        import hcl2.parser as hp
-        import lark
+    def __init__(self, filename: str):
+        super().__init__(filename)
+        self.found: list[tuple[int, str, str, SourceRange | None]] = []
 
-        h = hashlib.sha256()
-        for name in ("hcl2.lark", "postlexer.py", "parser.py"):
-            with open(os.path.join(os.path.dirname(hp.__file__), name), "rb") as f:
-                h.update(f.read())
-        h.update(_GRAMMAR_PATCH_VERSION.encode())
-        h.update(f"{lark.__version__} {getattr(sys.modules.get('hcl2'), '__version__', '')} "
-                 f"{sys.version_info[:3]}".encode())
-    except (ImportError, OSError):
-        return None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    if not os.path.isabs(base):
-        return None  # no home directory: no cache, rather than one relative to the working directory
-    return os.path.join(base, "tfconsole", f"hcl2-parser-{h.hexdigest()[:24]}.pickle")
+    def report(self, at: int, summary: str, detail: str, rng: SourceRange | None) -> None:
+        self.found.append((at, summary, detail, rng))
 
+    def h_attribute(self, kids: list, span: tuple) -> Attribute:
+        name = kids[0]
+        rng = self.rng(span)
+        return Attribute(name.word(), kids[2], rng, self.rng(name.span) or rng)  # type: ignore[arg-type]
 
-# Two corrections to python-hcl2's grammar so that what Terraform accepts parses:
-# - nested unary operators (!!x, - -1): the operand of a unary operator may itself be one;
-# - a minus directly before a number literal is an operator, not part of the literal, so 3-0.5
-#   lexes as 3, -, 0.5 (the unary minus of a literal is folded back by the compiler).
-_GRAMMAR_PATCH_VERSION = "tfconsole-grammar-1"
-_GRAMMAR_PATCHES = [
-    ("!unary_op : (MINUS | NOT) expr_term", "!unary_op : (MINUS | NOT) (expr_term | unary_op)"),
-    ("INT_LITERAL: NEGATIVE_DECIMAL? DECIMAL+", "INT_LITERAL: DECIMAL+"),
-    ('FLOAT_LITERAL: (NEGATIVE_DECIMAL? DECIMAL+ | NEGATIVE_DECIMAL+) "." DECIMAL+ (EXP_MARK)?\n'
-     '               | (NEGATIVE_DECIMAL? DECIMAL+ | NEGATIVE_DECIMAL+) (EXP_MARK)',
-     'FLOAT_LITERAL: DECIMAL+ "." DECIMAL+ (EXP_MARK)?\n               | DECIMAL+ (EXP_MARK)'),
-]
+    def h_block(self, kids: list, span: tuple) -> Block:
+        heads = [k for k in kids if type(k) is A.PNode]
+        body = [k for k in kids if type(k) is Body]
+        first, last = heads[0].span, heads[-1].span
+        rng = self.rng(first[:3] + last[3:])
+        return Block(_label(heads[0], self), [_label(h, self) for h in heads[1:]], body[0] if body else Body(),
+                     rng)
 
+    def h_body(self, kids: list, span: tuple) -> Body:
+        body = Body(range=self.rng(span))
+        for k in kids:
+            if type(k) is Attribute:
+                prev = body.attributes.get(k.name)
+                if prev is not None:
+                    self.report(k.range.start.byte, "Attribute redefined",
+                                f"The argument \"{k.name}\" was already set at {prev.range}. Each argument may "
+                                "be set only once.", k.range)
+                elif type(k.expr) is Bad:
+                    err = k.expr.error
+                    self.report(k.range.start.byte, "Invalid expression", err.message, err.range or k.range)
+                else:
+                    body.attributes[k.name] = k
+            elif type(k) is Block:
+                body.blocks.append(k)
+            elif type(k) is Bad:
+                err = k.error
+                self.report(k.span[2] if k.span else 0, "Invalid expression", err.message,
+                            err.range or self.rng(k.span))
+        return body
 
-def _build_parser() -> Any:
-    """python-hcl2's parser (same options and post-lexer) over its grammar with our patches; if the
-    grammar no longer has the patched lines, python-hcl2's own parser."""
-    import os
-
-    import hcl2.parser
-    from lark import Lark
-
-    from hcl2.postlexer import PostLexer
-
-    path = os.path.join(os.path.dirname(hcl2.parser.__file__), "hcl2.lark")
-    try:
-        with open(path, encoding="utf-8") as f:
-            grammar = f.read()
-    except OSError:
-        return hcl2.parser.parser()
-    for old, new in _GRAMMAR_PATCHES:
-        if old not in grammar:
-            return hcl2.parser.parser()
-        grammar = grammar.replace(old, new)
-    return Lark(grammar, parser="lalr", propagate_positions=True, postlex=PostLexer())
+    def h_start(self, kids: list, span: tuple) -> Body:
+        return kids[0]
 
 
-def _pickler_ids() -> tuple[dict[int, tuple], dict[tuple, Any]]:
-    """Objects a pickle must not copy: modules, and lark's Shift/Reduce singletons, which the
-    parser compares by identity."""
-    import re
+def _label(node: A.PNode, comp: A.Compiler) -> str:
+    """A block type or label: a bare word, or a quoted string without templates."""
+    if node.data != "string":
+        return node.word()
+    parts = []
+    for p in node.kids:
+        if p[0] != "lit":
+            raise A.ParseError("Invalid block label: templates are not allowed in block labels",
+                               comp.rng(node.span))
+        parts.append(A._unescape(p[2].value))
+    return "".join(parts)
 
-    from lark.parsers.lalr_analysis import Reduce, Shift
 
-    known: dict[tuple, Any] = {("lark", "Shift"): Shift, ("lark", "Reduce"): Reduce, ("module", "re"): re}
-    return {id(v): k for k, v in known.items()}, known
-
-
-def hcl_parser() -> Any:
-    """The Lark parser python-hcl2 uses (same grammar and options), from the pickle cache."""
-    global _PARSER
-    if _PARSER is not None:
-        return _PARSER
-    import io
-    import os
-    import pickle
-
-    import hcl2.api
-    import hcl2.parser
-
-    path = _cache_path()
-    parser = None
-    ids, known = _pickler_ids()
-    if path is not None:
-        try:
-            with open(path, "rb") as f:
-                data = f.read()
-
-            class _Unpickler(pickle.Unpickler):
-                def persistent_load(self, pid: Any) -> Any:
-                    return known[tuple(pid)]
-
-            parser = _Unpickler(io.BytesIO(data)).load()
-        except FileNotFoundError:
-            parser = None
-        except Exception:  # noqa: BLE001 - a stale or corrupt cache is rebuilt, never fatal
-            parser = None
-    if parser is None:
-        parser = _build_parser()
-        if path is not None:
-            try:
-                buf = io.BytesIO()
-
-                class _Pickler(pickle.Pickler):
-                    def persistent_id(self, obj: Any) -> Any:
-                        return ids.get(id(obj))
-
-                _Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(parser)
-                os.makedirs(os.path.dirname(path), exist_ok=True)
-                tmp = f"{path}.{os.getpid()}.tmp"
-                with open(tmp, "wb") as f:
-                    f.write(buf.getvalue())
-                os.replace(tmp, path)
-            except Exception:  # noqa: BLE001 - an unwritable cache only costs time
-                pass
-    hcl2.api._get_parser = lambda: parser  # type: ignore[attr-defined]
-    _PARSER = parser
-    return parser
+_BAD_AWARE = frozenset({"attribute", "body", "start"})
 
 
 def parse_file(text: str, filename: str) -> tuple[Body | None, Diagnostics]:
-    import hcl2
+    """Parse one file of HCL native syntax: its body, or None and the syntax error."""
+    body, diags, _ = _parse(text, filename)
+    return body, diags
 
-    hcl_parser()
+
+# (cache key, filename) -> parse result: a module called several times is parsed once
+_MEMO: dict[tuple[str, str], Body] = {}
+_MEMO_MAX = 512
+
+
+def parse_file_cached(text: str, filename: str) -> tuple[Body | None, Diagnostics]:
+    """parse_file through the parse cache: in this process, then on disk (parse_cache). Only a
+    file that parsed without any diagnostic is cached. The Body may be shared by several
+    callers: it must not be changed."""
+    from . import parse_cache
+
+    try:
+        key = parse_cache.entry_key(text)
+    except (OSError, UnicodeError):
+        return parse_file(text, filename)
+    body = _MEMO.get((key, filename))
+    if body is not None:
+        return body, Diagnostics()
+    doc = parse_cache.read_json("hcl", key)
+    if type(doc) is dict and doc.get("format") == parse_cache.CACHE_FORMAT and doc.get("key") == key:
+        try:
+            body = parse_cache.decode_body(doc.get("body"), filename)
+        except ValueError:
+            body = None
+    if body is None:
+        body, diags, numbers = _parse(text, filename)
+        if body is None or len(diags):
+            return body, diags
+        try:
+            parse_cache.write_json("hcl", key, {"format": parse_cache.CACHE_FORMAT, "key": key,
+                                                "body": parse_cache.encode_body(body, numbers)})
+        except parse_cache.NotCacheable:
+            pass
+    if len(_MEMO) >= _MEMO_MAX:
+        _MEMO.clear()
+    _MEMO[(key, filename)] = body
+    return body, Diagnostics()
+
+
+def _parse(text: str, filename: str, literals: bool = True) -> tuple[Body | None, Diagnostics, dict]:
+    from .hcl_literals import read_literal
+
     diags = Diagnostics()
-    if "\x00" in text:
-        diags.error("Invalid character encoding",
-                    "The file contains a NUL byte; HCL configuration files must be UTF-8 text.",
-                    SourceRange(filename, Pos(1, 1), Pos(1, 1)))
-        return None, diags
+    comp = _BodyCompiler(filename)
     try:
-        tree = hcl2.parses_to_tree(text)
-    except UnexpectedInput as exc:
-        line = getattr(exc, "line", 1) or 1
-        col = getattr(exc, "column", 1) or 1
-        if isinstance(exc, UnexpectedCharacters):
-            ch = text.splitlines()[line - 1][col - 1: col] if line - 1 < len(text.splitlines()) else ""
-            detail = f"This character is not used within the language: {ch!r}." if ch else \
-                "An unexpected character was found."
-            summary = "Invalid character"
-        elif isinstance(exc, UnexpectedEOF):
-            summary, detail = "Unclosed configuration block", \
-                "There is no closing brace for this block before the end of the file."
-        elif isinstance(exc, UnexpectedToken):
-            tok = exc.token
-            expected = set(exc.expected or ())
-            if tok.type == "$END":
-                summary, detail = "Unclosed configuration block", \
-                    "There is no closing brace for this block before the end of the file."
-            elif expected & {"INT_LITERAL", "FLOAT_LITERAL", "LSQB", "LBRACE", "DBLQUOTE", "NAME", "LPAR"}:
-                summary, detail = "Invalid expression", \
-                    "Expected the start of an expression, but found an invalid expression token."
-            elif tok.type in ("RBRACE", "EQ", "RPAR", "RSQB", "COMMA", "DOT", "COLON"):
-                summary, detail = "Argument or block definition required", \
-                    "An argument or block definition is required here."
-            else:
-                summary = "Unexpected token"
-                detail = f"Unexpected {tok.type.lower()} {str(tok)!r} here" + \
-                    (f"; expected one of: {', '.join(sorted(expected)[:6])}." if expected else ".")
+        # a final newline, as python-hcl2 adds: the grammar ends attributes and blocks at one
+        body = H.parse(text + "\n", "start", comp.handlers(), A.pnode_handler, comp, bad_aware=_BAD_AWARE,
+                       errors=(A.ParseError,), literals=read_literal if literals else None)
+    except H.HclSyntaxError as exc:
+        if literals:  # errors are always the token-by-token parser's own
+            return _parse(text, filename, literals=False)
+        if exc.token_type == "$END":
+            summary, detail, at = _end_of_file(exc, text)
         else:
-            summary, detail = "Syntax error", str(exc).splitlines()[0]
-        diags.error(summary, detail, SourceRange(filename, Pos(line, col), Pos(line, col + 1)))
-        return None, diags
-    except LarkError as exc:
-        diags.error("Syntax error", str(exc).splitlines()[0] if str(exc) else "invalid syntax",
-                    SourceRange(filename, Pos(1, 1), Pos(1, 1)))
-        return None, diags
-    comp = A.Compiler(filename)
-    body_tree = tree.children[0]
-    try:
-        return _body(body_tree, comp, diags), diags
-    except A.ParseError as exc:
-        diags.error("Invalid expression", exc.message, exc.range)
-        return None, diags
-    except RecursionError:
-        diags.error("Configuration too deeply nested", "The file nests expressions too deeply.",
-                    SourceRange(filename, Pos(1, 1), Pos(1, 1)))
-        return None, diags
+            summary, detail = _syntax_error(exc, text)
+            at = exc.start
+        diags.error(summary, detail, SourceRange(filename, at, Pos(at.line, at.column + 1, at.byte + 1)))
+        return None, diags, {}
+    except H.TooLarge as exc:
+        if literals:
+            return _parse(text, filename, literals=False)
+        at = exc.start or Pos(1, 1)
+        diags.error("Configuration too deeply nested" if exc.what == "nesting" else "Configuration file too large",
+                    A.too_large_message(exc), SourceRange(filename, at, Pos(at.line, at.column + 1, at.byte + 1)))
+        return None, diags, {}
+    comp.found.sort(key=lambda f: f[0])
+    for _, summary, detail, rng in comp.found:
+        diags.error(summary, detail, rng)
+    return body, diags, comp.numbers
 
 
-def _name_of(t: Any) -> str:
-    if isinstance(t, Token):
-        return str(t)
-    if t.data in ("identifier", "keyword", "literal_value"):
-        return str(t.children[0])
-    if t.data == "string":
-        parts = []
-        for c in t.children:
-            if isinstance(c, Tree) and c.data == "string_part":
-                inner = c.children[0]
-                if isinstance(inner, Token):
-                    parts.append(A._unescape(str(inner)))
-                else:
-                    raise A.ParseError("Invalid block label: templates are not allowed in block labels",
-                                       None)
-        return "".join(parts)
-    raise A.ParseError(f"unexpected {t.data}", None)
+_BRACKETS = frozenset({"LBRACE", "LSQB", "LPAR", "INTERP_START", "DIRECTIVE_START"})
 
 
-def _body(t: Tree, comp: A.Compiler, diags: Diagnostics) -> Body:
-    body = Body(range=comp.rng(t))
-    for c in t.children:
-        if not isinstance(c, Tree):
+def _end_of_file(exc: H.HclSyntaxError, text: str) -> tuple[str, str, Pos]:
+    """The file ended inside something: Terraform's diagnostic for the innermost open bracket,
+    at that bracket (a block or a tuple) or at the end of the file."""
+    stack = exc.stack
+    eof = Pos(text.count("\n") + 1, len(text) - (text.rfind("\n") + 1) + 1, len(text))
+    for i in range(len(stack) - 1, -1, -1):
+        tok = stack[i]
+        if isinstance(tok, H.Tok) and tok.type == "DBLQUOTE" and not any(type(v) is A.PNode and v.data == "string"
+                                                                          for v in stack[i + 1:]):
+            return "Unterminated template string", "No closing marker was found for the string.", tok.start
+        if not isinstance(tok, H.Tok) or tok.type not in _BRACKETS:
             continue
-        if c.data == "attribute":
-            name_tree = c.children[0]
-            name = _name_of(name_tree)
-            expr_tree = [x for x in c.children[1:] if isinstance(x, Tree) and x.data != "new_line_or_comment"][0]
-            rng = comp.rng(c)
-            if name in body.attributes:
-                prev = body.attributes[name]
-                diags.error("Attribute redefined",
-                            f"The argument \"{name}\" was already set at {prev.range}. Each argument may "
-                            "be set only once.", rng)
-                continue
-            try:
-                expr = comp.expr(expr_tree)
-            except A.ParseError as exc:
-                diags.error("Invalid expression", exc.message, exc.range or rng)
-                continue
-            body.attributes[name] = Attribute(name, expr, rng, comp.rng(name_tree) or rng)  # type: ignore[arg-type]
-        elif c.data == "block":
-            kids = [x for x in c.children if isinstance(x, Tree) and x.data != "new_line_or_comment"]
-            inner = [x for x in kids if x.data == "body"]
-            heads = [x for x in kids if x.data != "body"]
-            type_ = _name_of(heads[0])
-            labels = [_name_of(h) for h in heads[1:]]
-            hr = comp.rng(heads[-1])
-            r0 = comp.rng(heads[0])
-            rng = SourceRange(r0.filename, r0.start, hr.end) if r0 and hr else comp.rng(c)
-            sub = _body(inner[0], comp, diags) if inner else Body()
-            body.blocks.append(Block(type_, labels, sub, rng))  # type: ignore[arg-type]
-    return body
+        before = next((v for v in reversed(stack[:i]) if v is not None), None)
+        while type(before) is H.Splice and before:  # block labels are an inlined rule's children
+            before = before[-1]
+        after = stack[i + 1] if i + 1 < len(stack) else None
+        if tok.type == "LBRACE" and type(before) is A.PNode:  # a block's brace
+            return ("Unclosed configuration block",
+                    "There is no closing brace for this block before the end of the file. This may be caused "
+                    "by incorrect brace nesting elsewhere in this file.", tok.start)
+        if tok.type == "LSQB" and not (isinstance(after, H.Tok) and after.type == "FOR") and type(after) is not tuple:
+            return ("Unterminated tuple constructor expression",
+                    "There is no corresponding closing bracket before the end of the file. This may be caused "
+                    "by incorrect bracket nesting elsewhere in this file.", tok.start)
+        if tok.type == "LPAR" and type(before) is not A.PNode:  # parentheses, not a call
+            return "Unbalanced parentheses", "Expected a closing parenthesis to terminate the expression.", eof
+        break
+    return "Missing expression", "Expected the start of an expression, but found the end of the file.", eof
+
+
+def _syntax_error(exc: H.HclSyntaxError, text: str) -> tuple[str, str]:
+    """Terraform's summary and detail for a token or character the grammar does not allow."""
+    if exc.kind == "chars":
+        lines = text.splitlines()
+        ch = lines[exc.line - 1][exc.column - 1: exc.column] if exc.line - 1 < len(lines) else ""
+        if ch:
+            return "Invalid character", f"This character is not used within the language: {ch!r}."
+        return "Invalid character", "An unexpected character was found."
+    expected = exc.expected
+    if expected & {"INT_LITERAL", "FLOAT_LITERAL", "LSQB", "LBRACE", "DBLQUOTE", "NAME", "LPAR"}:
+        return "Invalid expression", "Expected the start of an expression, but found an invalid expression token."
+    if exc.token_type in ("RBRACE", "EQ", "RPAR", "RSQB", "COMMA", "DOT", "COLON"):
+        return "Argument or block definition required", "An argument or block definition is required here."
+    return "Unexpected token", f"Unexpected {exc.token_type.lower()} {exc.token_value!r} here" + \
+        (f"; expected one of: {', '.join(sorted(expected)[:6])}." if expected else ".")
+
+
+class _JsonShapeError(Exception):
+    """A .tf.json document whose shape is not a configuration's."""
+
+    summary = "Invalid JSON configuration"
+
+
+class _JsonTooDeep(_JsonShapeError):
+    summary = "Configuration too deeply nested"
 
 
 def parse_json_file(text: str, filename: str) -> tuple[Body | None, Diagnostics]:
-    """Terraform's JSON syntax (*.tf.json) for the common shapes: blocks as nested objects."""
+    """Terraform's JSON syntax (*.tf.json) for the common shapes: blocks as nested objects.
+    Numbers go through the same conversion as number literals in native syntax."""
     diags = Diagnostics()
+    rng = SourceRange(filename, Pos(1, 1), Pos(1, 1))
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_float=A.number_literal, parse_int=A.number_literal)
     except json.JSONDecodeError as exc:
         diags.error("Invalid JSON", exc.msg, SourceRange(filename, Pos(exc.lineno, exc.colno),
                                                            Pos(exc.lineno, exc.colno)))
         return None, diags
-    rng = SourceRange(filename, Pos(1, 1), Pos(1, 1))
+    except RecursionError:
+        diags.error("Configuration too deeply nested",
+                    f"This JSON nests arrays or objects more than {H.MAX_NESTING} levels deep, tfconsole's limit.",
+                    rng)
+        return None, diags
+    except Exception:  # noqa: BLE001 - a number the number type refuses (the only other failure)
+        diags.error("Invalid JSON", "The file holds a number that cannot be represented.", rng)
+        return None, diags
     labels_by_type = {"resource": 2, "data": 2, "module": 1, "variable": 1, "output": 1, "provider": 1,
                       "locals": 0, "terraform": 0, "moved": 0, "removed": 0, "check": 1}
     body = Body(range=rng)
     if not isinstance(data, dict):
         diags.error("Invalid JSON configuration", "The root of a .tf.json file must be an object.", rng)
         return None, diags
-    for btype, content in data.items():
-        n = labels_by_type.get(btype, 0)
-        for labels, inner in _json_blocks(content, n):
-            body.blocks.append(Block(btype, labels, _json_body(inner, filename, rng), rng))
+    try:
+        for btype, content in data.items():
+            n = labels_by_type.get(btype, 0)
+            for labels, inner in _json_blocks(content, n, btype):
+                body.blocks.append(Block(btype, labels, _json_body(inner, filename, rng, btype), rng))
+    except _JsonShapeError as exc:
+        diags.error(exc.summary, str(exc), rng)
+        return None, diags
+    except A.ParseError as exc:
+        diags.error("Invalid expression", exc.message, exc.range or rng)
+        return None, diags
     return body, diags
 
 
-def _json_blocks(content: Any, n: int, labels: tuple = ()) -> list[tuple[list[str], Any]]:
+def _json_blocks(content: Any, n: int, what: str, labels: tuple = ()) -> list[tuple[list[str], Any]]:
     if n == 0:
         items = content if isinstance(content, list) else [content]
         return [(list(labels), i) for i in items]
+    if not isinstance(content, dict):
+        raise _JsonShapeError(f"The value of \"{what}\" must be an object with one property per "
+                              f"{'name' if n == 1 else 'label'}.")
     out = []
-    for k, v in (content or {}).items():
-        out.extend(_json_blocks(v, n - 1, labels + (k,)))
+    for k, v in content.items():
+        out.extend(_json_blocks(v, n - 1, what, labels + (k,)))
     return out
 
 
-def _json_body(obj: Any, filename: str, rng: SourceRange) -> Body:
+def _json_body(obj: Any, filename: str, rng: SourceRange, what: str) -> Body:
+    if obj is None:
+        obj = {}
+    if not isinstance(obj, dict):
+        raise _JsonShapeError(f"The content of a \"{what}\" block must be a JSON object.")
     b = Body(range=rng)
     nested = {"lifecycle", "provisioner", "validation", "precondition", "postcondition", "connection"}
-    for k, v in (obj or {}).items():
+    for k, v in obj.items():
         if k in nested:
             items = v if isinstance(v, list) else [v]
             for it in items:
                 if k == "provisioner":
+                    if not isinstance(it, dict):
+                        raise _JsonShapeError("A \"provisioner\" block must be a JSON object keyed by type.")
                     for ptype, pbody in it.items():
-                        b.blocks.append(Block(k, [ptype], _json_body(pbody, filename, rng), rng))
+                        b.blocks.append(Block(k, [ptype], _json_body(pbody, filename, rng, k), rng))
                 else:
-                    b.blocks.append(Block(k, [], _json_body(it, filename, rng), rng))
+                    b.blocks.append(Block(k, [], _json_body(it, filename, rng, k), rng))
             continue
         b.attributes[k] = Attribute(k, _json_expr(v, filename, rng, k), rng, rng)
     return b
 
 
-def _json_expr(v: Any, filename: str, rng: SourceRange, key: str = "") -> A.Expr:
+def _json_expr(v: Any, filename: str, rng: SourceRange, key: str = "", depth: int = 0) -> A.Expr:
+    if depth > H.MAX_NESTING:
+        raise _JsonTooDeep(f"This JSON nests arrays or objects more than {H.MAX_NESTING} levels deep, "
+                              "tfconsole's limit.")
     if isinstance(v, str):
         if key in ("depends_on", "provider") or "${" not in v and "%{" not in v:
             if key in ("provider",):
@@ -356,9 +341,11 @@ def _json_expr(v: Any, filename: str, rng: SourceRange, key: str = "") -> A.Expr
         return A.parse_template(v, filename)
     if isinstance(v, list):
         if key == "depends_on":
+            if not all(isinstance(x, str) for x in v):
+                raise _JsonShapeError("\"depends_on\" must be a list of reference strings.")
             return A.TupleCons([A.parse_expression(x, filename) for x in v], rng)
-        return A.TupleCons([_json_expr(x, filename, rng) for x in v], rng)
+        return A.TupleCons([_json_expr(x, filename, rng, "", depth + 1) for x in v], rng)
     if isinstance(v, dict):
-        return A.ObjectCons([(A.ObjectKey(k, None, rng), _json_expr(x, filename, rng)) for k, x in v.items()],
-                            rng)
+        return A.ObjectCons([(A.ObjectKey(k, None, rng), _json_expr(x, filename, rng, "", depth + 1))
+                             for k, x in v.items()], rng)
     return A.Literal(v, rng)

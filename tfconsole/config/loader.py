@@ -9,11 +9,11 @@ from typing import Any
 
 from tfconsole.addrs import Module as ModulePath
 from tfconsole.addrs import Resource
-from tfconsole.diags import Diagnostics, SourceRange
+from tfconsole.diags import Diagnostics, Pos, SourceRange
 from tfconsole.lang import ast as A
-from tfconsole.lang.types import BOOL, DYNAMIC, NUMBER, STRING, ListType, MapType, ObjectType, SetType, TupleType, Type
+from tfconsole.lang.typeexpr import type_constraint
 
-from .body import Attribute, Block, Body, parse_file, parse_json_file
+from .body import Attribute, Block, Body, parse_file_cached, parse_json_file
 from .model import (
     Check, Lifecycle, Local, Module, ModuleCall, Moved, Output, ProviderBlock, Provisioner, Removed,
     RequiredProvider, ResourceConfig, Variable, decode_rule, expr_as_keyword, static_value, traversal_list,
@@ -30,7 +30,45 @@ def load_config(root_dir: str) -> tuple[Module | None, Diagnostics]:
         diags.error("No configuration directory", f"The directory {root_dir} does not exist.")
         return None, diags
     root = _load_module(root_dir, ModulePath(), diags, root_dir, stack=())
+    diags.append(check_core_version(root))
     return root, diags
+
+
+def check_core_version(root: Module, version: str | None = None) -> Diagnostics:
+    """Every module's required_version against the Terraform release tfconsole is compatible with."""
+    from tfconsole import TERRAFORM_VERSION
+    from tfconsole.providers.plugin.versions import loose_string, parse_loose, parse_version
+
+    diags = Diagnostics()
+    current = version or TERRAFORM_VERSION
+    v = parse_version(current)
+    calls = {(): ""}
+
+    def visit(mod: Module, path: tuple[str, ...]) -> None:
+        for text, rng in mod.required_version:
+            cs = parse_loose(text)
+            pre = [c for c in cs.items if c.prerelease]
+            for c in pre:
+                diags.error("Invalid required_version constraint", "Prerelease version constraints are not supported: "
+                            f"{loose_string(c)}. Remove the prerelease information from the constraint. Prerelease "
+                            "versions of terraform will match constraints using their version core only.", rng)
+            if pre or cs.allows(v, core=True):
+                continue
+            if not path:
+                what = "This configuration does not"
+            else:
+                what = f"Module {'.'.join('module.' + p for p in path)} (from {calls[path]}) does not"
+            diags.error("Unsupported Terraform Core version", f"{what} support Terraform version {current}. To "
+                        "proceed, either choose another supported Terraform version or update this version "
+                        "constraint. Version constraints are normally set for good reason, so updating the "
+                        "constraint may lead to other errors or unexpected behavior.", rng)
+        for name in sorted(mod.children):
+            call = mod.module_calls.get(name)
+            calls[path + (name,)] = call.source if call else ""
+            visit(mod.children[name], path + (name,))
+
+    visit(root, ())
+    return diags
 
 
 def _rel(path: str, root_dir: str) -> str:
@@ -51,23 +89,14 @@ def _load_module(directory: str, path: ModulePath, diags: Diagnostics, root_dir:
     for name in files:
         full = os.path.join(directory, name)
         display = _rel(full, root_dir)
-        try:
-            with open(full, "rb") as fh:
-                raw = fh.read()
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            diags.error("Invalid character encoding",
-                        "All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in "
-                        "your editor.", SourceRange(display, _p(1), _p(1)))
-            continue
-        except OSError as exc:
-            diags.error("Failed to read file", f"The file {display} could not be read: {exc}")
+        text = _read_config_file(full, display, diags)
+        if text is None:
             continue
         mod.files[display] = text
         if name.endswith(".json"):
             body, d = parse_json_file(text, display)
         else:
-            body, d = parse_file(text, display)
+            body, d = parse_file_cached(text, display)
         diags.append(d)
         if body is None:
             continue
@@ -95,6 +124,40 @@ def _load_module(directory: str, path: ModulePath, diags: Diagnostics, root_dir:
         mod.children[call.name] = _load_module(child_dir, path.child(call.name), diags, root_dir,
                                                stack + (os.path.realpath(directory),))
     return mod
+
+
+# Terraform reads files of any size; tfconsole refuses bigger ones up front, so that a stray
+# generated or binary file costs a diagnostic, not minutes and gigabytes (the parser has a token
+# limit too: hcl_parser.MAX_TOKENS).
+MAX_CONFIG_FILE_BYTES = 16 * 1024 * 1024
+
+
+def _read_config_file(full: str, display: str, diags: Diagnostics) -> str | None:
+    """The text of one configuration file, or None with a diagnostic: unreadable, too large, or
+    not UTF-8 (naming the line of the first bad byte)."""
+    try:
+        with open(full, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            raw = fh.read(MAX_CONFIG_FILE_BYTES + 1) if size <= MAX_CONFIG_FILE_BYTES else b""
+    except OSError as exc:
+        diags.error("Failed to read file", f"The file {display} could not be read: {exc.strerror or exc}.",
+                    SourceRange(display, _p(1), _p(1)))
+        return None
+    if size > MAX_CONFIG_FILE_BYTES or len(raw) > MAX_CONFIG_FILE_BYTES:
+        diags.error("Configuration file too large",
+                    f"The file {display} is {max(size, len(raw)) / 1048576:.1f} MB; tfconsole reads configuration "
+                    f"files of at most {MAX_CONFIG_FILE_BYTES // 1048576} MB.", SourceRange(display, _p(1), _p(1)))
+        return None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        at = exc.start
+        line_start = raw.rfind(b"\n", 0, at) + 1
+        pos = Pos(raw.count(b"\n", 0, at) + 1, len(raw[line_start:at].decode("utf-8", "replace")) + 1, at)
+        diags.error("Invalid character encoding",
+                    "All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in your editor.",
+                    SourceRange(display, pos, Pos(pos.line, pos.column + 1, at + 1)))
+        return None
 
 
 def _p(line: int) -> Any:
@@ -200,7 +263,7 @@ def _variable(mod: Module, b: Block, diags: Diagnostics) -> None:
                  {"validation"})
     v = Variable(name=name, range=b.range)
     if "type" in body.attributes:
-        ty, d = type_constraint(body.attributes["type"].expr)
+        ty, d = type_constraint(body.attributes["type"].expr, legacy=True)
         diags.append(d)
         v.type = ty
         v.type_given = True
@@ -283,8 +346,10 @@ def _provisioner(b: Block, diags: Diagnostics) -> Provisioner | None:
         diags.error("Missing provisioner type", "A provisioner block must have one label: the provisioner type.",
                     b.range)
         return None
-    when = b.body.attributes.pop("when", None)
-    on_failure = b.body.attributes.pop("on_failure", None)
+    # the parsed body may be shared (a module called several times is parsed once): read the
+    # meta-arguments without taking them out of it
+    when = b.body.attributes.get("when")
+    on_failure = b.body.attributes.get("on_failure")
     when_destroy = False
     if when is not None:
         kw = expr_as_keyword(when.expr)
@@ -299,7 +364,12 @@ def _provisioner(b: Block, diags: Diagnostics) -> Provisioner | None:
             diags.error("Invalid \"on_failure\" keyword", "The \"on_failure\" argument requires one of the "
                         "following keywords: continue or fail.", on_failure.range)
         cont = kw == "continue"
-    return Provisioner(b.labels[0], b.body, when_destroy, cont, b.range)
+    return Provisioner(b.labels[0], _without(b.body, ("when", "on_failure")), when_destroy, cont, b.range)
+
+
+def _without(body: Body, names: tuple[str, ...]) -> Body:
+    """A copy of `body` without the named attributes (the parsed body itself is not changed)."""
+    return Body({k: v for k, v in body.attributes.items() if k not in names}, body.blocks, body.range)
 
 
 def _resource(mod: Module, b: Block, diags: Diagnostics, mode: str = "managed") -> ResourceConfig | None:
@@ -468,8 +538,8 @@ def _provider(mod: Module, b: Block, diags: Diagnostics) -> None:
     if not _need_labels(b, 1, "name", diags):
         return
     name = b.labels[0]
-    alias_attr = b.body.attributes.pop("alias", None)
-    b.body.attributes.pop("version", None)
+    alias_attr = b.body.attributes.get("alias")
+    version_attr = b.body.attributes.get("version")
     alias = _static_str(alias_attr, diags) or None if alias_attr else None
     key = (name, alias)
     if key in mod.providers:
@@ -478,7 +548,11 @@ def _provider(mod: Module, b: Block, diags: Diagnostics) -> None:
                     f"A provider configuration for \"{what}\" was already given at {mod.providers[key].range}. "
                     "Each configuration for the same provider must have a distinct alias.", b.range)
         return
-    mod.providers[key] = ProviderBlock(name, alias, b.body, b.range)
+    mod.providers[key] = ProviderBlock(name, alias, _without(b.body, ("alias", "version")), b.range)
+    if version_attr is not None:  # deprecated, but still a version requirement
+        ver = _static_str(version_attr, diags)
+        if ver and _version_syntax(ver, version_attr.expr.range or version_attr.range, diags):
+            mod.providers[key].version = (ver, version_attr.range)
 
 
 def _terraform(mod: Module, b: Block, diags: Diagnostics) -> None:
@@ -486,12 +560,7 @@ def _terraform(mod: Module, b: Block, diags: Diagnostics) -> None:
     for blk in body.blocks:
         if blk.type == "required_providers":
             for pname, attr in blk.body.attributes.items():
-                v = _static(attr, diags)
-                if isinstance(v, dict):
-                    src = v.get("source") or f"hashicorp/{pname}"
-                    mod.required_providers[pname] = RequiredProvider(pname, str(src), str(v.get("version") or ""))
-                elif isinstance(v, str):
-                    mod.required_providers[pname] = RequiredProvider(pname, f"hashicorp/{pname}", v)
+                _required_provider(mod, pname, attr, diags)
         elif blk.type == "backend":
             if len(blk.labels) != 1:
                 diags.error("Invalid backend block", "A backend block must have one label: the backend type.",
@@ -502,9 +571,68 @@ def _terraform(mod: Module, b: Block, diags: Diagnostics) -> None:
                             "configuration.", blk.range)
                 continue
             mod.backend = (blk.labels[0], blk.body)
-        elif blk.type in ("cloud", "experiments", "provider_meta"):
+            mod.backend_range = blk.range
+        elif blk.type == "cloud":
+            mod.cloud_range = blk.range
+        elif blk.type in ("experiments", "provider_meta"):
             continue
-    # required_version and friends are accepted and ignored
+    attr = body.attributes.get("required_version")
+    if attr is not None:
+        _required_version(mod, attr, diags)
+
+
+def _version_syntax(text: str, rng: Any, diags: Diagnostics) -> bool:
+    from tfconsole.providers.plugin.versions import VersionError, parse_loose
+
+    try:
+        parse_loose(text)
+    except VersionError:
+        diags.error("Invalid version constraint", "This string does not use correct version constraint syntax.", rng)
+        return False
+    return True
+
+
+def _required_version(mod: Module, attr: Attribute, diags: Diagnostics) -> None:
+    v = _static(attr, diags)
+    if v is None:
+        return
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        v = format(v, "g")
+    if not isinstance(v, str):
+        diags.error("Invalid version constraint", "A string value is required for required_version.",
+                    attr.expr.range or attr.range)
+        return
+    if _version_syntax(v, attr.expr.range or attr.range, diags):
+        mod.required_version.append((v, attr.range))
+
+
+def _required_provider(mod: Module, pname: str, attr: Attribute, diags: Diagnostics) -> None:
+    """One required_providers entry: a version string, or an object with source and version."""
+    v = _static(attr, diags)
+    if isinstance(v, str):
+        if _version_syntax(v, attr.expr.range or attr.range, diags):
+            mod.required_providers[pname] = RequiredProvider(pname, f"hashicorp/{pname}", v, attr.range)
+        return
+    if not isinstance(v, dict):
+        if v is not None:
+            diags.error("Invalid required_providers object", "required_providers entries must be strings or "
+                        "objects.", attr.expr.range or attr.range)
+        return
+    version = v.get("version")
+    value_ranges = {}
+    if isinstance(attr.expr, A.ObjectCons):
+        for k, val in attr.expr.items:
+            name = k.name if isinstance(k, A.ObjectKey) else getattr(k, "value", None)
+            value_ranges[name] = val.range
+    if version is not None:
+        if not isinstance(version, str):
+            diags.error("Invalid version constraint", "Version must be specified as a string.",
+                        value_ranges.get("version") or attr.range)
+            return
+        if not _version_syntax(version, value_ranges.get("version") or attr.range, diags):
+            return
+    src = v.get("source") or f"hashicorp/{pname}"
+    mod.required_providers[pname] = RequiredProvider(pname, str(src), version or "", attr.range)
 
 
 def _moved(mod: Module, b: Block, diags: Diagnostics) -> None:
@@ -582,81 +710,3 @@ _DECODERS = {
     "import": _ignore,
     "ephemeral": _ignore,
 }
-
-
-# ---------------------------------------------------------------------------
-# type constraints
-
-
-def type_constraint(e: A.Expr) -> tuple[Type, Diagnostics]:
-    diags = Diagnostics()
-    try:
-        return _tc(e), diags
-    except _TypeErr as exc:
-        diags.error("Invalid type specification", exc.args[0], e.range)
-        return DYNAMIC, diags
-
-
-class _TypeErr(Exception):
-    pass
-
-
-_PRIMS = {"string": STRING, "number": NUMBER, "bool": BOOL, "any": DYNAMIC}
-
-
-def _tc(e: A.Expr, allow_optional: bool = False) -> Any:
-    if isinstance(e, A.ScopeTraversal) and not e.steps:
-        if e.root in _PRIMS:
-            return _PRIMS[e.root]
-        if e.root in ("list", "map", "set"):
-            return {"list": ListType, "map": MapType, "set": SetType}[e.root](DYNAMIC)
-        raise _TypeErr(f"The keyword \"{e.root}\" is not a valid type specification.")
-    if isinstance(e, A.Literal) and isinstance(e.value, str):
-        legacy = {"string": STRING, "list": ListType(STRING), "map": MapType(STRING)}
-        if e.value in legacy:
-            return legacy[e.value]
-        raise _TypeErr(f"Invalid legacy type specification {e.value!r}.")
-    if isinstance(e, A.FunctionCall):
-        n = e.name
-        if n in ("list", "set", "map"):
-            if len(e.args) != 1:
-                raise _TypeErr(f"The {n} type constructor requires one argument specifying the element type.")
-            inner = _tc(e.args[0])
-            return {"list": ListType, "map": MapType, "set": SetType}[n](inner)
-        if n == "tuple":
-            if len(e.args) != 1 or not isinstance(e.args[0], A.TupleCons):
-                raise _TypeErr("The tuple type constructor requires one argument specifying the element types "
-                               "as a list.")
-            return TupleType(tuple(_tc(x) for x in e.args[0].items))
-        if n == "object":
-            if len(e.args) != 1 or not isinstance(e.args[0], A.ObjectCons):
-                raise _TypeErr("The object type constructor requires one argument specifying the attribute "
-                               "types as a map.")
-            attrs: dict[str, Type] = {}
-            optional: set[str] = set()
-            defaults: dict[str, Any] = {}
-            for k, v in e.args[0].items:
-                name = k.name if isinstance(k, A.ObjectKey) and k.name else None
-                if name is None:
-                    raise _TypeErr("Object constructor map keys must be attribute names.")
-                if isinstance(v, A.FunctionCall) and v.name == "optional":
-                    if not 1 <= len(v.args) <= 2:
-                        raise _TypeErr("Optional attribute modifier requires the attribute type as its first "
-                                       "argument and an optional default value as its second.")
-                    attrs[name] = _tc(v.args[0])
-                    optional.add(name)
-                    if len(v.args) == 2:
-                        try:
-                            from tfconsole.lang.values import convert
-
-                            defaults[name] = convert(static_value(v.args[1]), attrs[name])
-                        except Exception as exc:  # noqa: BLE001 - reported as a type error
-                            raise _TypeErr(f"Invalid default value for optional attribute: {exc}") from None
-                else:
-                    attrs[name] = _tc(v)
-            return ObjectType.of(attrs, frozenset(optional), defaults)
-        if n == "optional":
-            raise _TypeErr("Keyword \"optional\" is valid only as a modifier for object type attributes.")
-        raise _TypeErr(f"Keyword \"{n}\" is not a valid type constructor.")
-    raise _TypeErr("A type specification is either a primitive type keyword (bool, number, string) or a complex "
-                   "type constructor call, like list(string).")

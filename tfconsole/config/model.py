@@ -117,6 +117,7 @@ class ProviderBlock:
     alias: str | None
     body: Body
     range: SourceRange
+    version: tuple[str, SourceRange] | None = None  # the deprecated `version` argument
 
 
 @dataclass
@@ -147,6 +148,7 @@ class RequiredProvider:
     name: str
     source: str
     version: str = ""
+    range: SourceRange | None = None  # the whole entry, where Terraform reports constraint problems
 
 
 @dataclass
@@ -160,10 +162,13 @@ class Module:
     module_calls: dict[str, ModuleCall] = field(default_factory=dict)
     providers: dict[tuple[str, str | None], ProviderBlock] = field(default_factory=dict)
     required_providers: dict[str, RequiredProvider] = field(default_factory=dict)
+    required_version: list[tuple[str, SourceRange]] = field(default_factory=list)
     moved: list[Moved] = field(default_factory=list)
     removed: list[Removed] = field(default_factory=list)
     checks: dict[str, Check] = field(default_factory=dict)
     backend: tuple[str, Body] | None = None
+    backend_range: SourceRange | None = None  # the backend block's header, for diagnostics
+    cloud_range: SourceRange | None = None  # a terraform { cloud {} } block's header
     children: dict[str, "Module"] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)  # filename -> source text
 

@@ -55,6 +55,8 @@ class Diagnostic:
     # the source line(s) to quote under "on FILE line N", filled in by the loader
     snippet: str | None = None
     context: str | None = None
+    # the signature of the function whose call failed, "f(a, b)": shown as "while calling f(a, b)"
+    function_call: str | None = None
 
     @property
     def is_error(self) -> bool:

@@ -11,9 +11,10 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from lark import Token, Tree
-
 from tfconsole.diags import Pos, SourceRange
+
+from . import numbers
+from .strings import nfc
 
 
 class ParseError(Exception):
@@ -44,7 +45,8 @@ class Literal(Expr):
     __slots__ = ("value",)
 
     def __init__(self, value: Any, rng: SourceRange | None = None):
-        self.value = value
+        # cty normalises every string value to NFC as it is made (the HCL spec requires it)
+        self.value = nfc(value) if type(value) is str else value
         self.range = rng
 
 
@@ -309,283 +311,299 @@ class TemplateFor(Expr):
 
 
 # ---------------------------------------------------------------------------
-# compiling python-hcl2's parse tree
+# building the tree while parsing
+#
+# The parser (config/hcl_parser.py) runs python-hcl2's grammar and calls one handler per
+# reduction with the rule's children: tokens (Tok), values the handlers below returned, and
+# PNodes for the grammar's intermediate rules. Each handler gets the span of its children
+# (Lark's position rule), from which every node's SourceRange is made.
+
+
+class PNode:
+    """A reduction that is not (yet) an expression: an identifier, a string before it is known
+    to be a template or a block label, an index, a for clause..."""
+
+    __slots__ = ("data", "kids", "span")
+
+    def __init__(self, data: str, kids: list, span: tuple | None):
+        self.data = data
+        self.kids = kids
+        self.span = span
+
+    def word(self) -> str:
+        """The text of an identifier, keyword or literal_value."""
+        return self.kids[0].value
+
+
+def number_literal(text: str) -> Any:
+    """The value of a number literal's source text (digits, fraction, exponent; no sign)."""
+    return numbers.parse_literal(text)
+
+
+_WORDS = {"true": True, "false": False, "null": None}
+
+
+def _make_range(filename: str, span: tuple) -> SourceRange:
+    global _range_maker
+    if _range_maker is None:
+        from tfconsole.config.hcl_parser import make_range as _range_maker
+    return _range_maker(filename, span)
+
+
+_range_maker: Any = None
+
+
+def _is_tok(k: Any) -> bool:
+    return type(k).__name__ == "Tok"
 
 
 class Compiler:
-    def __init__(self, filename: str, line_offset: int = 0, col_offset: int = 0):
+    """The expression handlers for one file (or one standalone expression)."""
+
+    def __init__(self, filename: str, numbers: dict | None = None):
         self.filename = filename
-        self.line_offset = line_offset
-        self.col_offset = col_offset
+        # id(Literal) -> (the Literal, source text, negated) for every number literal: lets the
+        # parse cache store a number as its text, whatever type the number values have (the
+        # Literal is held so that its id cannot be reused by another object)
+        self.numbers: dict[int, tuple[Any, str, bool]] = numbers if numbers is not None else {}
 
-    def rng(self, node: Any) -> SourceRange | None:
+    def rng(self, span: tuple | None) -> SourceRange | None:
+        return _make_range(self.filename, span) if span is not None else None
+
+    @classmethod
+    def handlers(cls) -> dict[str, Any]:
+        """Rule name -> handler function (called with the Compiler first), for hcl_parser.parse;
+        one dict per class, so the parser can remember what it derives from it."""
+        table = cls.__dict__.get("_handler_table")
+        if table is None:
+            table = {n[2:]: getattr(cls, n) for n in dir(cls) if n.startswith("h_")}
+            cls._handler_table = table
+        return table
+
+    # --- words and literals
+    def h_identifier(self, kids: list, span: tuple) -> PNode:
+        return PNode("identifier", kids, span)
+
+    def h_keyword(self, kids: list, span: tuple) -> PNode:
+        return PNode("keyword", kids, span)
+
+    def h_literal_value(self, kids: list, span: tuple) -> PNode:
+        return PNode("literal_value", kids, span)
+
+    def h_new_line_or_comment(self, kids: list, span: tuple) -> None:
+        return None
+
+    def number(self, text: str, span: tuple) -> Literal:
         try:
-            if isinstance(node, Token):
-                return SourceRange(self.filename,
-                                   Pos(node.line + self.line_offset, node.column, node.start_pos or 0),
-                                   Pos(node.end_line + self.line_offset, node.end_column, node.end_pos or 0))
-            m = node.meta
-            if getattr(m, "empty", True):
-                return None
-            return SourceRange(self.filename, Pos(m.line + self.line_offset, m.column, m.start_pos),
-                               Pos(m.end_line + self.line_offset, m.end_column, m.end_pos))
-        except AttributeError:
-            return None
+            value = number_literal(text)
+        except numbers.NumberRangeError as exc:
+            raise ParseError(f"Invalid number literal: {exc}.", self.rng(span)) from None
+        except (numbers.NumberError, ValueError, OverflowError):
+            raise ParseError("Invalid number literal: Failed to recognize the value of this number literal.",
+                             self.rng(span)) from None
+        lit = Literal(value, self.rng(span))
+        self.numbers[id(lit)] = (lit, text, False)
+        return lit
 
-    def expr(self, t: Any) -> Expr:
-        if isinstance(t, Token):
-            raise ParseError(f"unexpected token {t!r}", self.rng(t))
-        kind = t.data
-        meth = getattr(self, "c_" + kind, None)
-        if meth is None:
-            raise ParseError(f"unsupported expression syntax: {kind}", self.rng(t))
-        return meth(t)
+    def h_int_lit(self, kids: list, span: tuple) -> Expr:
+        return self.number(kids[0].value, span)
 
-    @staticmethod
-    def trees(t: Tree) -> list[Tree]:
-        return [c for c in t.children if isinstance(c, Tree) and c.data != "new_line_or_comment"]
+    def h_float_lit(self, kids: list, span: tuple) -> Expr:
+        return self.number(kids[0].value, span)
 
-    # --- terms
-    def c_expr_term(self, t: Tree) -> Expr:
-        kids = self.trees(t)
-        toks = [c for c in t.children if isinstance(c, Token)]
-        if toks and toks[0].type == "LPAR":
-            return Parens(self.expr(kids[0]), self.rng(t))
-        if len(kids) != 1:
-            raise ParseError("malformed expression", self.rng(t))
-        return self.expr(kids[0])
+    def h_template_string(self, kids: list, span: tuple) -> Expr:
+        return Literal(_unescape(kids[0].value[2:-2]), self.rng(span))
 
-    def c_int_lit(self, t: Tree) -> Expr:
-        return Literal(int(str(t.children[0])), self.rng(t))
+    def h_string(self, kids: list, span: tuple) -> PNode:
+        return PNode("string", [k for k in kids if type(k) is tuple], span)
 
-    def c_float_lit(self, t: Tree) -> Expr:
-        from .values import parse_number
-
-        return Literal(parse_number(str(t.children[0])), self.rng(t))
-
-    def c_literal_value(self, t: Tree) -> Expr:
-        text = str(t.children[0])
-        return Literal({"true": True, "false": False, "null": None}[text], self.rng(t))
-
-    def c_identifier(self, t: Tree) -> Expr:
-        return ScopeTraversal(str(t.children[0]), (), self.rng(t))
-
-    def c_keyword(self, t: Tree) -> Expr:
-        return ScopeTraversal(str(t.children[0]), (), self.rng(t))
-
-    def c_tuple(self, t: Tree) -> Expr:
-        return TupleCons([self.expr(k) for k in self.trees(t)], self.rng(t))
-
-    def c_object(self, t: Tree) -> Expr:
-        items = []
-        for elem in self.trees(t):
-            kids = self.trees(elem)
-            key_tree, val_tree = kids[0], kids[1]
-            items.append((self.object_key(key_tree), self.expr(val_tree)))
-        return ObjectCons(items, self.rng(t))
-
-    def object_key(self, t: Tree) -> Expr:
-        kids = self.trees(t)
-        if not kids:
-            tok = t.children[0]
-            return ObjectKey(str(tok), None, self.rng(t))
+    def h_string_part(self, kids: list, span: tuple) -> tuple:
         inner = kids[0]
-        expr = self.expr(inner)
-        # A bare word is a literal key; parentheses force evaluation.
-        if isinstance(expr, ScopeTraversal) and not expr.steps:
-            return ObjectKey(expr.root, None, self.rng(t))
-        if isinstance(expr, Literal) and isinstance(expr.value, (bool, type(None))):
-            return ObjectKey({True: "true", False: "false", None: "null"}[expr.value], None, self.rng(t))
-        return ObjectKey(None, expr, self.rng(t))
-
-    def c_function_call(self, t: Tree) -> Expr:
-        idents = [c for c in t.children if isinstance(c, Tree) and c.data == "identifier"]
-        name = "::".join(str(i.children[0]) for i in idents)
-        args: list[Expr] = []
-        expand = False
-        for c in t.children:
-            if isinstance(c, Tree) and c.data == "arguments":
-                for a in c.children:
-                    if isinstance(a, Token):
-                        if a.type == "ELLIPSIS":
-                            expand = True
-                        continue
-                    if a.data == "new_line_or_comment":
-                        continue
-                    args.append(self.expr(a))
-        return FunctionCall(name, args, expand, self.rng(t))
-
-    def c_string(self, t: Tree) -> Expr:
-        parts = []
-        for c in t.children:
-            if isinstance(c, Tree) and c.data == "string_part":
-                parts.append(self.string_part(c))
-        return build_template(parts, self.rng(t))
-
-    def c_template_string(self, t: Tree) -> Expr:
-        text = str(t.children[0])
-        return Literal(_unescape(text[2:-2]), self.rng(t))
-
-    def string_part(self, c: Tree) -> tuple:
-        inner = c.children[0]
-        if isinstance(inner, Token):
-            text = str(inner)
-            if inner.type == "ESCAPED_INTERPOLATION" or inner.type == "ESCAPED_DIRECTIVE":
-                return ("lit", text[1:])
-            return ("lit", _unescape(text))
+        if _is_tok(inner):
+            text = inner.value
+            if inner.type in ("ESCAPED_INTERPOLATION", "ESCAPED_DIRECTIVE"):
+                return ("lit", text[1:], inner)
+            return ("lit", _unescape(text), inner)
         kind = inner.data
-        toks = [x for x in inner.children if isinstance(x, Token)]
+        toks = [x for x in inner.kids if _is_tok(x)]
         strip_l = len(toks) > 1 and toks[1].type == "STRIP_MARKER"
         strip_r = len(toks) > 1 and toks[-2].type == "STRIP_MARKER"
-        exprs = self.trees(inner)
+        r = self.rng(inner.span)
         if kind == "interpolation":
-            return ("interp", self.expr(exprs[0]), False, False, self.rng(inner))
+            return ("interp", _exprs(inner.kids)[0], False, False, r)
         if kind == "template_if_start":
-            return ("if", self.expr(exprs[0]), strip_l, strip_r, self.rng(inner))
-        if kind == "template_else":
-            return ("else", None, strip_l, strip_r, self.rng(inner))
-        if kind == "template_endif":
-            return ("endif", None, strip_l, strip_r, self.rng(inner))
+            return ("if", _exprs(inner.kids)[0], strip_l, strip_r, r)
+        if kind in ("template_else", "template_endif", "template_endfor"):
+            return (kind[len("template_"):], None, strip_l, strip_r, r)
         if kind == "template_for_start":
-            names = [str(x.children[0]) for x in exprs if x.data == "identifier"]
-            coll = self.expr([x for x in exprs if x.data != "identifier"][0])
+            names = [x.word() for x in inner.kids if type(x) is PNode]
             kv = (names[0], names[1]) if len(names) == 2 else (None, names[0])
-            return ("for", (kv, coll), strip_l, strip_r, self.rng(inner))
-        if kind == "template_endfor":
-            return ("endfor", None, strip_l, strip_r, self.rng(inner))
-        raise ParseError(f"unsupported template syntax {kind}", self.rng(inner))
+            return ("for", (kv, _exprs(inner.kids)[0]), strip_l, strip_r, r)
+        raise ParseError(f"unsupported template syntax {kind}", r)
 
-    def c_heredoc_template(self, t: Tree) -> Expr:
-        return self.heredoc(t, trim=False)
+    def h_heredoc_template(self, kids: list, span: tuple) -> Expr:
+        return self.heredoc(kids[0], trim=False)
 
-    def c_heredoc_template_trim(self, t: Tree) -> Expr:
-        return self.heredoc(t, trim=True)
+    def h_heredoc_template_trim(self, kids: list, span: tuple) -> Expr:
+        return self.heredoc(kids[0], trim=True)
 
-    def heredoc(self, t: Tree, trim: bool) -> Expr:
-        tok = t.children[0]
-        text = str(tok)
-        first_nl = text.index("\n")
-        body = text[first_nl + 1:]
+    def heredoc(self, tok: Any, trim: bool) -> Expr:
+        text = tok.value
+        body = text[text.index("\n") + 1:]
         # drop the closing marker line
         body = body.rstrip("\n")
         last_nl = body.rfind("\n")
         body = body[: last_nl + 1] if last_nl >= 0 else ""
-        start_line = (tok.line or 1) + self.line_offset + 1
-        return parse_template(body, self.filename, start_line, heredoc=True, flush=trim)
+        return parse_template(body, self.filename, tok.span[0] + 1, heredoc=True, flush=trim,
+                              numbers=self.numbers, start_byte=tok.span[2] + text.index("\n") + 1)
+
+    # --- terms
+    def h_expr_term(self, kids: list, span: tuple) -> Expr:
+        first = kids[0]
+        if _is_tok(first):  # ( expression )
+            return Parens(_exprs(kids)[0], self.rng(span))
+        if type(first) is PNode:
+            return self.term(first, span)
+        return first
+
+    def term(self, node: PNode, span: tuple) -> Expr:
+        """An identifier, keyword, literal word or quoted string in expression position."""
+        if node.data == "string":
+            return build_template(list(node.kids), self.rng(span))
+        if node.data == "literal_value":
+            return Literal(_WORDS[node.word()], self.rng(span))
+        return ScopeTraversal(node.word(), (), self.rng(span))
+
+    def h_tuple(self, kids: list, span: tuple) -> Expr:
+        return TupleCons(_exprs(kids), self.rng(span))
+
+    def h_object(self, kids: list, span: tuple) -> Expr:
+        return ObjectCons([k for k in kids if type(k) is tuple], self.rng(span))
+
+    def h_object_elem(self, kids: list, span: tuple) -> tuple:
+        return (kids[0], kids[2])
+
+    def h_object_elem_key(self, kids: list, span: tuple) -> Expr:
+        inner = kids[0]
+        rng = self.rng(span)
+        if type(inner) is PNode:  # a keyword
+            return ObjectKey(inner.word(), None, rng)
+        # A bare word is a literal key; parentheses force evaluation.
+        if type(inner) is ScopeTraversal and not inner.steps:
+            return ObjectKey(inner.root, None, rng)
+        if type(inner) is Literal and isinstance(inner.value, (bool, type(None))):
+            return ObjectKey({True: "true", False: "false", None: "null"}[inner.value], None, rng)
+        return ObjectKey(None, inner, rng)
+
+    def h_function_call(self, kids: list, span: tuple) -> Expr:
+        name = "::".join(k.word() for k in kids if type(k) is PNode and k.data == "identifier")
+        args: list[Expr] = []
+        expand = False
+        for k in kids:
+            if type(k) is PNode and k.data == "arguments":
+                args = _exprs(k.kids)
+                expand = any(_is_tok(a) and a.type == "ELLIPSIS" for a in k.kids)
+        return FunctionCall(name, args, expand, self.rng(span))
 
     # --- traversals
-    def c_get_attr_expr_term(self, t: Tree) -> Expr:
-        kids = self.trees(t)
-        src = self.expr(kids[0])
-        name = self._attr_name(kids[1])
-        if isinstance(src, ScopeTraversal):
-            return ScopeTraversal(src.root, src.steps + (AttrStep(name),), self.rng(t))
-        return RelativeTraversal(src, name, None, self.rng(t))
+    def h_get_attr_expr_term(self, kids: list, span: tuple) -> Expr:
+        src = kids[0]
+        name = _attr_name(kids[1])
+        if type(src) is ScopeTraversal:
+            return ScopeTraversal(src.root, src.steps + (AttrStep(name),), self.rng(span))
+        return RelativeTraversal(src, name, None, self.rng(span))
 
-    @staticmethod
-    def _attr_name(get_attr: Tree) -> str:
-        for c in get_attr.children:
-            if isinstance(c, Tree):
-                return str(c.children[0])
-        raise ParseError("malformed attribute access", None)
-
-    def c_index_expr_term(self, t: Tree) -> Expr:
-        kids = self.trees(t)
-        src = self.expr(kids[0])
+    def h_index_expr_term(self, kids: list, span: tuple) -> Expr:
+        src = kids[0]
         key = self.index_key(kids[1])
-        if isinstance(src, ScopeTraversal) and isinstance(key, Literal) and isinstance(key.value, (int, str)) \
+        if type(src) is ScopeTraversal and type(key) is Literal and isinstance(key.value, (int, str)) \
                 and not isinstance(key.value, bool):
-            return ScopeTraversal(src.root, src.steps + (IndexStep(key.value),), self.rng(t))
-        return RelativeTraversal(src, None, key, self.rng(t))
+            return ScopeTraversal(src.root, src.steps + (IndexStep(key.value),), self.rng(span))
+        return RelativeTraversal(src, None, key, self.rng(span))
 
-    def index_key(self, idx: Tree) -> Expr:
+    def index_key(self, idx: PNode) -> Expr:
         if idx.data == "short_index":
-            tok = [c for c in idx.children if isinstance(c, Token) and c.type == "INT_LITERAL"][0]
-            return Literal(int(str(tok)), self.rng(idx))
-        return self.expr(self.trees(idx)[0])
+            tok = [k for k in idx.kids if _is_tok(k) and k.type == "INT_LITERAL"][0]
+            try:
+                return Literal(int(tok.value), self.rng(idx.span))
+            except ValueError:
+                raise ParseError("Invalid index: the number is too long", self.rng(idx.span)) from None
+        return _exprs(idx.kids)[0]
 
-    def _apply_steps(self, base: Expr, steps: list[Tree], attr_only: bool) -> Expr:
-        cur = base
-        for s in steps:
-            if s.data == "get_attr":
-                name = self._attr_name(s)
-                if isinstance(cur, ScopeTraversal):
-                    cur = ScopeTraversal(cur.root, cur.steps + (AttrStep(name),), cur.range)
-                else:
-                    cur = RelativeTraversal(cur, name, None, cur.range)
+    def h_full_splat_expr_term(self, kids: list, span: tuple) -> Expr:
+        cur: Expr = AnonSymbol(self.rng(span))
+        for step in kids[1].kids:
+            if type(step) is not PNode:
+                continue
+            if step.data == "get_attr":
+                cur = RelativeTraversal(cur, _attr_name(step), None, cur.range)
             else:
-                cur = RelativeTraversal(cur, None, self.index_key(s), cur.range)
-        return cur
+                cur = RelativeTraversal(cur, None, self.index_key(step), cur.range)
+        return Splat(kids[0], cur, self.rng(span))
 
-    def c_full_splat_expr_term(self, t: Tree) -> Expr:
-        kids = self.trees(t)
-        src = self.expr(kids[0])
-        steps = self.trees(kids[1])
-        anon = AnonSymbol(self.rng(t))
-        return Splat(src, self._apply_steps_rel(anon, steps), self.rng(t))
-
-    def c_attr_splat_expr_term(self, t: Tree) -> Expr:
-        return self.c_full_splat_expr_term(t)
-
-    def _apply_steps_rel(self, base: Expr, steps: list[Tree]) -> Expr:
-        cur = base
-        for s in steps:
-            if s.data == "get_attr":
-                cur = RelativeTraversal(cur, self._attr_name(s), None, cur.range)
-            else:
-                cur = RelativeTraversal(cur, None, self.index_key(s), cur.range)
-        return cur
+    h_attr_splat_expr_term = h_full_splat_expr_term
 
     # --- operators
-    def c_binary_op(self, t: Tree) -> Expr:
-        kids = self.trees(t)
-        lhs = self.expr(kids[0])
-        term = kids[1]
-        tkids = self.trees(term)
-        op = str(tkids[0].children[0])
-        rhs = self.expr(tkids[1])
-        return Binary(op, lhs, rhs, self.rng(t))
+    def h_binary_op(self, kids: list, span: tuple) -> Expr:
+        term = kids[1]  # binary_term: operator, [newline], right operand
+        op = term.kids[0].kids[0].value
+        return Binary(op, kids[0], _exprs(term.kids)[0], self.rng(span))
 
-    def c_unary_op(self, t: Tree) -> Expr:
-        op = str(t.children[0])
-        operand = self.expr(self.trees(t)[0])
-        if op == "-" and isinstance(operand, Literal) and isinstance(operand.value, (int, float)) \
-                and not isinstance(operand.value, bool):
-            return Literal(-operand.value, self.rng(t))
-        return Unary(op, operand, self.rng(t))
+    def h_unary_op(self, kids: list, span: tuple) -> Expr:
+        op = kids[0].value
+        operand = kids[1]
+        if op == "-" and type(operand) is Literal and numbers.is_number(operand.value):
+            lit = Literal(numbers.neg(operand.value), self.rng(span))
+            entry = self.numbers.pop(id(operand), None)
+            if entry is not None:
+                self.numbers[id(lit)] = (lit, entry[1], not entry[2])
+            return lit
+        return Unary(op, operand, self.rng(span))
 
-    def c_conditional(self, t: Tree) -> Expr:
-        kids = self.trees(t)
-        return Conditional(self.expr(kids[0]), self.expr(kids[1]), self.expr(kids[2]), self.rng(t))
+    def h_conditional(self, kids: list, span: tuple) -> Expr:
+        cond, true, false = _exprs(kids)
+        return Conditional(cond, true, false, self.rng(span))
 
     # --- for expressions
-    def _for_intro(self, intro: Tree) -> tuple[str | None, str, Expr]:
-        kids = self.trees(intro)
-        names = [str(k.children[0]) for k in kids if k.data == "identifier"]
-        rest = [k for k in kids if k.data != "identifier"]
-        if len(kids) >= 3 and kids[1].data == "identifier":
-            key_var, val_var = str(kids[0].children[0]), str(kids[1].children[0])
-            coll = self.expr(kids[2])
-        else:
-            key_var, val_var = None, names[0]
-            coll = self.expr(kids[1]) if len(kids) > 1 else self.expr(rest[0])
-        return key_var, val_var, coll
+    def h_for_intro(self, kids: list, span: tuple) -> tuple:
+        names = [k.word() for k in kids if type(k) is PNode]
+        coll = _exprs(kids)[0]
+        if len(names) == 2:
+            return names[0], names[1], coll
+        return None, names[0], coll
 
-    def c_for_tuple_expr(self, t: Tree) -> Expr:
-        kids = self.trees(t)
-        key_var, val_var, coll = self._for_intro(kids[0])
-        value = self.expr(kids[1])
-        cond = self.expr(self.trees(kids[2])[0]) if len(kids) > 2 else None
-        return ForExpr(key_var, val_var, coll, None, value, cond, False, self.rng(t))
+    def h_for_tuple_expr(self, kids: list, span: tuple) -> Expr:
+        key_var, val_var, coll = [k for k in kids if type(k) is tuple][0]
+        value = _exprs(kids)[0]
+        cond = _for_cond(kids)
+        return ForExpr(key_var, val_var, coll, None, value, cond, False, self.rng(span))
 
-    def c_for_object_expr(self, t: Tree) -> Expr:
-        kids = self.trees(t)
-        key_var, val_var, coll = self._for_intro(kids[0])
-        key = self.expr(kids[1])
-        value = self.expr(kids[2])
-        group = any(isinstance(c, Token) and c.type == "ELLIPSIS" for c in t.children)
-        cond = self.expr(self.trees(kids[3])[0]) if len(kids) > 3 else None
-        return ForExpr(key_var, val_var, coll, key, value, cond, group, self.rng(t))
+    def h_for_object_expr(self, kids: list, span: tuple) -> Expr:
+        key_var, val_var, coll = [k for k in kids if type(k) is tuple][0]
+        key, value = _exprs(kids)[:2]
+        group = any(_is_tok(k) and k.type == "ELLIPSIS" for k in kids)
+        return ForExpr(key_var, val_var, coll, key, value, _for_cond(kids), group, self.rng(span))
+
+    def h_expr_only(self, kids: list, span: tuple) -> Expr:
+        return _exprs(kids)[0]
+
+
+def _exprs(kids: list) -> list:
+    return [k for k in kids if isinstance(k, Expr)]
+
+
+def _attr_name(get_attr: PNode) -> str:
+    for k in get_attr.kids:
+        if type(k) is PNode:
+            return k.word()
+    raise ParseError("malformed attribute access", None)
+
+
+def _for_cond(kids: list) -> Expr | None:
+    for k in kids:
+        if type(k) is PNode and k.data == "for_cond":
+            return _exprs(k.kids)[0]
+    return None
 
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\"}
@@ -677,7 +695,7 @@ def _apply_strip(parts: list[tuple]) -> list[tuple]:
 
 
 def parse_template(text: str, filename: str, start_line: int = 1, heredoc: bool = True,
-                   flush: bool = False) -> Expr:
+                   flush: bool = False, numbers: dict | None = None, start_byte: int = 0) -> Expr:
     """Parse template text (heredoc body or template file): literal text with ${...}, %{...}.
 
     As HCL's scanner does, literal text is split into one token per line; strip markers (~)
@@ -693,6 +711,14 @@ def parse_template(text: str, filename: str, start_line: int = 1, heredoc: bool 
         return SourceRange(filename, Pos(ln, 1), Pos(ln, 1))
 
     while i < n:
+        # literal text up to the next escape, interpolation, directive or newline, at C speed
+        m = _TEMPLATE_SPECIAL.search(text, i)
+        if m is None:
+            buf.append(text[i:])
+            break
+        if m.start() > i:
+            buf.append(text[i:m.start()])
+            i = m.start()
         c = text[i]
         if c in "$%" and text.startswith(c + c + "{", i):
             buf.append(c + "{")
@@ -717,9 +743,13 @@ def parse_template(text: str, filename: str, start_line: int = 1, heredoc: bool 
             line += text.count("\n", i, end + 1)
             r = rng_at(here)
             if c == "$":
-                parts.append(("interp", parse_expression(inner, filename, here), strip_l, strip_r, r))
+                # the expression's own column, for its diagnostics (heredoc bodies and template
+                # files start at column 1)
+                col = j - (text.rfind("\n", 0, j) + 1) + 1
+                parts.append(("interp", parse_expression(inner, filename, here, numbers, col, start_byte + j),
+                              strip_l, strip_r, r))
             else:
-                parts.append(_directive(inner.strip(), filename, here, strip_l, strip_r, r))
+                parts.append(_directive(inner.strip(), filename, here, strip_l, strip_r, r, numbers))
             i = end + 1
             continue
         buf.append(c)
@@ -734,6 +764,9 @@ def parse_template(text: str, filename: str, start_line: int = 1, heredoc: bool 
     if flush:
         parts = _flush_heredoc(parts)
     return build_template(parts, rng_at(start_line), stripped=True)
+
+
+_TEMPLATE_SPECIAL = re.compile(r"\$\$\{|%%\{|\$\{|%\{|\n")
 
 
 def _flush_heredoc(parts: list[tuple]) -> list[tuple]:
@@ -791,9 +824,10 @@ def _find_close(text: str, j: int) -> int:
 _FOR_DIRECTIVE = re.compile(r"^for\s+([A-Za-z_][\w-]*)\s*(?:,\s*([A-Za-z_][\w-]*)\s*)?in\s+(.*)$", re.S)
 
 
-def _directive(inner: str, filename: str, line: int, sl: bool, sr: bool, r: SourceRange) -> tuple:
+def _directive(inner: str, filename: str, line: int, sl: bool, sr: bool, r: SourceRange,
+               numbers: dict | None = None) -> tuple:
     if inner.startswith("if ") or inner.startswith("if("):
-        return ("if", parse_expression(inner[2:], filename, line), sl, sr, r)
+        return ("if", parse_expression(inner[2:], filename, line, numbers), sl, sr, r)
     if inner == "else":
         return ("else", None, sl, sr, r)
     if inner == "endif":
@@ -804,7 +838,7 @@ def _directive(inner: str, filename: str, line: int, sl: bool, sr: bool, r: Sour
     if m:
         a, b, coll = m.groups()
         kv = (a, b) if b else (None, a)
-        return ("for", (kv, parse_expression(coll, filename, line)), sl, sr, r)
+        return ("for", (kv, parse_expression(coll, filename, line, numbers)), sl, sr, r)
     raise ParseError(f"Invalid template directive: %{{{inner}}}", r)
 
 
@@ -812,38 +846,64 @@ def _directive(inner: str, filename: str, line: int, sl: bool, sr: bool, r: Sour
 # entry points
 
 
-def parse_expression(text: str, filename: str = "<expr>", line: int = 1) -> Expr:
-    """Parse a standalone expression (used for templates, -var values and the console)."""
-    import hcl2
-    from lark.exceptions import LarkError
+def parse_expression(text: str, filename: str = "<expr>", line: int = 1, numbers: dict | None = None,
+                     column: int = 1, byte: int = 0) -> Expr:
+    """Parse a standalone expression (used for templates, -var values and the console) that
+    starts at `line`, `column` and offset `byte` of `filename`."""
+    from tfconsole.config import hcl_parser as H
 
-    from tfconsole.config.body import hcl_parser
-
-    hcl_parser()  # our (patched, cached) grammar, shared with python-hcl2
-    src = "__x = " + text.strip() + "\n"
+    comp = Compiler(filename, numbers)
     try:
-        tree = hcl2.parses_to_tree(src)
-    except LarkError as exc:
-        raise ParseError(f"Invalid expression: {_lark_message(exc)}",
-                         SourceRange(filename, Pos(line, 1), Pos(line, 1))) from None
-    body = tree.children[0]
-    attrs = [c for c in body.children if isinstance(c, Tree) and c.data == "attribute"]
-    if len(attrs) != 1:
-        raise ParseError("Invalid expression", SourceRange(filename, Pos(line, 1), Pos(line, 1)))
-    expr_tree = [c for c in attrs[0].children if isinstance(c, Tree) and c.data not in
-                 ("identifier", "new_line_or_comment")][0]
-    return Compiler(filename, line - 1).expr(expr_tree)
+        value = H.parse(text, "expr_only", comp.handlers(), pnode_handler, comp, first_line=line,
+                        first_column=column, first_byte=byte, errors=(ParseError,))
+    except H.HclSyntaxError as exc:
+        at = exc.start or Pos(line, 1)
+        raise ParseError(f"Invalid expression: {exc.describe()}", SourceRange(filename, at, at)) from None
+    except H.TooLarge as exc:
+        at = exc.start or Pos(line, 1)
+        raise ParseError(too_large_message(exc), SourceRange(filename, at, at)) from None
+    if type(value) is H.Bad:
+        raise value.error
+    return value
 
 
-def _lark_message(exc: Exception) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0] if text else "syntax error"
+def too_large_message(exc: Any) -> str:
+    """The detail of a parse stopped by one of hcl_parser's limits."""
+    if exc.what == "tokens":
+        return (f"This has more than {exc.limit:,} tokens (names, numbers, operators, brackets...), "
+                "tfconsole's limit for one file or expression.")
+    return (f"This nests brackets, operators or templates more than {exc.limit} levels deep, "
+            "tfconsole's limit.")
+
+
+_PNODE_HANDLERS: dict[str, Any] = {}
+
+
+def pnode_handler(name: str) -> Any:
+    """The handler for a rule the Compiler has no method for: keep it as a PNode."""
+    h = _PNODE_HANDLERS.get(name)
+    if h is None:
+        h = _PNODE_HANDLERS[name] = lambda ctx, kids, span: PNode(name, kids, span)
+    return h
+
+
+_REFS: dict[int, tuple[Expr, tuple[ScopeTraversal, ...]]] = {}
+_REFS_MAX = 200_000
 
 
 def references(expr: Expr) -> list[ScopeTraversal]:
-    """Every scope traversal in the expression, excluding for-expression/template-for locals."""
+    """Every scope traversal in the expression, excluding for-expression/template-for locals.
+
+    Remembered per expression object: a module called several times shares one parsed tree, and
+    the graph builders ask for the same expressions' references once per module instance."""
+    hit = _REFS.get(id(expr))
+    if hit is not None and hit[0] is expr:
+        return list(hit[1])
     out: list[ScopeTraversal] = []
     _refs(expr, frozenset(), out)
+    if len(_REFS) >= _REFS_MAX:
+        _REFS.clear()
+    _REFS[id(expr)] = (expr, tuple(out))  # the tree is kept alive, so its id is not reused
     return out
 
 

@@ -6,14 +6,16 @@ Diagnostics from `evaluate()`; nothing else escapes.
 """
 from __future__ import annotations
 
-import math
-import os
+import threading
 from typing import Any, Protocol
 
 from tfconsole.addrs import Resource
-from tfconsole.diags import Diagnostic, Diagnostics, Severity, SourceRange
+from tfconsole.diags import Diagnostic, Diagnostics, Pos, Severity, SourceRange
 
 from . import ast as A
+from . import numbers as N
+from .numbers import Num
+from .strings import nfc
 from .types import BOOL, DYNAMIC, NUMBER, STRING, DynamicType, ObjectType, TupleType
 from .values import (
     ConversionError, Null, Sensitive, TList, TMap, TSet, Unknown, convert, equal, format_number,
@@ -23,15 +25,19 @@ from .values import (
 
 class EvalError(Exception):
     def __init__(self, summary: str, detail: str = "", rng: SourceRange | None = None,
-                 expr: Any = None):
+                 expr: Any = None, function_call: str | None = None):
         super().__init__(summary)
         self.summary = summary
         self.detail = detail
         self.range = rng
         self.expr = expr
+        # "f(a, b)": the signature of the function whose call failed (Terraform prints
+        # "while calling f(a, b)" under the source line)
+        self.function_call = function_call
 
     def diagnostic(self) -> Diagnostic:
-        return Diagnostic(Severity.ERROR, self.summary, self.detail, self.range)
+        return Diagnostic(Severity.ERROR, self.summary, self.detail, self.range,
+                          function_call=self.function_call)
 
 
 class Data(Protocol):
@@ -83,6 +89,9 @@ class Scope:
 
 def evaluate(expr: A.Expr, scope: Scope) -> tuple[Any, Diagnostics]:
     diags = Diagnostics()
+    outer = getattr(_budget, "left", None)
+    if outer is None:
+        _budget.left = MAX_ITERATIONS  # a fresh budget for each top-level evaluation
     try:
         return ev(expr, scope), diags
     except EvalError as exc:
@@ -92,22 +101,46 @@ def evaluate(expr: A.Expr, scope: Scope) -> tuple[Any, Diagnostics]:
         diags.error("Expression too complex", "The expression nests too deeply to evaluate.",
                     expr.range)
         return Unknown(DYNAMIC), diags
+    finally:
+        if outer is None:
+            del _budget.left
 
 
-def render_template(text: str, variables: dict, filename: str) -> Any:
-    """templatefile(): the template sees only the given variables and functions."""
+def render_template(text: str, variables: dict, filename: str, base_dir: str | None = None) -> Any:
+    """templatefile(): the template sees only the given variables and functions. A template
+    that is exactly one interpolation gives that value itself, of any type (HCL's
+    TemplateWrapExpr); anything else is a string."""
+    return _render(text, variables, filename, "templatefile", base_dir)
+
+
+def _render(text: str, variables: dict, filename: str, mode: str, base_dir: str | None = None) -> Any:
+    """Evaluate a template for templatefile/templatestring. Problems inside the template come
+    back as the calling function's error, located inside the template ("t.tftpl:1,3-16:
+    summary; detail"), as Terraform reports them."""
+    from .funcs import FuncContext, FunctionError
+
     try:
         expr = A.parse_template(text, filename)
     except A.ParseError as exc:
-        raise EvalError("Invalid template", exc.message, exc.range) from None
-    scope = Scope(_NoData(), vars=dict(variables), base_dir=os.path.dirname(filename) or ".")
+        raise FunctionError(_inner(exc.range, "Invalid template", exc.message)) from None
+    scope = Scope(_NoData(), vars=dict(variables), base_dir=base_dir or ".")
+    # inside a template, the template functions (and for templatestring the filesystem
+    # functions) refuse to run, as Terraform's do
+    scope._fctx = FuncContext(base_dir=scope.base_dir, render_template=render_template, template_mode=mode)
     for ref in A.references(expr):
         if ref.root not in variables:
-            raise EvalError("Invalid function argument",
-                            f'Invalid value for "vars" parameter: vars map does not contain key '
-                            f'"{ref.root}", referenced at {ref.range}.', ref.range)
-    val = ev(expr, scope)
-    return convert(val, STRING) if not isinstance(val, (str, Unknown, Sensitive)) else val
+            raise FunctionError(f'vars map does not contain key "{ref.root}", referenced at {ref.range.long()}', 1)
+    try:
+        return ev(expr, scope)
+    except EvalError as exc:
+        raise FunctionError(_inner(exc.range, exc.summary, exc.detail)) from None
+    except RecursionError:
+        raise FunctionError(f"{filename}: the template nests too deeply to evaluate") from None
+
+
+def _inner(rng: SourceRange | None, summary: str, detail: str) -> str:
+    where = f"{rng.long()}: " if rng is not None else ""
+    return f"{where}{summary}; {detail}" if detail else f"{where}{summary}"
 
 
 class _NoData:
@@ -200,7 +233,7 @@ def _template(e: A.Template, s: Scope) -> Any:
                             f"but have {type_of(v).friendly()}.", p.range) from None
     if unknown:
         return mark(Unknown(STRING), marked)
-    return mark("".join(pieces), marked)
+    return mark(nfc("".join(pieces)), marked)
 
 
 def _template_wrap(e: A.TemplateWrap, s: Scope) -> Any:
@@ -234,11 +267,29 @@ def _template_for(e: A.TemplateFor, s: Scope) -> Any:
         if type(r) is Unknown:
             return mark(Unknown(STRING), marked)
         out.append(r)
-    return mark("".join(out), marked)
+    return mark(nfc("".join(out)), marked)
+
+
+# Nested for expressions multiply: three of range(1024) are a billion iterations, which
+# Terraform runs until it is stopped. One evaluation may iterate at most this many elements.
+MAX_ITERATIONS = 1_000_000
+_budget = threading.local()
+
+
+def _spend(n: int, where: A.Expr) -> None:
+    left = getattr(_budget, "left", MAX_ITERATIONS) - n
+    _budget.left = left
+    if left < 0:
+        raise EvalError("Expression too expensive",
+                        f"Evaluating this expression iterates over more than {MAX_ITERATIONS} elements (in for "
+                        "expressions, splats and template loops together), the most tfconsole evaluates at once.",
+                        where.range)
 
 
 def _iterate(coll: Any, where: A.Expr) -> list[tuple[Any, Any]]:
     t = type(coll)
+    if t in (dict, TMap, list, TList, TSet):
+        _spend(len(coll), where)
     if t is dict or t is TMap:
         return list(coll.items()) if t is TMap else sorted(coll.items())
     if t is list or t is TList:
@@ -506,6 +557,7 @@ def _splat(e: A.Splat, s: Scope) -> Any:
         return mark([], marked)
     if t in (list, TList, TSet):
         items = list(src)
+        _spend(len(items), e)
     else:
         items = [src]
     out = []
@@ -521,63 +573,180 @@ def _splat(e: A.Splat, s: Scope) -> Any:
 
 
 def _call(e: A.FunctionCall, s: Scope) -> Any:
-    name = e.name
-    if name.startswith("provider::"):
+    called = e.name
+    if called.startswith("provider::"):
         call = getattr(s.data, "call_provider_function", None)  # provider-defined functions live in the walk
         if call is None:
-            raise EvalError("Call to unknown function", f"There is no function named \"{name}\".", e.range)
-        return call(name, [ev(a, s) for a in e.args], e.range)
-    if name == "can":
-        if len(e.args) != 1:
-            raise EvalError("Incorrect function argument count" if e.args else "Not enough function arguments",
-                            "Function \"can\" expects 1 argument(s).", e.range)
-        try:
-            v = ev(e.args[0], s)
-        except EvalError:
-            return False
-        if not is_wholly_known(unmark_deep(v)[0]):
-            return Unknown(BOOL)
-        return True
-    if name == "try":
-        if not e.args:
-            raise EvalError("Not enough function arguments",
-                            "The try function requires at least one argument.", e.range)
-        errors = []
-        for a in e.args:
-            try:
-                v = ev(a, s)
-            except EvalError as exc:
-                errors.append(exc)
-                continue
-            if not is_wholly_known(unmark_deep(v)[0]):
-                return Unknown(DYNAMIC)
-            return v
-        raise EvalError("Error in function call",
-                        "Call to function \"try\" failed: no expression succeeded:\n" +
-                        "\n".join(f"- {x.summary} (at {x.range})\n  {x.detail}" for x in errors) +
-                        "\n\nAt least one expression must produce a successful result.", e.range)
-    if name == "templatestring":
-        return _templatestring(e, s)
-    from .funcs import FUNCTIONS, FunctionError, call_function
-
-    if name not in FUNCTIONS:
-        raise EvalError("Call to unknown function", f"There is no function named \"{name}\".", e.range)
-    args = [ev(a, s) for a in e.args]
+            raise EvalError("Call to unknown function", f"There is no function named \"{called}\".", e.range)
+        return call(called, [ev(a, s) for a in e.args], e.range)
+    name = called
+    if called.startswith("core::"):
+        # every built-in function is also reachable in the core:: namespace
+        name = called[len("core::"):]
+    fl = _funcs_module()
+    FunctionError, call_function = fl.FunctionError, fl.call_function
+    fn = fl.FUNCTIONS.get(name)
+    fctx = s.func_context()
+    if fn is None or (fn.extra.get("console_only") and not fctx.console):
+        if "::" in called and not called.startswith("core::") or (called.startswith("core::") and fn is None):
+            ns = called.split("::")[0]
+            raise EvalError("Unknown provider function", f'The function namespace "{ns}" is not valid. Provider '
+                            'function calls must use the "provider::" namespace prefix.', _name_range(e))
+        raise EvalError("Call to unknown function", f"There is no function named \"{called}\".", _name_range(e))
+    if fctx.template_mode is not None:
+        _check_in_template(name, fctx.template_mode, fn, e, called)
+    special = _SPECIAL_CALLS.get(name)
     try:
-        return call_function(name, args, s.func_context(), expand_last=e.expand_final)
+        if special is not None:
+            return special(e, s, called)
+        args = [ev(a, s) for a in e.args]
+        return call_function(name, args, fctx, expand_last=e.expand_final, called_as=called)
     except FunctionError as exc:
-        rng = e.range
-        if exc.arg_index is not None and 0 <= exc.arg_index < len(e.args):
-            rng = e.args[exc.arg_index].range or rng
-        summary = getattr(exc, "summary", None) or ("Invalid function argument" if exc.arg_index is not None
-                                                    else "Error in function call")
-        detail = getattr(exc, "detail", None) or f"Call to function \"{name}\" failed: {exc.message}."
-        raise EvalError(summary, detail, rng) from None
-    except EvalError:
+        if exc.func_name is None:  # raised by a special call rather than through call_function
+            exc.func_name = called
+            if exc.arg_index is not None:
+                params = fn.params + ([fn.variadic] if fn.variadic else [])
+                exc.param_name = params[min(exc.arg_index, len(params) - 1)].name
+        raise EvalError(exc.summary, exc.detail, _error_range(e, exc.arg_index, exc.summary),
+                        function_call=fn.signature(called)) from None
+    except EvalError as exc:
+        if exc.function_call is None and (special is None or exc.summary in _CALL_SUMMARIES):
+            exc.function_call = fn.signature(called)
         raise
-    except (ValueError, TypeError, ArithmeticError, KeyError, IndexError, ConversionError) as exc:
-        raise EvalError("Error in function call", f"Call to function \"{name}\" failed: {exc}.",
-                        e.range) from None
+    except N.NumberError as exc:
+        raise EvalError("Error in function call", f"Call to function \"{called}\" failed: {exc}.", _name_range(e),
+                        function_call=fn.signature(called)) from None
+    except RecursionError:
+        raise EvalError("Error in function call", f'Call to function "{called}" failed: the value nests too deeply '
+                        "for tfconsole.", _name_range(e), function_call=fn.signature(called)) from None
+    except MemoryError:
+        raise EvalError("Error in function call", f'Call to function "{called}" failed: out of memory.',
+                        _name_range(e), function_call=fn.signature(called)) from None
+    except (ValueError, TypeError, ArithmeticError, KeyError, IndexError, ConversionError, OSError) as exc:
+        # a function's own failure that did not become a FunctionError: still a located error
+        raise EvalError("Error in function call", f'Call to function "{called}" failed: {exc}.', _name_range(e),
+                        function_call=fn.signature(called)) from None
+
+
+_FUNCS_MODULE: Any = None
+
+
+def _funcs_module() -> Any:
+    """The function library, imported on first use (it imports this module)."""
+    global _FUNCS_MODULE
+    if _FUNCS_MODULE is None:
+        from . import funcs
+
+        _FUNCS_MODULE = funcs
+    return _FUNCS_MODULE
+
+
+def _name_range(e: A.FunctionCall) -> SourceRange | None:
+    """The function's name and its opening parenthesis: where HCL puts a failed call."""
+    r = e.range
+    if r is None:
+        return None
+    width = len(e.name) + 1
+    return SourceRange(r.filename, r.start, Pos(r.start.line, r.start.column + width, r.start.byte + width))
+
+
+def _error_range(e: A.FunctionCall, arg_index: int | None, summary: str) -> SourceRange | None:
+    if arg_index is not None and 0 <= arg_index < len(e.args):
+        return e.args[arg_index].range or e.range
+    if summary == "Error in function call":
+        return _name_range(e)
+    return e.range
+
+
+_TEMPLATE_FUNCS = frozenset(("templatefile", "templatestring"))
+_FS_FUNCS = frozenset(("file", "fileexists", "fileset", "filebase64", "filebase64sha256", "filebase64sha512",
+                       "filemd5", "filesha1", "filesha256", "filesha512", "templatefile"))
+
+
+def _check_in_template(name: str, mode: str, fn: Any, e: A.FunctionCall, called: str) -> None:
+    if name in _TEMPLATE_FUNCS:
+        msg = f"cannot recursively call {name} from inside another template function"
+    elif mode == "templatestring" and name in _FS_FUNCS:
+        msg = (f"cannot use filesystem access functions like {name} in templatestring templates; consider "
+               "passing the function result as a template variable instead")
+    else:
+        return
+    raise EvalError("Error in function call", f'Call to function "{called}" failed: {msg}.', _name_range(e),
+                    function_call=fn.signature(called))
+
+
+# summaries of errors that are about the call itself (Terraform annotates these with the
+# function's signature: "while calling f(a, b)")
+_CALL_SUMMARIES = frozenset(("Error in function call", "Invalid function argument", "Not enough function arguments",
+                             "Too many function arguments", "Incorrect function argument count",
+                             "Invalid expanding argument value"))
+
+
+def _arity(name: str, e: A.FunctionCall, called: str) -> None:
+    from .funcs import FUNCTIONS, check_arity
+
+    check_arity(FUNCTIONS[name], len(e.args), called)
+
+
+def _can(e: A.FunctionCall, s: Scope, called: str) -> Any:
+    _arity("can", e, called)
+    try:
+        v = ev(e.args[0], s)
+    except EvalError:
+        return False
+    if not is_wholly_known(unmark_deep(v)[0]):
+        return Unknown(BOOL)
+    return True
+
+
+def _try(e: A.FunctionCall, s: Scope, called: str) -> Any:
+    from .funcs import FunctionError
+
+    if not e.args:
+        raise FunctionError("at least one argument is required")
+    errors = []
+    for a in e.args:
+        try:
+            v = ev(a, s)
+        except EvalError as exc:
+            errors.append(exc)
+            continue
+        if not is_wholly_known(unmark_deep(v)[0]):
+            return Unknown(DYNAMIC)
+        return v
+    raise EvalError("Error in function call",
+                    f"Call to function \"{called}\" failed: no expression succeeded:\n" +
+                    "\n".join(f"- {x.summary} (at {x.range})\n  {x.detail}" for x in errors) +
+                    "\n\nAt least one expression must produce a successful result.", _name_range(e))
+
+
+def _convert(e: A.FunctionCall, s: Scope, called: str) -> Any:
+    """convert(value, type): the second argument is a type constraint, read as syntax."""
+    from .funcs import FunctionError, call_function
+    from .typeexpr import type_constraint
+
+    _arity("convert", e, called)
+    if e.expand_final:
+        raise EvalError("Invalid expanding argument value",
+                        "The expanding argument (indicated by ...) must be of a tuple, list, or set type.",
+                        e.args[1].range)
+    for ref in A.references(e.args[1]):
+        # a bare type keyword is not a reference; anything else is checked as one would be
+        if not (ref.root in ("string", "number", "bool", "any") and not ref.steps):
+            ev(ref, s)
+    ty, d = type_constraint(e.args[1])
+    if d.has_errors:
+        first = d.errors()[0]
+        raise EvalError(first.summary, first.detail, first.subject or e.args[1].range)
+    v = ev(e.args[0], s)
+    try:
+        return call_function("convert", [v, ty], s.func_context(), called_as=called)
+    except FunctionError as exc:
+        raise EvalError(exc.summary, exc.detail, e.args[0].range or e.range) from None
+
+
+_SPECIAL_CALLS = {"can": _can, "try": _try, "templatestring": lambda e, s, called: _templatestring(e, s, called),
+                  "convert": _convert}
 
 
 # --- operators
@@ -603,7 +772,7 @@ def _to_bool(v: Any, e: A.Expr, what: str) -> bool:
 
 def _to_number(v: Any, e: A.Expr, what: str) -> Any:
     t = type(v)
-    if (t is int or t is float):
+    if t is int or t is Num:
         return v
     if is_null(v):
         raise EvalError("Invalid operand", f"Unsuitable value for {what}: a number is required.", e.range)
@@ -656,77 +825,84 @@ def _binary(e: A.Binary, s: Scope) -> Any:
         return mark(Unknown(BOOL if op in ("<", ">", "<=", ">=") else NUMBER), marked)
     a = _to_number(lhs, e.lhs, "left operand")
     b = _to_number(rhs, e.rhs, "right operand")
-    if (op == "+" or op == "-" or op == "*") and (type(a) is float or type(b) is float):
-        # Terraform computes with high-precision decimals-in-binary, so 0.1 + 0.2 is 0.3, not
-        # 0.30000000000000004: do the operation on the shortest decimal forms
-        r = _decimal_op(op, a, b)
-    elif op == "+":
-        r = a + b
-    elif op == "-":
-        r = a - b
-    elif op == "*":
-        r = a * b
-    elif op == "/":
-        if b == 0:
-            raise EvalError("Error in function call" if False else "Invalid operand",
-                            "Can't divide by zero.", e.range)
-        r = a / b
-        if isinstance(a, int) and isinstance(b, int) and a % b == 0:
-            r = a // b
-    elif op == "%":
-        if b == 0:
-            raise EvalError("Invalid operand", "Can't use modulo by zero.", e.range)
-        if isinstance(a, int) and isinstance(b, int):
-            r = int(math.fmod(a, b)) if abs(a) < 2**53 else (abs(a) % abs(b)) * (1 if a >= 0 else -1)
-        else:
-            r = math.fmod(a, b)
-    elif op == "<":
-        return mark(a < b, marked)
-    elif op == ">":
-        return mark(a > b, marked)
-    elif op == "<=":
-        return mark(a <= b, marked)
-    elif op == ">=":
-        return mark(a >= b, marked)
-    else:
+    if op == "<" or op == ">" or op == "<=" or op == ">=":
+        c = (a > b) - (a < b) if type(a) is int and type(b) is int else N.compare(a, b)
+        r = c < 0 if op == "<" else c > 0 if op == ">" else c <= 0 if op == "<=" else c >= 0
+        return mark(r, marked)
+    if type(a) is int and type(b) is int and (op == "+" or op == "-"):
+        r = a + b if op == "+" else a - b
+        if -_INT_FAST < r < _INT_FAST:  # the common case: no rounding, no sign of zero to track
+            return mark(r, marked)
+    fn = _ARITH.get(op)
+    if fn is None:
         raise EvalError("Invalid operator", f"The operator {op} is not supported.", e.range)
-    if type(r) is float and r == int(r) and math.isfinite(r) and abs(r) < 2**53:
-        r = int(r)
+    try:
+        r = fn(a, b)
+    except N.NumberError as exc:
+        # go-cty's panics on NaN come back from HCL's operator call as this diagnostic
+        raise EvalError("Operation failed", f"Error during operation: {exc}.", e.range) from None
     return mark(r, marked)
 
 
-def _templatestring(e: A.FunctionCall, s: Scope) -> Any:
+_INT_FAST = 1 << 500
+_ARITH = {"+": N.add, "-": N.sub, "*": N.mul, "/": N.div, "%": N.mod}
+
+
+def _templatestring(e: A.FunctionCall, s: Scope, called: str = "templatestring") -> Any:
     """templatestring(ref, vars): render a template held in a string value."""
-    if len(e.args) != 2:
-        raise EvalError("Not enough function arguments" if len(e.args) < 2 else "Too many function arguments",
-                        "Function \"templatestring\" expects 2 argument(s).", e.range)
-    if not isinstance(e.args[0], (A.ScopeTraversal, A.RelativeTraversal)):
-        raise EvalError("Invalid template expression",
-                        "The template argument to templatestring must be a reference to a string value "
-                        "defined elsewhere, such as a local value or an attribute of a resource.",
-                        e.args[0].range)
+    from .funcs import FunctionError, conversion_message
+
+    _arity("templatestring", e, called)
+    problem = _template_arg_problem(e.args[0])
+    if problem:
+        raise FunctionError(f"invalid template expression: {problem}", 0)
     tmpl, tm = unmark(ev(e.args[0], s))
     variables, vm = unmark(ev(e.args[1], s))
     if type(tmpl) is Unknown or type(variables) is Unknown:
         return mark(Unknown(STRING), tm or vm)
     if not isinstance(tmpl, str):
-        raise EvalError("Invalid function argument", "Invalid value for \"template\" parameter: string required.",
-                        e.args[0].range)
+        raise FunctionError("invalid template value: a string is required", 0)
     if not isinstance(variables, (dict, TMap)):
-        raise EvalError("Invalid function argument", "Invalid value for \"vars\" parameter: map or object "
-                        "required.", e.args[1].range)
-    return mark(render_template(tmpl, dict(variables), "<templatestring>"), tm or vm)
+        raise FunctionError("invalid vars value: must be a map", 1)
+    val = _render(tmpl, dict(variables), "<templatestring argument>", "templatestring", s.base_dir)
+    val, m = unmark(val)
+    if is_null(val):
+        raise FunctionError(_inner(A.parse_template(tmpl, "<templatestring argument>").range, "Template result is null",
+                                   "The result of the template is null, which is not a valid result for a "
+                                   "templatestring call."))
+    if type(val) is not Unknown:
+        try:
+            val = convert(val, STRING)
+        except ConversionError as exc:
+            raise FunctionError(f"invalid template result: {conversion_message(exc, val)}") from None
+    return mark(val, tm or vm or m)
 
 
-def _decimal_op(op: str, a: Any, b: Any) -> Any:
-    from decimal import Decimal, InvalidOperation
-
-    try:
-        da, db = Decimal(repr(a)), Decimal(repr(b))
-    except InvalidOperation:
-        return a + b if op == "+" else a - b if op == "-" else a * b
-    r = da + db if op == "+" else da - db if op == "-" else da * db
-    return float(r) if r != r.to_integral_value() else int(r)
+def _template_arg_problem(arg: A.Expr) -> str | None:
+    """Why templatestring refuses this argument expression (Terraform wants a reference to a
+    string held elsewhere, not a template written in place), or None."""
+    if isinstance(arg, A.TemplateWrap):
+        return ("templatestring is only for rendering templates retrieved dynamically from elsewhere; to treat "
+                "the inner expression as template syntax, write the reference expression directly without any "
+                "template interpolation syntax")
+    if isinstance(arg, A.Literal) and type(arg.value) is str:
+        return ("templatestring is only for rendering templates retrieved dynamically from elsewhere, and so "
+                "does not support providing a literal template; consider using a template string expression "
+                "instead")
+    if isinstance(arg, A.Template):
+        return ("templatestring is only for rendering templates retrieved dynamically from elsewhere; to render "
+                "an inline template, consider using a plain template string expression")
+    node = arg
+    while True:
+        if isinstance(node, A.ScopeTraversal):
+            return None
+        if isinstance(node, A.RelativeTraversal):
+            node = node.source
+        elif isinstance(node, A.Splat):
+            node = node.source
+        else:
+            return "must be a direct reference to a single string from elsewhere, containing valid Terraform " \
+                   "template syntax"
 
 
 def _check_operand_type(v: Any, e: A.Expr, what: str) -> None:
@@ -744,7 +920,7 @@ def _unary(e: A.Unary, s: Scope) -> Any:
         return mark(not _to_bool(v, e.operand, "operand"), m)
     if type(v) is Unknown:
         return mark(Unknown(NUMBER), m)
-    return mark(-_to_number(v, e.operand, "operand"), m)
+    return mark(N.neg(_to_number(v, e.operand, "operand")), m)
 
 
 def _conditional(e: A.Conditional, s: Scope) -> Any:
@@ -894,7 +1070,7 @@ def value_to_display(v: Any) -> str:
         return '"' + v2 + '"'
     if isinstance(v2, bool):
         return "true" if v2 else "false"
-    if isinstance(v2, (int, float)):
+    if type(v2) is int or type(v2) is Num:
         return format_number(v2)
     if is_null(v2):
         return "null"

@@ -153,6 +153,21 @@ EMPTY_OBJECT = ObjectType(())
 EMPTY_TUPLE = TupleType(())
 
 
+def without_optional(t: Type) -> Type:
+    """The type a conversion to t produces: optional attributes (and their defaults) are only
+    rules of the conversion, not part of the resulting object type."""
+    if isinstance(t, ObjectType):
+        if not t.optional and not t.defaults and all(isinstance(a, PrimitiveType) for _, a in t.attrs):
+            return t
+        return ObjectType(tuple((k, without_optional(v)) for k, v in t.attrs))
+    if isinstance(t, (ListType, SetType, MapType)):
+        inner = without_optional(t.elem)
+        return t if inner is t.elem else type(t)(inner)
+    if isinstance(t, TupleType):
+        return TupleType(tuple(without_optional(e) for e in t.elems))
+    return t
+
+
 def type_from_json(j: Any) -> Type:
     """Parse cty's JSON type notation (as used in state files and plan files)."""
     if isinstance(j, str):

@@ -2,7 +2,7 @@
 
 Representation (chosen so the common case costs nothing):
 
-    string -> str          number -> int | float      bool -> bool
+    string -> str          number -> int | Num        bool -> bool
     null   -> None (dynamic) or Null(type) for a typed null
     tuple  -> list         object -> dict
     list   -> TList        set    -> TSet              map  -> TMap
@@ -16,23 +16,27 @@ which the evaluator turns into a diagnostic.
 from __future__ import annotations
 
 import json
-import math
 from decimal import Decimal
 from typing import Any, Iterable
 
+from . import numbers as _N
+from .numbers import Num
 from .types import (
     BOOL, DYNAMIC, NUMBER, STRING, DynamicType, ListType, MapType, ObjectType, PrimitiveType,
-    SetType, TupleType, Type,
+    SetType, TupleType, Type, without_optional,
 )
 
 
 class ConversionError(Exception):
-    """A value cannot take the requested type; the message is Terraform's wording."""
+    """A value cannot take the requested type; the message is Terraform's wording. `want` is
+    the type that was required, where the message is "X required" (its wording may grow a
+    ", but have Y", see funcs.conversion_message)."""
 
-    def __init__(self, message: str, path: tuple = ()):
+    def __init__(self, message: str, path: tuple = (), want: "Type | None" = None):
         super().__init__(message)
         self.message = message
         self.path = path
+        self.want = want
 
 
 class Unknown:
@@ -167,7 +171,7 @@ def is_marked(v: Any) -> bool:
 
 
 # types that never hold a mark (hot paths below test these before recursing)
-_PLAIN = frozenset((str, int, float, bool, type(None), Decimal, Unknown, Null))
+_PLAIN = frozenset((str, int, Num, bool, type(None), Unknown, Null))
 
 
 def contains_marks(v: Any) -> bool:
@@ -323,8 +327,6 @@ def type_of(v: Any) -> Type:
         return SetType(v.etype)
     if t is TMap:
         return MapType(v.etype)
-    if isinstance(v, Decimal):
-        return NUMBER
     raise TypeError(f"not a language value: {v!r}")
 
 
@@ -362,44 +364,63 @@ def same_type(a: Any, b: Any) -> bool:
 # numbers and strings
 
 
-def normalize_number(n: Any) -> int | float:
-    if isinstance(n, bool):
-        raise ConversionError("a number is required")
-    if isinstance(n, float):
-        if math.isfinite(n) and n == int(n) and abs(n) < 2**63:
-            return int(n)
+def normalize_number(n: Any) -> int | Num:
+    """A language number from a Python number or JSON datum: int and Num stay as they are; a
+    float, Decimal or over-large int is read as go-cty reads JSON numbers (at 512 bits)."""
+    t = type(n)
+    if t is int:
+        return n if -_INT_LIMIT < n < _INT_LIMIT else _N.parse(_N.text(n))
+    if t is Num:
         return n
+    if t is bool:
+        raise ConversionError("a number is required", want=ty)
+    if isinstance(n, float):
+        if n != n or n in (float("inf"), float("-inf")):
+            return _N.from_float64(n)
+        return _N.parse(repr(n))
     if isinstance(n, Decimal):
-        if n == n.to_integral_value():
-            return int(n)
-        return float(n)
-    return n
-
-
-def format_number(n: int | float) -> str:
-    """Terraform's decimal text for a number: no exponent, shortest round-trip digits."""
+        if not n.is_finite():
+            raise ConversionError("a number is required", want=ty)
+        return _N.parse(str(n))
     if isinstance(n, int):
-        return str(n)
-    if math.isinf(n):
-        return "+Inf" if n > 0 else "-Inf"
-    if n == int(n) and abs(n) < 2**63:
-        return str(int(n))
-    text = format(Decimal(repr(n)), "f")
-    return text
+        return normalize_number(int(n))
+    raise ConversionError("a number is required", want=ty)
 
 
-def parse_number(s: str) -> int | float:
-    text = s.strip() if False else s
+_INT_LIMIT = 1 << _N.PREC
+
+
+def format_number(n: Any) -> str:
+    """Terraform's decimal text for a number (what tostring and templates give): no exponent,
+    the shortest digits that identify it at its precision."""
+    if type(n) is int or type(n) is Num:
+        return _N.text(n)
+    return _N.text(normalize_number(n))
+
+
+def parse_number(s: str) -> int | Num:
+    """A string converted to a number (go-cty's ParseNumberVal, as tonumber and conversions do)."""
     try:
-        if text.lstrip("+-").isdigit():
-            return int(text)
-        d = Decimal(text)
-        if not d.is_finite():
-            raise ValueError
-        return normalize_number(d)
-    except Exception as exc:  # noqa: BLE001 - any parse failure is the same user error
+        return _N.parse(s)
+    except _N.NumberRangeError as exc:
+        raise ConversionError(str(exc)) from None
+    except _N.NumberError:
         raise ConversionError(f'cannot convert "{s}" to number; given string must be a decimal '
-                              'representation of a number') from exc
+                              'representation of a number') from None
+
+
+def number_to_json(n: Any) -> Any:
+    """A number as JSON data for state and plans: an int, or a Decimal holding exactly the digits
+    Terraform writes (after go-cty's msgpack round trip). Infinities cannot be written."""
+    if type(n) is int and -_WIRE_INT < n < _WIRE_INT:
+        return n
+    text = _N.wire_text(n)
+    if text.endswith("Inf"):
+        raise ConversionError("cannot serialize infinity as JSON")
+    return Decimal(text) if "." in text or len(text) > 4000 else int(text)
+
+
+_WIRE_INT = 10 ** 4000
 
 
 # ---------------------------------------------------------------------------
@@ -413,8 +434,10 @@ def _order_key(v: Any) -> tuple:
         return (1, v)
     if t is bool:
         return (0, v)
-    if t is int or t is float:
+    if t is int:
         return (2, v)
+    if t is Num:
+        return (2, v.f)
     if is_null(v) or t is Unknown:
         return (4, "")
     return (3, json.dumps(to_json_plain(v), sort_keys=True))
@@ -436,14 +459,14 @@ def freeze(v: Any) -> Any:
         return (t.__name__, tuple(freeze(x) for x in v))
     if t is Sensitive:
         return ("s", freeze(v.value))
-    if t is float and v == int(v) and math.isfinite(v):
-        return int(v)
+    if t is Num:
+        return _N.hash_key(v)
     if t is Null:
         return None
     return v
 
 
-_PRIMITIVE_TYPE_OF: dict[type, Type] = {str: STRING, bool: BOOL, int: NUMBER, float: NUMBER}
+_PRIMITIVE_TYPE_OF: dict[type, Type] = {str: STRING, bool: BOOL, int: NUMBER, Num: NUMBER}
 
 
 def equal(a: Any, b: Any) -> bool:
@@ -473,8 +496,8 @@ def equal(a: Any, b: Any) -> bool:
     ta, tb = type(a), type(b)
     if ta is bool or tb is bool:
         return ta is tb and a == b
-    if ta in (int, float) and tb in (int, float):
-        return a == b
+    if (ta is int or ta is Num) and (tb is int or tb is Num):
+        return _N.equal(a, b)
     if ta is str or tb is str:
         return ta is tb and a == b
     if ta is not tb:
@@ -495,8 +518,8 @@ def to_json_plain(v: Any) -> Any:
     t = type(v)
     if t is str or t is bool or t is int:
         return v
-    if t is float:
-        return normalize_number(v)
+    if t is Num:
+        return number_to_json(v)
     if v is None or t is Null:
         return None
     if t is Sensitive:
@@ -507,8 +530,6 @@ def to_json_plain(v: Any) -> Any:
         return [to_json_plain(x) for x in v]
     if t is Unknown:
         return None
-    if isinstance(v, Decimal):
-        return normalize_number(v)
     raise TypeError(f"not a language value: {v!r}")
 
 
@@ -535,7 +556,7 @@ def from_json_typed(j: Any, ty: Type) -> Any:
     if ty == STRING:
         if isinstance(j, bool):
             return "true" if j else "false"
-        if isinstance(j, (int, float)):
+        if isinstance(j, (int, float, Decimal, Num)):
             return format_number(j)
         return j
     if ty == NUMBER:
@@ -565,7 +586,7 @@ def from_json_implied(j: Any) -> Any:
         return {k: from_json_implied(x) for k, x in j.items()}
     if isinstance(j, list):
         return [from_json_implied(x) for x in j]
-    if isinstance(j, float):
+    if type(j) is float or type(j) is Decimal or (type(j) is int and not -_INT_LIMIT < j < _INT_LIMIT):
         return normalize_number(j)
     return j
 
@@ -600,7 +621,12 @@ def to_json_typed(v: Any, ty: Type) -> Any:
         return {"value": to_json_typed(v, vt), "type": vt.to_json()}
     if is_null(v):
         return None
-    if isinstance(ty, (ListType, SetType)):
+    if isinstance(ty, SetType):
+        # Terraform stores values after their msgpack round trip, where numbers may become
+        # equal that were not (0.1 and the float64 nearest it): a set then holds one of them
+        v = TSet([wire_value(x) for x in v], ty.elem)
+        return [to_json_typed(x, ty.elem) for x in v]
+    if isinstance(ty, ListType):
         return [to_json_typed(x, ty.elem) for x in v]
     if isinstance(ty, MapType):
         return {k: to_json_typed(x, ty.elem) for k, x in v.items()}
@@ -629,7 +655,7 @@ def convert(v: Any, ty: Type) -> Any:
         return Null(ty)
     if type(v) is Unknown:
         if not isinstance(v.type, DynamicType) and not _convertible(v.type, ty):
-            raise ConversionError(f"{ty.friendly()} required")
+            raise ConversionError(f"{ty.friendly()} required", want=ty)
         return Unknown(ty)
     if isinstance(ty, PrimitiveType):
         return _convert_primitive(v, ty)
@@ -637,11 +663,11 @@ def convert(v: Any, ty: Type) -> Any:
     if isinstance(ty, ListType):
         if t in (list, TList, TSet):
             return TList(_convert_elems(v, ty.elem), _elem_type_after(v, ty.elem))
-        raise ConversionError(f"list of {ty.elem.friendly()} required")
+        raise ConversionError(f"list of {ty.elem.friendly()} required", want=ty)
     if isinstance(ty, SetType):
         if t in (list, TList, TSet):
             return TSet(_convert_elems(v, ty.elem), _elem_type_after(v, ty.elem))
-        raise ConversionError(f"set of {ty.elem.friendly()} required")
+        raise ConversionError(f"set of {ty.elem.friendly()} required", want=ty)
     if isinstance(ty, MapType):
         if t in (dict, TMap):
             items = {}
@@ -649,22 +675,23 @@ def convert(v: Any, ty: Type) -> Any:
                 try:
                     items[k] = convert(x, ty.elem)
                 except ConversionError as exc:
-                    raise ConversionError(exc.message, (k,) + exc.path) from None
-            etype = ty.elem if not isinstance(ty.elem, DynamicType) else unify_types(
+                    raise ConversionError(exc.message, (k,) + exc.path, exc.want) from None
+            etype = without_optional(ty.elem) if not isinstance(ty.elem, DynamicType) else unify_types(
                 [type_of(x) for x in items.values()])
             if isinstance(ty.elem, DynamicType) and not isinstance(etype, DynamicType):
                 items = {k: convert(x, etype) for k, x in items.items()}
             return TMap(items, etype)
-        raise ConversionError(f"map of {ty.elem.friendly()} required")
+        raise ConversionError(f"map of {ty.elem.friendly()} required", want=ty)
     if isinstance(ty, TupleType):
-        if t in (list, TList, TSet):
+        # only a tuple converts to a tuple type (go-cty has no list-to-tuple conversion)
+        if t is list:
             if len(v) != len(ty.elems):
-                raise ConversionError(f"tuple required with {len(ty.elems)} elements")
+                raise ConversionError("tuple required", want=ty)
             return [convert(x, et) for x, et in zip(v, ty.elems)]
-        raise ConversionError("tuple required")
+        raise ConversionError("tuple required", want=ty)
     if isinstance(ty, ObjectType):
         if t not in (dict, TMap):
-            raise ConversionError("object required")
+            raise ConversionError("object required", want=ty)
         out = {}
         defaults = dict(ty.defaults)
         for name, at in ty.attrs:
@@ -672,7 +699,7 @@ def convert(v: Any, ty: Type) -> Any:
                 try:
                     out[name] = convert(v[name], at)
                 except ConversionError as exc:
-                    raise ConversionError(exc.message, (name,) + exc.path) from None
+                    raise ConversionError(exc.message, (name,) + exc.path, exc.want) from None
             elif name in ty.optional:
                 if name in defaults:
                     out[name] = convert(defaults[name], at)
@@ -681,7 +708,7 @@ def convert(v: Any, ty: Type) -> Any:
             else:
                 raise ConversionError(f'attribute "{name}" is required')
         return out
-    raise ConversionError(f"{ty.friendly()} required")
+    raise ConversionError(f"{ty.friendly()} required", want=ty)
 
 
 def _convertible(src: Type, dst: Type) -> bool:
@@ -694,7 +721,7 @@ def _convertible(src: Type, dst: Type) -> bool:
 
 def _elem_type_after(v: Any, elem: Type) -> Type:
     if not isinstance(elem, DynamicType):
-        return elem
+        return without_optional(elem)
     return unify_types([type_of(x) for x in v])
 
 
@@ -704,7 +731,7 @@ def _convert_elems(v: Any, elem: Type) -> list[Any]:
         try:
             out.append(convert(x, elem))
         except ConversionError as exc:
-            raise ConversionError(exc.message, (i,) + exc.path) from None
+            raise ConversionError(exc.message, (i,) + exc.path, exc.want) from None
     if isinstance(elem, DynamicType) and out:
         target = unify_types([type_of(x) for x in out])
         if isinstance(target, DynamicType) and len({type_of(x) for x in out if not _is_nullish_or_unknown(x)}) > 1:
@@ -721,27 +748,27 @@ def _convert_primitive(v: Any, ty: PrimitiveType) -> Any:
             return v
         if t is bool:
             return "true" if v else "false"
-        if t is int or t is float:
-            return format_number(v)
-        raise ConversionError("string required")
+        if t is int or t is Num:
+            return _N.text(v)
+        raise ConversionError("string required", want=ty)
     if ty == NUMBER:
-        if t is int or t is float:
+        if t is int or t is Num:
             return v
         if t is str:
             return parse_number(v)
-        raise ConversionError("number required")
+        raise ConversionError("number required", want=ty)
     if ty == BOOL:
         if t is bool:
             return v
         if t is str:
-            if v == "true":
+            if v == "true" or v == "1":
                 return True
-            if v == "false":
+            if v == "false" or v == "0":
                 return False
             raise ConversionError(f'cannot convert "{v}" to bool; only the strings "true" or "false" '
                                   'are allowed')
-        raise ConversionError("bool required")
-    raise ConversionError(f"{ty.friendly()} required")
+        raise ConversionError("bool required", want=ty)
+    raise ConversionError(f"{ty.friendly()} required", want=ty)
 
 
 def unify_types(types: list[Type]) -> Type:
@@ -772,16 +799,26 @@ def unify_types(types: list[Type]) -> Type:
         if tups and all(isinstance(t, TupleType) for t in concrete) and \
                 all(len(t.elems) == len(tups[0].elems) for t in tups):
             return TupleType(tuple(unify_types([t.elems[i] for t in tups]) for i in range(len(tups[0].elems))))
-        elems = []
-        for t in concrete:
-            elems.extend(t.elems) if isinstance(t, TupleType) else elems.append(t.elem)
-        return ListType(unify_types(elems) if elems else DYNAMIC)
+        e = _unify_elems(concrete)
+        return DYNAMIC if e is None else ListType(e)
     if all(isinstance(t, (SetType, ListType, TupleType)) for t in concrete):
-        elems = []
-        for t in concrete:
-            elems.extend(t.elems) if isinstance(t, TupleType) else elems.append(t.elem)
-        return SetType(unify_types(elems) if elems else DYNAMIC)
+        e = _unify_elems(concrete)
+        return DYNAMIC if e is None else SetType(e)
     return DYNAMIC
+
+
+def _unify_elems(seqs: list[Type]) -> Type | None:
+    """The element type sequence types unify to, or None when their elements have no common
+    type (cty's unification then fails: there is no list of it)."""
+    elems: list[Type] = []
+    for t in seqs:
+        elems.extend(t.elems) if isinstance(t, TupleType) else elems.append(t.elem)
+    if not elems:
+        return DYNAMIC
+    e = unify_types(elems)
+    if isinstance(e, DynamicType) and len({x for x in elems if not isinstance(x, DynamicType)}) > 1:
+        return None
+    return e
 
 
 def unify_values(values: list[Any]) -> tuple[list[Any], Type]:
@@ -829,3 +866,61 @@ def to_python(v: Any) -> Any:
     if t in (list, TList, TSet):
         return [to_python(x) for x in v]
     return v
+
+
+def find_infinity(v: Any) -> bool:
+    """Whether v holds an infinite number anywhere (such a value cannot be written to state:
+    Terraform plans it but fails to save it, "cannot serialize infinity as JSON")."""
+    t = type(v)
+    if t is Num:
+        return not _N.is_finite(v)
+    if t is Sensitive:
+        return find_infinity(v.value)
+    members = v.values() if t is dict or t is TMap else v if t in (list, TList, TSet) else ()
+    return any(find_infinity(x) for x in members if type(x) is Num or type(x) not in _PLAIN)
+
+
+def wire_value(v: Any) -> Any:
+    """v after go-cty's msgpack round trip (numbers as N.wire makes them, sets re-formed)."""
+    t = type(v)
+    if t is Num:
+        return _N.wire(v)
+    if t in _PLAIN:
+        return v
+    if t is Sensitive:
+        return Sensitive(wire_value(v.value))
+    if t is dict:
+        return {k: wire_value(x) for k, x in v.items()}
+    if t is TMap:
+        return TMap({k: wire_value(x) for k, x in v.items()}, v.etype)
+    if t is list:
+        return [wire_value(x) for x in v]
+    if t is TList:
+        return TList([wire_value(x) for x in v], v.etype)
+    if t is TSet:
+        return TSet([wire_value(x) for x in v], v.etype)
+    return v
+
+
+def dumps_json(data: Any, **kw: Any) -> str:
+    """json.dumps for JSON data whose numbers may be Decimals (as number_to_json makes them):
+    those are written with exactly their digits, as Terraform writes its 512-bit numbers."""
+    import re as _re
+    import secrets
+
+    nonce = secrets.token_hex(8)
+    texts: list[str] = []
+
+    def default(o: Any) -> Any:
+        if isinstance(o, Decimal) and o.is_finite():
+            texts.append(format(o, "f"))
+            return f"\x00{nonce}:{len(texts) - 1}"
+        if type(o) is Num:
+            texts.append(_N.wire_text(o))
+            return f"\x00{nonce}:{len(texts) - 1}"
+        raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
+
+    text = json.dumps(data, default=default, **kw)
+    if not texts:
+        return text
+    return _re.sub(r'"\\u0000' + nonce + r':(\d+)"', lambda m: texts[int(m.group(1))], text)

@@ -102,6 +102,15 @@ class OutputChange:
     sensitive: bool = False
 
 
+@dataclass(frozen=True)
+class StateMeta:
+    """Which state snapshot a plan was made from: its lineage ("" when there was no state yet)
+    and serial. Applying the plan to any other snapshot is refused (plans/staleness.py)."""
+
+    lineage: str
+    serial: int
+
+
 @dataclass
 class Plan:
     changes: list[ResourceInstanceChange] = field(default_factory=list)
@@ -119,6 +128,9 @@ class Plan:
     applyable: bool = True
     timestamp: str = ""
     config_files: dict[str, str] = field(default_factory=dict)  # relative path -> text (the snapshot)
+    # the root module's directory inside the snapshot ("" unless modules live above it; planfile.py)
+    config_root: str = ""
+    prior_state_meta: StateMeta | None = None  # the state snapshot this plan applies to
     drift: list[ResourceInstanceChange] = field(default_factory=list)  # "changed outside of Terraform"
     checks: list[dict] = field(default_factory=list)
     # count/for_each decisions of the plan walk: resource address -> (mode, keys)

@@ -24,22 +24,28 @@ Facts of the format as Terraform 1.15 writes it (checked against real Terraform)
 """
 from __future__ import annotations
 
+import base64
+import binascii
+import dataclasses
+import functools
 import json
 import math
 import os
 from decimal import Decimal
 from json.encoder import encode_basestring  # type: ignore[attr-defined]  # C-accelerated
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from tfconsole.addrs import AbsResource, AddressError, ModuleInstance, Resource, parse_target
 from tfconsole.diags import Diagnostics
 
+from .checks import check_cty_type, check_cty_value, check_version_string, is_int, json_kind
 from .state import InstanceState, ObjectState, OutputState, ResourceState, State
 
 __all__ = [
     "read_state", "read_state_file", "write_state", "state_body", "state_header",
-    "format_number", "object_to_json", "object_from_json", "sensitive_paths",
+    "format_number", "object_to_json", "object_from_json", "sensitive_paths", "check_output",
+    "check_check_results", "INVALID_FORMAT",
 ]
 
 STATE_VERSION = 4
@@ -398,10 +404,49 @@ def encode_bytes(text: str) -> bytes:
 
 # ---------------------------------------------------------------------------
 # reading
+#
+# Every field is checked for its JSON kind before it is used: a state file is data from disk,
+# and a wrongly typed field must be refused here, with the file, the field and the address
+# named, not accepted to crash a plan later. Summaries are Terraform's where Terraform has one.
+
+INVALID_FORMAT = "Invalid state file format"
+INVALID_METADATA = "Invalid resource instance metadata in state"
 
 
-def _err(diags: Diagnostics, summary: str, detail: str) -> None:
-    diags.error(summary, detail)
+class _Where:
+    """Where in which file a value was read, for diagnostics."""
+
+    __slots__ = ("source", "field", "addr")
+
+    def __init__(self, source: str = "", field: str = "", addr: str = ""):
+        self.source, self.field, self.addr = source, field, addr
+
+    def at(self, step: str | int, addr: str | None = None) -> "_Where":
+        f = f"{self.field}[{step}]" if isinstance(step, int) else (
+            f"{self.field}.{step}" if self.field else step)
+        return _Where(self.source, f, self.addr if addr is None else addr)
+
+    def invalid(self, diags: Diagnostics, problem: str) -> None:
+        src = f" {self.source}" if self.source else ""
+        of = f" (of {self.addr})" if self.addr else ""
+        diags.error(INVALID_FORMAT, f'The state file{src} field "{self.field}"{of} has an invalid value: '
+                                    f"{problem}.")
+
+    def wrong_kind(self, diags: Diagnostics, value: Any, wanted: str) -> None:
+        self.invalid(diags, f"{json_kind(value)}, where {wanted} is required")
+
+
+def _optional(d: dict, key: str, kinds: tuple, where: _Where, diags: Diagnostics, wanted: str,
+              default: Any = None) -> tuple[bool, Any]:
+    """d[key] when absent/null is default; otherwise it must be one of kinds (bools are never
+    integers here). Returns (ok, value)."""
+    v = d.get(key)
+    if v is None:
+        return True, default
+    if isinstance(v, kinds) and not (isinstance(v, bool) and bool not in kinds):
+        return True, v
+    where.at(key).wrong_kind(diags, v, wanted)
+    return False, None
 
 
 def sensitive_paths(raw: Any) -> tuple[list[list[dict]] | None, str | None]:
@@ -438,53 +483,202 @@ def sensitive_paths(raw: Any) -> tuple[list[list[dict]] | None, str | None]:
     return paths, None
 
 
-def object_from_json(d: dict, where: str, diags: Diagnostics) -> ObjectState | None:
-    """An ObjectState from an instance object of the file (or a journal record)."""
-    status = d.get("status") or ""
-    if status not in ("", "tainted"):
-        _err(diags, "Invalid resource instance metadata in state",
-             f'Instance {where} has invalid status "{status}".')
+@functools.lru_cache(maxsize=4096)
+def _dependency_error(dep: str) -> str | None:
+    """Why dep is not a resource address (None: it is). Cached: a state repeats the same few."""
+    try:
+        t = parse_target(dep)
+    except AddressError as exc:
+        return f"{json.dumps(dep)} is not a resource address: {exc}"
+    if not isinstance(t, AbsResource):
+        return f"{json.dumps(dep)} is not a resource address"
+    return None
+
+
+def _check_dependencies(deps: list, where: _Where, diags: Diagnostics) -> bool:
+    for i, dep in enumerate(deps):
+        if not isinstance(dep, str):
+            where.at("dependencies").at(i).wrong_kind(diags, dep, "a resource address string")
+            return False
+        err = _dependency_error(dep)
+        if err:
+            where.at("dependencies").at(i).invalid(diags, err)
+            return False
+    return True
+
+
+def _check_private(private: str, where: _Where, diags: Diagnostics) -> bool:
+    if not _base64_ok(private):
+        where.at("private").invalid(diags, "not base64-encoded data")
+        return False
+    return True
+
+
+def _nonneg_int(v: Any) -> bool:
+    return v is None or (type(v) is int and v >= 0)
+
+
+def _fields_look_right(d: dict) -> bool:
+    """The common case, checked without allocating: every field of the right JSON kind.
+    (Anything else goes through _object_fields, which says what is wrong.)"""
+    g = d.get
+    a, f, i, p, c, deps = (g("attributes"), g("attributes_flat"), g("identity"), g("private"),
+                           g("create_before_destroy"), g("dependencies"))
+    return ((a is None or type(a) is dict) and (i is None or type(i) is dict)
+            and (p is None or (type(p) is str and _base64_ok(p))) and (c is None or type(c) is bool)
+            and (type(g("status", "")) is str) and _nonneg_int(g("schema_version"))
+            and _nonneg_int(g("identity_schema_version"))
+            and (f is None or (type(f) is dict and all(type(x) is str for x in f.values())))
+            and (deps is None or (type(deps) is list
+                                  and all(type(x) is str and _dependency_error(x) is None for x in deps))))
+
+
+def _base64_ok(text: str) -> bool:
+    try:
+        base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return True
+
+
+def _object_fields(d: dict, where: _Where, diags: Diagnostics) -> dict | None:
+    """The typed fields of an instance object, or None after reporting the first bad one."""
+    out: dict[str, Any] = {}
+    for key, kinds, wanted, default in (
+            ("status", (str,), "a string", ""),
+            ("attributes", (dict,), "a JSON object", None),
+            ("attributes_flat", (dict,), "a JSON object of strings", None),
+            ("schema_version", (int,), "a non-negative integer", 0),
+            ("identity_schema_version", (int,), "a non-negative integer", 0),
+            ("identity", (dict,), "a JSON object", None),
+            ("private", (str,), "a base64 string", None),
+            ("dependencies", (list,), "an array of resource addresses", []),
+            ("create_before_destroy", (bool,), "a boolean", False)):
+        ok, v = _optional(d, key, kinds, where, diags, wanted, default)
+        if not ok:
+            return None
+        if key.endswith("schema_version") and v < 0:
+            where.at(key).invalid(diags, f"{v} is negative")
+            return None
+        out[key] = v
+    flat = out["attributes_flat"]
+    if flat is not None and not all(isinstance(x, str) for x in flat.values()):
+        where.at("attributes_flat").invalid(diags, "every value of attributes_flat must be a string")
         return None
-    attrs = d.get("attributes")
-    flat = d.get("attributes_flat")
-    if attrs is None and flat is None:
-        attrs = {}
-    if flat is not None and not isinstance(flat, dict):
-        _err(diags, "Invalid resource instance metadata in state",
-             f"Instance {where} has invalid attributes_flat.")
+    if not _check_dependencies(out["dependencies"], where, diags):
+        return None
+    if out["private"] is not None and not _check_private(out["private"], where, diags):
+        return None
+    return out
+
+
+def object_from_json(d: Any, where: str | Callable[[], str], diags: Diagnostics, *, source: str = "",
+                     field: str | Callable[[], str] = "") -> ObjectState | None:
+    """An ObjectState from an instance object of a state file (or a journal record), after
+    checking every field's type; None after reporting the first problem.
+
+    where: the instance address (for messages); source/field: the file and the JSON path
+    (where and field may be functions: they are only needed when something is wrong)."""
+    if type(d) is dict and _fields_look_right(d):
+        f: dict | None = d
+    else:
+        w = _Where(source, _text(field) or "object", _text(where))
+        if not isinstance(d, dict):
+            w.wrong_kind(diags, d, "a JSON object")
+            return None
+        f = _object_fields(d, w, diags)
+        if f is None:
+            return None
+    return _object(d, f, where, diags)
+
+
+def _text(v: str | Callable[[], str]) -> str:
+    return v if isinstance(v, str) else v()
+
+
+def _object(d: dict, f: dict, where: str | Callable[[], str], diags: Diagnostics) -> ObjectState | None:
+    status = f.get("status") or ""
+    if status not in ("", "tainted"):
+        diags.error(INVALID_METADATA, f'Instance {_text(where)} has invalid status "{status}".')
         return None
     paths, perr = sensitive_paths(d.get("sensitive_attributes"))
     if perr is not None:
-        _err(diags, "Error unmarshaling path steps", f"Instance {where}: {perr}.")
+        diags.error("Error unmarshaling path steps", f"Instance {_text(where)}: {perr}.")
         return None
-    schema_version = d.get("schema_version", 0)
-    if not isinstance(schema_version, int) or isinstance(schema_version, bool) or schema_version < 0:
-        _err(diags, "Invalid resource instance metadata in state",
-             f"Instance {where} has invalid schema_version {schema_version!r}.")
-        return None
-    deps = d.get("dependencies") or []
-    if not isinstance(deps, list) or not all(isinstance(x, str) for x in deps):
-        _err(diags, "Invalid resource instance metadata in state",
-             f"Instance {where} has invalid dependencies.")
-        return None
-    private = d.get("private")
-    if private is not None and not isinstance(private, str):
-        _err(diags, "Invalid resource instance metadata in state",
-             f"Instance {where} has invalid private data.")
-        return None
-    isv = d.get("identity_schema_version", 0) or 0
+    attrs, flat = f.get("attributes"), f.get("attributes_flat")
+    if attrs is None and flat is None:
+        attrs = {}
     return ObjectState(
         attributes=attrs,
         status="tainted" if status == "tainted" else "ready",
-        schema_version=schema_version,
+        schema_version=f.get("schema_version") or 0,
         sensitive_attributes=paths,  # type: ignore[arg-type]
-        private=private or None,
-        dependencies=list(deps),
-        create_before_destroy=bool(d.get("create_before_destroy", False)),
-        identity=d.get("identity"),
-        identity_schema_version=int(isv) if isinstance(isv, (int, float)) else 0,
+        private=f.get("private") or None,
+        dependencies=list(f.get("dependencies") or ()),
+        create_before_destroy=bool(f.get("create_before_destroy")),
+        identity=f.get("identity"),
+        identity_schema_version=f.get("identity_schema_version") or 0,
         attributes_flat=flat,
     )
+
+
+def check_output(name: str, o: Any, where: _Where, diags: Diagnostics) -> OutputState | None:
+    """A root output value of a state file (or journal record), its type and value checked."""
+    w = where.at(name)
+    if not isinstance(o, dict):
+        w.wrong_kind(diags, o, "a JSON object")
+        return None
+    if "type" not in o:
+        diags.error("Invalid output value type in state",
+                    f'The state file has an invalid type specification for output "{name}".')
+        return None
+    terr = check_cty_type(o["type"])
+    if terr:
+        diags.error("Invalid output value type in state",
+                    f'The state file has an invalid type specification for output "{name}": {terr}.')
+        return None
+    verr = check_cty_value(o.get("value"), o["type"])
+    if verr:
+        diags.error("Invalid output value saved in state",
+                    f'The state file has an invalid value for output "{name}": {verr}.')
+        return None
+    ok, sensitive = _optional(o, "sensitive", (bool,), w, diags, "a boolean", False)
+    return OutputState(o.get("value"), o["type"], sensitive) if ok else None
+
+
+def check_check_results(cr: Any, where: _Where, diags: Diagnostics) -> bool:
+    """check_results: null, or an array of {object_kind, config_addr, status, objects}."""
+    if cr is None:
+        return True
+    if not isinstance(cr, list):
+        where.wrong_kind(diags, cr, "an array")
+        return False
+    for i, agg in enumerate(cr):
+        w = where.at(i)
+        if not isinstance(agg, dict):
+            w.wrong_kind(diags, agg, "a JSON object")
+            return False
+        for key in ("object_kind", "config_addr", "status"):
+            if not _optional(agg, key, (str,), w, diags, "a string")[0]:
+                return False
+        ok, objs = _optional(agg, "objects", (list,), w, diags, "an array", [])
+        if not ok:
+            return False
+        for j, o in enumerate(objs):
+            wo = w.at("objects").at(j)
+            if not isinstance(o, dict):
+                wo.wrong_kind(diags, o, "a JSON object")
+                return False
+            for key in ("object_addr", "status"):
+                if not _optional(o, key, (str,), wo, diags, "a string")[0]:
+                    return False
+            ok, msgs = _optional(o, "failure_messages", (list,), wo, diags, "an array of strings", [])
+            if not ok:
+                return False
+            if not all(isinstance(m, str) for m in msgs):
+                wo.at("failure_messages").invalid(diags, "every failure message must be a string")
+                return False
+    return True
 
 
 def _parse_module(text: str) -> ModuleInstance:
@@ -494,24 +688,30 @@ def _parse_module(text: str) -> ModuleInstance:
     return t
 
 
-def _json_error_detail(exc: json.JSONDecodeError) -> str:
-    return (f"The state file could not be parsed as JSON: {exc.msg} at line {exc.lineno}, "
+def _json_error_detail(exc: json.JSONDecodeError, source: str) -> str:
+    src = f" {source}" if source else ""
+    return (f"The state file{src} could not be parsed as JSON: {exc.msg} at line {exc.lineno}, "
             f"column {exc.colno} (byte offset {exc.pos}).")
 
 
-def read_state(src: str | bytes | os.PathLike) -> tuple[State | None, Diagnostics]:
+def _src_is_path(src: Any) -> bool:
+    return isinstance(src, os.PathLike) or (isinstance(src, str) and bool(src.strip())
+                                            and src.lstrip()[0] not in "{[" and "\n" not in src)
+
+
+def read_state(src: str | bytes | os.PathLike, source: str = "") -> tuple[State | None, Diagnostics]:
     """Parse a state file from its text or from a path.
 
     src is a path if it is a PathLike, or a one-line str not starting with '{' or '['; any
-    other str, and bytes, are the file's text.
+    other str, and bytes, are the file's text (source: the file's name, for diagnostics).
 
     Empty input (an empty or whitespace-only file) is "no state": returns (None, no diags).
     On errors returns (None, diags) with a clear diagnostic, never raises for bad input.
     """
     diags = Diagnostics()
-    if isinstance(src, os.PathLike) or (isinstance(src, str) and src.strip()
-                                         and src.lstrip()[0] not in "{[" and "\n" not in src):
+    if _src_is_path(src):
         path = Path(src)
+        source = source or str(path)
         try:
             data = path.read_bytes()
         except FileNotFoundError:
@@ -521,13 +721,14 @@ def read_state(src: str | bytes | os.PathLike) -> tuple[State | None, Diagnostic
             return None, diags
         text_src: str | bytes = data
     else:
-        text_src = src
+        text_src = src  # type: ignore[assignment]
+    src_name = f" {source}" if source else ""
     if isinstance(text_src, bytes):
         try:
             text = text_src.decode("utf-8")
         except UnicodeDecodeError as exc:
             diags.error("Failed to load state",
-                        f"The state file is not valid UTF-8 (at byte offset {exc.start}).")
+                        f"The state file{src_name} is not valid UTF-8 (at byte offset {exc.start}).")
             return None, diags
     else:
         text = text_src
@@ -538,171 +739,214 @@ def read_state(src: str | bytes | os.PathLike) -> tuple[State | None, Diagnostic
     try:
         raw = _decode_json(text)
     except json.JSONDecodeError as exc:
-        diags.error("Failed to load state", _json_error_detail(exc))
+        diags.error("Failed to load state", _json_error_detail(exc, source))
         return None, diags
     except (ValueError, RecursionError) as exc:
-        diags.error("Failed to load state", f"The state file could not be parsed as JSON: {exc}.")
+        diags.error("Failed to load state", f"The state file{src_name} could not be parsed as JSON: {exc}.")
         return None, diags
     if not isinstance(raw, dict):
-        diags.error("Failed to load state", "The state file must contain a JSON object.")
+        diags.error("Failed to load state", f"The state file{src_name} must contain a JSON object.")
         return None, diags
-    return state_from_json(raw, diags)
+    return state_from_json(raw, diags, source=source)
 
 
 def read_state_file(path: str | os.PathLike) -> tuple[State | None, Diagnostics]:
     return read_state(Path(path))
 
 
-def state_from_json(raw: dict, diags: Diagnostics | None = None) -> tuple[State | None, Diagnostics]:
-    diags = diags if diags is not None else Diagnostics()
-    TERRAFORM_VERSION = terraform_version()
-
+def _check_version(raw: dict, diags: Diagnostics) -> bool:
     if "version" not in raw:
         diags.error("Unsupported state file format",
                     'The state file does not have a "version" attribute, which is required to '
                     "identify the format version.")
-        return None, diags
+        return False
     version = raw["version"]
-    if not isinstance(version, int) or isinstance(version, bool):
+    if not is_int(version):
         diags.error("Unsupported state file format",
                     f"The state file has an invalid format version {json.dumps(version)}.")
-        return None, diags
+        return False
     if version < 4:
         diags.error("Unsupported state file format",
                     f"The state file uses format version {version}, written by Terraform 0.11 or "
                     "earlier, which tfconsole cannot read. Upgrade it first by running any "
                     "Terraform version from 0.12 to 1.x against it (for example "
                     '"terraform refresh"), which rewrites it in format version 4.')
-        return None, diags
+        return False
     if version > 4:
         diags.error("Unsupported state file format",
                     f"The state file uses format version {version}, which is not supported by "
-                    f"Terraform {TERRAFORM_VERSION}. This state file was created by a newer version "
+                    f"Terraform {terraform_version()}. This state file was created by a newer version "
                     "of Terraform.")
-        return None, diags
+        return False
+    return True
 
-    tfv = raw.get("terraform_version", "")
-    if tfv is None:
-        tfv = ""
-    if not isinstance(tfv, str):
+
+def _state_header(raw: dict, where: _Where, diags: Diagnostics) -> State | None:
+    ok, tfv = _optional(raw, "terraform_version", (str,), where, diags, "a string", "")
+    if not ok:
+        return None
+    if check_version_string(tfv):
         diags.error("Invalid Terraform version string",
                     f"State file claims to have been written by Terraform version {json.dumps(tfv)}, "
                     "which is not a valid version string.")
-        return None, diags
-    serial = raw.get("serial", 0) or 0
-    if not isinstance(serial, int) or isinstance(serial, bool) or serial < 0:
-        diags.error("Failed to load state", f'The state file has an invalid "serial" {json.dumps(serial)}.')
-        return None, diags
-    lineage = raw.get("lineage", "") or ""
-    if not isinstance(lineage, str):
-        diags.error("Failed to load state", 'The state file has an invalid "lineage".')
-        return None, diags
+        return None
+    ok, serial = _optional(raw, "serial", (int,), where, diags, "a non-negative integer", 0)
+    if not ok:
+        return None
+    if serial < 0:
+        where.at("serial").invalid(diags, f"{serial} is negative")
+        return None
+    ok, lineage = _optional(raw, "lineage", (str,), where, diags, "a string", "")
+    if not ok:
+        return None
+    return State(serial=serial, lineage=lineage, terraform_version=tfv)
 
-    state = State(serial=serial, lineage=lineage, terraform_version=tfv)
-    resources = raw.get("resources") or []
-    if not isinstance(resources, list):
-        diags.error("Failed to load state", 'The state file\'s "resources" must be a JSON array.')
-        return None, diags
 
-    for rs in resources:
-        if not isinstance(rs, dict):
-            diags.error("Failed to load state", "Each resource in the state file must be a JSON object.")
-            continue
-        mode = rs.get("mode")
-        rtype = rs.get("type")
-        name = rs.get("name")
-        if mode not in ("managed", "data"):
-            diags.error("Invalid resource mode in state",
-                        f"State contains a resource with mode {json.dumps(mode)} "
-                        f"({json.dumps(rtype)} {json.dumps(name)}) which is not supported.")
-            continue
-        if not isinstance(rtype, str) or not isinstance(name, str) or not rtype or not name:
-            diags.error("Invalid resource in state",
-                        f"State contains a {mode} resource without a valid type and name.")
-            continue
-        module_text = rs.get("module") or ""
-        try:
-            module = _parse_module(module_text) if module_text else ModuleInstance()
-        except AddressError as exc:
-            diags.error("Invalid module address in state",
-                        f"State contains the invalid module address {json.dumps(module_text)}: {exc}.")
-            continue
-        provider = rs.get("provider")
-        if not isinstance(provider, str) or not provider:
-            diags.error("Invalid provider address in state",
-                        f"Resource {AbsResource(module, Resource(mode, rtype, name))} has no valid "
-                        "provider configuration address.")
-            continue
-        raddr = AbsResource(module, Resource(mode, rtype, name))
-        each = rs.get("each") or ""
-        if raddr in state.resources:
-            res = state.resources[raddr]
-        else:
-            res = state.resources[raddr] = ResourceState(raddr, provider, each if isinstance(each, str) else "")
-        instances = rs.get("instances") or []
-        if not isinstance(instances, list):
-            diags.error("Failed to load state", f"Resource {raddr} has invalid instances.")
-            continue
-        for inst in instances:
-            if not isinstance(inst, dict):
-                diags.error("Failed to load state", f"Resource {raddr} has an invalid instance.")
-                continue
-            key = inst.get("index_key")
-            if isinstance(key, bool) or not (key is None or isinstance(key, (int, str, float, Decimal))):
-                diags.error("Invalid resource instance metadata in state",
-                            f"Resource {raddr} has an instance with the invalid instance key "
-                            f"{json.dumps(key)}.")
-                continue
-            if isinstance(key, (float, Decimal)):
-                key = int(key)
-            iaddr = raddr.instance(key)
-            obj = object_from_json(inst, str(iaddr), diags)
-            if obj is None:
-                continue
-            dk = inst.get("deposed") or ""
-            istate = res.instances.setdefault(key, InstanceState())
-            if dk:
-                if not isinstance(dk, str) or len(dk) != 8:
-                    diags.error("Invalid resource instance metadata in state",
-                                f"Instance {iaddr} has an object with deposed key {json.dumps(dk)}, "
-                                "which is not correctly formatted.")
-                    continue
-                if dk in istate.deposed:
-                    diags.error("Duplicate resource instance in state",
-                                f'Instance {iaddr} deposed object "{dk}" appears multiple times in '
-                                "the state file.")
-                    continue
-                istate.deposed[dk] = obj
-            else:
-                if istate.current is not None:
-                    diags.error("Duplicate resource instance in state",
-                                f"Instance {iaddr} appears multiple times in the state file.")
-                    continue
-                istate.current = obj
-        # an instance entry created only for a rejected object
-        for k in [k for k, i in res.instances.items() if i.is_empty()]:
-            del res.instances[k]
-        if not res.each and res.instances:
-            # Terraform 1.x does not write "each": derive it from the instance keys
-            k0 = next(iter(res.instances))
-            res.each = "" if k0 is None else ("list" if isinstance(k0, int) else "map")
+def state_from_json(raw: dict, diags: Diagnostics | None = None,
+                    source: str = "") -> tuple[State | None, Diagnostics]:
+    """The State of a decoded v4 document, every field checked; (None, diags) when any is bad.
+    source names the file in every diagnostic."""
+    diags = diags if diags is not None else Diagnostics()
+    sub = Diagnostics()
+    state = _state_from_json(raw, sub, source)
+    for d in sub:
+        if source and source not in d.detail:
+            d = dataclasses.replace(d, detail=f"{d.detail}\n\nState file: {source}")
+        diags.append(d)
+    return (None if diags.has_errors else state), diags
 
-    outputs = raw.get("outputs") or {}
-    if not isinstance(outputs, dict):
-        diags.error("Failed to load state", 'The state file\'s "outputs" must be a JSON object.')
-        return None, diags
+
+def _state_from_json(raw: dict, diags: Diagnostics, source: str) -> State | None:
+    if not _check_version(raw, diags):
+        return None
+    top = _Where(source)
+    state = _state_header(raw, top, diags)
+    if state is None:
+        return None
+    ok, resources = _optional(raw, "resources", (list,), top, diags, "an array", [])
+    if not ok:
+        return None
+    for i, rs in enumerate(resources):
+        _read_resource(state, rs, top.at("resources").at(i), diags)
+    ok, outputs = _optional(raw, "outputs", (dict,), top, diags, "a JSON object", {})
+    if not ok:
+        return None
     for oname, o in outputs.items():
-        if not isinstance(o, dict) or "type" not in o:
-            diags.error("Invalid output value type in state",
-                        f'The state file has an invalid type specification for output "{oname}".')
-            continue
-        state.outputs[oname] = OutputState(o.get("value"), o["type"], bool(o.get("sensitive", False)))
-
+        out = check_output(oname, o, top.at("outputs"), diags)
+        if out is not None:
+            state.outputs[oname] = out
     cr = raw.get("check_results")
-    if cr is not None and not isinstance(cr, list):
-        diags.error("Failed to load state", 'The state file\'s "check_results" must be a JSON array.')
-    else:
+    if check_check_results(cr, top.at("check_results"), diags):
         state.check_results = cr
-    if diags.has_errors:
-        return None, diags
-    return state, diags
+    return state
+
+
+def _resource_addr(rs: dict, where: _Where, diags: Diagnostics) -> AbsResource | None:
+    mode, rtype, name = rs.get("mode"), rs.get("type"), rs.get("name")
+    if mode not in ("managed", "data"):
+        diags.error("Invalid resource mode in state",
+                    f"State contains a resource with mode {json.dumps(mode)} "
+                    f"({json.dumps(rtype)} {json.dumps(name)}) which is not supported.")
+        return None
+    if not isinstance(rtype, str) or not isinstance(name, str) or not rtype or not name:
+        diags.error("Invalid resource in state",
+                    f"State contains a {mode} resource without a valid type and name.")
+        return None
+    ok, module_text = _optional(rs, "module", (str,), where, diags, "a module address string", "")
+    if not ok:
+        return None
+    try:
+        module = _parse_module(module_text) if module_text else ModuleInstance()
+    except AddressError as exc:
+        diags.error("Invalid module address in state",
+                    f"State contains the invalid module address {json.dumps(module_text)}: {exc}.")
+        return None
+    return AbsResource(module, Resource(mode, rtype, name))
+
+
+def _read_resource(state: State, rs: Any, where: _Where, diags: Diagnostics) -> None:
+    if not isinstance(rs, dict):
+        where.wrong_kind(diags, rs, "a JSON object")
+        return
+    raddr = _resource_addr(rs, where, diags)
+    if raddr is None:
+        return
+    where = _Where(where.source, where.field, str(raddr))
+    provider = rs.get("provider")
+    if not isinstance(provider, str) or not provider:
+        diags.error("Invalid provider address in state",
+                    f"Resource {raddr} has no valid provider configuration address.")
+        return
+    ok, each = _optional(rs, "each", (str,), where, diags, '"list", "map" or nothing', "")
+    if ok and each not in ("", "list", "map"):
+        where.at("each").invalid(diags, f'{json.dumps(each)} is not "list" or "map"')
+        return
+    ok2, instances = _optional(rs, "instances", (list,), where, diags, "an array", [])
+    if not (ok and ok2):
+        return
+    res = state.resources.get(raddr)
+    if res is None:
+        res = state.resources[raddr] = ResourceState(raddr, provider, each)
+    for j, inst in enumerate(instances):
+        _read_instance(res, inst, where, j, diags)
+    # an instance entry created only for a rejected object
+    for k in [k for k, i in res.instances.items() if i.is_empty()]:
+        del res.instances[k]
+    if not res.each and res.instances:
+        # Terraform 1.x does not write "each": derive it from the instance keys
+        k0 = next(iter(res.instances))
+        res.each = "" if k0 is None else ("list" if isinstance(k0, int) else "map")
+
+
+def _instance_key(inst: dict, raddr: AbsResource, diags: Diagnostics) -> tuple[bool, Any]:
+    key = inst.get("index_key")
+    if isinstance(key, bool) or not (key is None or isinstance(key, (int, str, float, Decimal))):
+        diags.error("Invalid resource instance metadata in state",
+                    f"Resource {raddr} has an instance with the invalid instance key {json.dumps(key)}.")
+        return False, None
+    if isinstance(key, (float, Decimal)):
+        if not math.isfinite(key):
+            diags.error(INVALID_METADATA, f"Resource {raddr} has an instance with the invalid instance "
+                                          f"key {key}.")
+            return False, None
+        key = int(key)  # as Terraform: a JSON number key is an integer key
+    return True, key
+
+
+def _read_instance(res: ResourceState, inst: Any, rwhere: _Where, j: int, diags: Diagnostics) -> None:
+    raddr = res.addr
+    if type(inst) is not dict:
+        rwhere.at("instances").at(j).wrong_kind(diags, inst, "a JSON object")
+        return
+    ok, key = _instance_key(inst, raddr, diags)
+    if not ok:
+        return
+    field = f"{rwhere.field}.instances[{j}]"
+    dk = inst.get("deposed")
+    if dk is None:
+        dk = ""
+    if type(dk) is not str:
+        _Where(rwhere.source, field, str(raddr.instance(key))).at("deposed").wrong_kind(
+            diags, dk, "a deposed key string")
+        return
+    obj = object_from_json(inst, lambda: str(raddr.instance(key)), diags, source=rwhere.source, field=field)
+    if obj is None:
+        return
+    istate = res.instances.get(key)
+    if istate is None:
+        istate = res.instances[key] = InstanceState()
+    if dk:
+        if len(dk) != 8:
+            diags.error(INVALID_METADATA, f"Instance {raddr.instance(key)} has an object with deposed key "
+                                          f"{json.dumps(dk)}, which is not correctly formatted.")
+        elif dk in istate.deposed:
+            diags.error("Duplicate resource instance in state",
+                        f'Instance {raddr.instance(key)} deposed object "{dk}" appears multiple times in the '
+                        "state file.")
+        else:
+            istate.deposed[dk] = obj
+    elif istate.current is not None:
+        diags.error("Duplicate resource instance in state",
+                    f"Instance {raddr.instance(key)} appears multiple times in the state file.")
+    else:
+        istate.current = obj

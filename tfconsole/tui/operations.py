@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from tfconsole.core import Context, Options
 from tfconsole.diags import Diagnostics
+from tfconsole.plans.staleness import check_applicable
 from tfconsole.plans import REASON_NO_MODULE, REASON_NO_RESOURCE_CONFIG, REASON_WRONG_REPETITION, Plan
 from tfconsole.states.state import State
 
@@ -114,12 +115,20 @@ def plan(working_dir: str, parallelism: int, hooks: list[Any], *, destroy: bool 
     return PlanOutcome(result, diags, ctx, files, destroy)
 
 
-def _stale(loaded: State, prior: State | None) -> bool:
-    if prior is None:
-        return False
-    if loaded.serial != prior.serial:
-        return True
-    return loaded.serial > 0 and loaded.lineage != prior.lineage
+def open_plan(working_dir: str, path: str, parallelism: int, hooks: list[Any]) -> PlanOutcome:
+    """A saved plan file opened for review and apply: the plan, and a context holding the
+    configuration snapshot it was made from (never the working directory's current files)."""
+    from tfconsole.plans.planfile import load_plan, load_plan_config
+
+    ctx = new_context(working_dir, parallelism, hooks)
+    the_plan, diags = load_plan(path)
+    if the_plan is None:
+        return PlanOutcome(None, diags, ctx, {})
+    diags.append(load_plan_config(ctx, the_plan, working_dir))
+    files = config_files(ctx, working_dir)
+    if diags.has_errors:
+        return PlanOutcome(None, diags, ctx, files)
+    return PlanOutcome(the_plan, diags, ctx, files, the_plan.destroy)
 
 
 def apply(ctx: Context, the_plan: Plan) -> ApplyOutcome:
@@ -127,10 +136,9 @@ def apply(ctx: Context, the_plan: Plan) -> ApplyOutcome:
     diags = Diagnostics()
 
     def run(mgr: Any, state: State) -> State | None:
-        if _stale(state, the_plan.prior_state):
-            diags.error("Saved plan is stale",
-                        "The state was changed by another operation after this plan was created. "
-                        "Press p to plan again.")
+        stale = check_applicable(the_plan, state)
+        diags.append(stale)
+        if stale.has_errors:
             return None
         st, d = ctx.apply(the_plan, mgr)
         diags.append(d)

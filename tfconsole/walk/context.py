@@ -204,11 +204,9 @@ class WalkContext:
             except ImportError:
                 diags.error("Provisioner unavailable", "The local-exec provisioner is not installed.", p.range)
                 return diags
-            from tfconsole.lang.values import unmark_deep
-
-            clean, _ = unmark_deep(config)
             self.hook.pre_provision(str(addr), p.type)
-            d = run_local_exec(clean, self.working_dir,
+            # marks kept: a sensitive command's output is suppressed by the provisioner
+            d = run_local_exec(config, self.working_dir,
                                lambda line, a=str(addr): self.hook.provision_output(a, "local-exec", line))
             if d.has_errors and p.on_failure_continue:
                 continue

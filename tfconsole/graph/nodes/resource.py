@@ -16,7 +16,7 @@ from tfconsole.lang.eval import NOT_FOUND, Scope, evaluate
 from tfconsole.lang.types import DYNAMIC, STRING, DynamicType, ListType, MapType, ObjectType, SetType
 from tfconsole.lang.values import (
     ConversionError, Null, Sensitive, TList, TMap, TSet, Unknown, apply_sensitive_paths, convert, equal,
-    is_null, is_wholly_known, mark, sensitive_paths, to_json_typed, type_of, unmark, unmark_deep,
+    find_infinity, is_null, is_wholly_known, mark, sensitive_paths, to_json_typed, type_of, unmark, unmark_deep,
 )
 from tfconsole.plans import (
     Action, REASON_BY_REQUEST, REASON_BY_TRIGGERS, REASON_CANNOT_UPDATE, REASON_COUNT_INDEX, REASON_EACH_KEY,
@@ -37,6 +37,11 @@ if TYPE_CHECKING:
 
 # ---------------------------------------------------------------------------
 # count / for_each
+
+
+# Terraform has no limit; tfconsole stops at this many instances of one block, so that
+# `count = 1e9` is an error naming the limit instead of a MemoryError.
+MAX_INSTANCES = 100_000
 
 
 def evaluate_expansion(count: A.Expr | None, for_each: A.Expr | None, scope: Scope, what: str,
@@ -77,6 +82,11 @@ def evaluate_expansion(count: A.Expr | None, for_each: A.Expr | None, scope: Sco
             diags.error("Invalid count argument", "The given \"count\" argument value is unsuitable: must be "
                         "greater than or equal to zero.", count.range)
             return None, diags
+        if n > MAX_INSTANCES:
+            diags.error("Invalid count argument", f"The given \"count\" argument value is unsuitable: {n:,.0f} "
+                        f"instances; tfconsole supports at most {MAX_INSTANCES:,} instances of one resource or "
+                        "module.", count.range)
+            return None, diags
         return Expansion("list", list(range(int(n)))), diags
     if for_each is not None:
         v, d = evaluate(for_each, scope)
@@ -105,6 +115,11 @@ def evaluate_expansion(count: A.Expr | None, for_each: A.Expr | None, scope: Sco
             diags.error("Invalid for_each argument", "The given \"for_each\" argument value is unsuitable: the "
                         "given \"for_each\" argument value is null. A map, or set of strings is allowed.",
                         for_each.range)
+            return None, diags
+        if isinstance(raw, (dict, TMap, TSet)) and len(raw) > MAX_INSTANCES:
+            diags.error("Invalid for_each argument", f"The given \"for_each\" argument value is unsuitable: "
+                        f"{len(raw):,} elements; tfconsole supports at most {MAX_INSTANCES:,} instances of one "
+                        "resource or module.", for_each.range)
             return None, diags
         if isinstance(raw, (dict, TMap)):
             keys = sorted(raw.keys())
@@ -518,6 +533,13 @@ def _set_path(v: Any, path: tuple, new: Any) -> Any:
     return v
 
 
+def _infinity_diag(addr_s: str, rc: Any) -> Any:
+    from tfconsole.diags import error
+
+    return error(f"failed to encode {addr_s} in state: failed to serialize value: cannot serialize infinity as "
+                 "JSON", "", rc.range if rc is not None else None, address=addr_s)
+
+
 def encode_object(value: dict[str, Any], schema: Schema) -> tuple[dict[str, Any], list[Any]]:
     """(attributes JSON, sensitive_attributes) for the state file."""
     clean, _ = unmark_deep(value)
@@ -864,6 +886,10 @@ class PlanInstanceNode(_InstanceNode):
         if diags.has_errors:
             return diags
         planned = resp.planned
+        if find_infinity(planned):
+            # Terraform's plan fails here too: it cannot write the planned object to its state
+            diags.append(_infinity_diag(addr_s, rc))
+            return diags
         replace_paths = required_replaces(clean_prior, planned, list(resp.requires_replace)) \
             if plan_prior is not None else []
         planned_private = resp.private
@@ -1253,6 +1279,11 @@ class ApplyInstanceNode(Node, Executable):
                                                    obj.private if obj and prior is not None else None))
         diags.extend(_with_addr(presp.diags, addr_s, rc.range if rc is not None else None))
         if presp.diags.has_errors:
+            return diags
+        if find_infinity(presp.planned):
+            # refused before anything is created (the plan refuses it already; a plan file made
+            # elsewhere could still carry one)
+            diags.append(_infinity_diag(addr_s, rc))
             return diags
         diags.extend(_planned_valid(provider, schema, clean_prior, clean_config, presp, addr_s))
         diags.extend(_final_plan_consistent(provider, schema, ch, clean_prior, presp, addr_s))

@@ -12,8 +12,8 @@ from tfconsole.lang import ast as A
 from tfconsole.lang.eval import evaluate, value_to_display
 from tfconsole.lang.types import BOOL, DYNAMIC, NUMBER, STRING, SetType, MapType, ObjectType
 from tfconsole.lang.values import (
-    ConversionError, Null, Sensitive, TMap, TSet, Unknown, contains_marks, convert, is_null, is_wholly_known,
-    mark, type_of, unmark, unmark_deep,
+    ConversionError, Null, Sensitive, TMap, TSet, Unknown, contains_marks, convert, find_infinity, is_null,
+    is_wholly_known, mark, type_of, unmark, unmark_deep,
 )
 
 from .base import Executable, Node, Referenceable, Referencer, RefKey, expr_keys, keys_for_traversals
@@ -228,6 +228,12 @@ class OutputNode(Node, Executable, Referenceable, Referencer):
                             "sensitive data be explicitly marked as sensitive, to confirm your intent.\n\n"
                             "If you do intend to export this data, annotate the output value as sensitive by "
                             "adding the following argument:\n    sensitive = true", self.out.range)
+                continue
+            if mi.is_root and ctx.operation == "apply" and find_infinity(v):
+                # Terraform plans this and then fails to save state; say so with the location
+                diags.error("Failed to serialize output value in state",
+                            f'An error occured while serializing output value "{self.out.name}": cannot '
+                            "serialize infinity as JSON.", self.out.expr.range or self.out.range)
                 continue
             if self.out.sensitive:
                 v = mark(v)

@@ -1,20 +1,41 @@
 """CycleValidationTransformer and SelfReferenceTransformer: graph errors with their members."""
 from __future__ import annotations
 
+from tfconsole.diags import SourceRange
 from tfconsole.lang import ast as A
+
 from ..dag import Graph
 from ..nodes.resource import ResourceNode
 from ..nodes.values import LocalNode
 from .base import BuildContext, Transform, _all_attrs
 
+
 class CycleValidationTransformer(Transform):
-    """A cycle is an error that names every member."""
+    """A cycle is an error that names every member: its address, as Terraform does, and (beyond
+    Terraform) where in the configuration each one is declared. The summary stays Terraform's;
+    the diagnostic has no single subject, the places are in its detail."""
 
     def transform(self, g: Graph, b: BuildContext) -> None:
         for cyc in g.cycles():
-            names = sorted(v.name for v in cyc)
-            b.diags.error("Cycle: " + ", ".join(names),
-                          "The configuration contains a dependency cycle between: " + ", ".join(names) + ".")
+            members = sorted(cyc, key=lambda v: v.name)
+            lines = []
+            for v in members:
+                where = _declared_at(v)
+                lines.append(f"  - {v.name}" + (f" ({where.filename}:{where.start.line})" if where else ""))
+            b.diags.error("Cycle: " + ", ".join(v.name for v in members),
+                          "The configuration contains a dependency cycle between:\n" + "\n".join(lines))
+
+
+def _declared_at(v: object) -> SourceRange | None:
+    """Where the configuration declares what vertex `v` stands for, if it is known."""
+    rng = getattr(v, "range", None)
+    if isinstance(rng, SourceRange):
+        return rng
+    for attr in ("rc", "var", "out", "call", "check", "config", "block"):
+        rng = getattr(getattr(v, attr, None), "range", None)
+        if isinstance(rng, SourceRange):
+            return rng
+    return None
 
 
 class SelfReferenceTransformer(Transform):
@@ -34,7 +55,6 @@ class SelfReferenceTransformer(Transform):
             if isinstance(v, ResourceNode):
                 own = (v.module, str(v.rc.addr))
                 exprs = [a.expr for a in _all_attrs(v.rc.body)] + [v.rc.count, v.rc.for_each]
-                from ..nodes.base import expr_keys
 
                 for e in exprs:
                     if e is None:

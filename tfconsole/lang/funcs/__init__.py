@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..strings import nfc, nfc_deep
 from ..types import DYNAMIC, DynamicType, Type
 from ..values import (
     ConversionError, Null, Sensitive, Unknown, convert, is_null, is_wholly_known, mark, type_of,
@@ -24,7 +25,7 @@ from ..values import (
 )
 
 __all__ = [
-    "FunctionError", "FuncContext", "Param", "Function", "FUNCTIONS", "call_function", "register",
+    "FunctionError", "FuncContext", "Param", "Function", "FUNCTIONS", "call_function", "check_arity", "register",
 ]
 
 
@@ -78,7 +79,9 @@ def _utc_now() -> _dt.datetime:
 @dataclass
 class FuncContext:
     base_dir: str = "."
-    render_template: Callable[[str, dict, str], Any] | None = None
+    console: bool = False  # `terraform console`: the console-only functions (type) exist
+    template_mode: str | None = None  # inside a templatefile/templatestring template: which
+    render_template: Callable[..., Any] | None = None  # (text, vars, filename, base_dir=None)
     # clock for timestamp(); plan_time is what plantimestamp() returns (None: unknown)
     now: Callable[[], _dt.datetime] = _utc_now
     plan_time: _dt.datetime | None = None
@@ -117,11 +120,13 @@ class Function:
             return rt
         return rt(args)
 
-    def signature(self) -> str:
+    def signature(self, shown: str | None = None) -> str:
+        """"name(a, b, rest...)", as Terraform prints it under a failed call ("while calling ...");
+        `shown` is the name as called (core::upper)."""
         names = [p.name for p in self.params]
         if self.variadic is not None:
             names.append(self.variadic.name + "...")
-        return f"{self.name}({', '.join(names)})"
+        return f"{shown or self.name}({', '.join(names)})"
 
 
 FUNCTIONS: dict[str, Function] = {}
@@ -167,9 +172,11 @@ class _UnknownExpansion(Exception):
 
 
 def call_function(name: str, args: list, ctx: FuncContext | None = None,
-                  expand_last: bool = False) -> Any:
-    """Call built-in function `name`; raises KeyError for an unknown name."""
+                  expand_last: bool = False, called_as: str | None = None) -> Any:
+    """Call built-in function `name`; raises KeyError for an unknown name. `called_as` is the
+    name as written (core::upper), which the error messages quote."""
     fn = FUNCTIONS[name]
+    shown = called_as or fn.name
     if ctx is None:
         ctx = FuncContext()
     args = list(args)
@@ -179,9 +186,9 @@ def call_function(name: str, args: list, ctx: FuncContext | None = None,
         except _UnknownExpansion:
             return Unknown(DYNAMIC)
     try:
-        return _call(fn, args, ctx)
+        return _call(fn, args, ctx, shown)
     except FunctionError as exc:
-        exc.func_name = fn.name
+        exc.func_name = shown
         if exc.arg_index is not None:
             if exc.arg_index < len(fn.params):
                 exc.param_name = fn.params[exc.arg_index].name
@@ -190,17 +197,24 @@ def call_function(name: str, args: list, ctx: FuncContext | None = None,
         raise
 
 
-def _call(fn: Function, args: list, ctx: FuncContext) -> Any:
+def check_arity(fn: Function, nargs: int, shown: str | None = None) -> None:
+    """HCL's argument-count errors for a call with nargs arguments."""
     nparams = len(fn.params)
-    if len(args) < nparams:
-        missing = fn.params[len(args)].name
+    shown = shown or fn.name
+    if nargs < nparams:
+        missing = fn.params[nargs].name
         qual = "at least " if fn.variadic is not None else ""
         raise FunctionError(
-            f'Function "{fn.name}" expects {qual}{_plural(nparams)}. Missing value for "{missing}".',
+            f'Function "{shown}" expects {qual}{_plural(nparams)}. Missing value for "{missing}".',
             None, summary="Not enough function arguments")
-    if len(args) > nparams and fn.variadic is None:
-        det = f'Function "{fn.name}" expects only {_plural(nparams)}.'
+    if nargs > nparams and fn.variadic is None:
+        det = f'Function "{shown}" expects only {_plural(nparams)}.'
         raise FunctionError(det, None, summary="Too many function arguments")
+
+
+def _call(fn: Function, args: list, ctx: FuncContext, shown: str) -> Any:
+    nparams = len(fn.params)
+    check_arity(fn, len(args), shown)
 
     specs = [fn.params[i] if i < nparams else fn.variadic for i in range(len(args))]
 
@@ -245,7 +259,18 @@ def _call(fn: Function, args: list, ctx: FuncContext) -> Any:
         return mark(Unknown(rt), marked)
 
     result = fn.impl(call_args, ctx)
+    # cty makes every string it is given NFC: a function's new strings are normalised here
+    if type(result) is str:
+        result = nfc(result)
+    elif fn.name in _NEW_STRINGS_INSIDE:
+        result = nfc_deep(result)
     return mark(result, marked)
+
+
+# functions whose collection results hold strings they made themselves (other functions
+# return strings that were already values, hence already NFC)
+_NEW_STRINGS_INSIDE = frozenset(("jsondecode", "yamldecode", "csvdecode", "split", "regex", "regexall",
+                                 "formatlist", "fileset"))
 
 
 def conversion_message(exc: ConversionError, value: Any) -> str:
@@ -268,12 +293,33 @@ def conversion_message(exc: ConversionError, value: Any) -> str:
     m = re.match(r'cannot convert ".*" to (number|bool);', msg, re.S)
     if m:  # cty's convert says just this; the longer text is the to* functions' own
         return prefix + f"a {m.group(1)} is required"
-    if msg.endswith(" required") and sub is not None and not is_null(sub):
+    if msg.endswith(" required") and exc.want is not None and sub is not None and not is_null(sub):
         try:
-            msg += f", but have {type_of(sub).friendly()}"
+            got = type_of(sub)
         except TypeError:
-            pass
+            got = None
+        if got is not None and not _likely_to_confuse(got, exc.want):
+            msg += f", but have {got.friendly()}"
     return prefix + msg
+
+
+def _likely_to_confuse(got: Type, want: Type) -> bool:
+    """go-cty's typesAreLikelyToCauseConfusion: whether naming both types in a mismatch
+    message would mislead (then it says only what was required)."""
+    from ..types import BOOL, NUMBER, STRING, ListType, MapType, ObjectType, PrimitiveType, SetType, TupleType
+
+    if isinstance(got, PrimitiveType) != isinstance(want, PrimitiveType):
+        return False
+    if want == STRING:
+        return False
+    if {got, want} == {BOOL, NUMBER}:
+        return False
+    colls = (ListType, SetType, MapType)
+    if isinstance(got, colls) and isinstance(want, colls) and not got.elem.has_dynamic() and want.elem.has_dynamic():
+        return False
+    if isinstance(got, TupleType) and isinstance(want, ObjectType):
+        return False
+    return True
 
 
 # Register every category.

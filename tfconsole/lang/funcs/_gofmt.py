@@ -1,16 +1,16 @@
-"""Go-flavoured formatting and text helpers: format verbs, regular expressions, graphemes."""
+"""Go-flavoured formatting and text helpers: format verbs, JSON text, graphemes, Go quoting."""
 from __future__ import annotations
 
 import json
-import math
 import re
-import unicodedata
-from decimal import Decimal
 from typing import Any
 
+import regex as _uregex
+
+from .. import numbers as N
+from ..numbers import Num
 from ..values import (
-    Null, TList, TMap, TSet, Unknown, convert, ConversionError, format_number, is_null, to_json_plain,
-    type_of,
+    Null, TList, TMap, TSet, Unknown, convert, ConversionError, is_null, to_json_plain, type_of,
 )
 from ..types import BOOL, NUMBER, STRING
 from . import FunctionError
@@ -53,7 +53,11 @@ def go_json_string(s: str, escape_html: bool = True) -> str:
 
 
 def json_number(n: Any) -> str:
-    return format_number(n)
+    """A number as cty's JSON marshalling writes it (its own precision's shortest digits)."""
+    text = N.text(n)
+    if text.endswith("Inf"):
+        raise FunctionError("cannot serialize infinity as JSON")
+    return text
 
 
 def go_json(v: Any, escape_html: bool = True) -> str:
@@ -65,9 +69,7 @@ def go_json(v: Any, escape_html: bool = True) -> str:
         return "true" if v else "false"
     if t is str:
         return go_json_string(v, escape_html)
-    if t is int or t is float:
-        if isinstance(v, float) and not math.isfinite(v):
-            raise FunctionError("value is infinite and cannot be encoded")
+    if t is int or t is Num:
         return json_number(v)
     if t is dict or t is TMap:
         return "{" + ",".join(go_json_string(k, escape_html) + ":" + go_json(v[k], escape_html)
@@ -80,44 +82,21 @@ def go_json(v: Any, escape_html: bool = True) -> str:
 
 
 # ---------------------------------------------------------------------------
-# grapheme clusters (an approximation of Unicode's extended grapheme clusters)
+# grapheme clusters (Unicode's extended grapheme clusters, as go-textseg splits text)
 
-_ZWJ = "\u200d"
-
-
-def _extends(ch: str) -> bool:
-    o = ord(ch)
-    if unicodedata.combining(ch):
-        return True
-    cat = unicodedata.category(ch)
-    if cat in ("Mn", "Me", "Mc"):
-        return True
-    if 0xFE00 <= o <= 0xFE0F or 0x1F3FB <= o <= 0x1F3FF or 0xE0020 <= o <= 0xE007F:
-        return True
-    return ch == _ZWJ
+_GRAPHEME = _uregex.compile(r"\X")
 
 
 def graphemes(s: str) -> list[str]:
-    out: list[str] = []
-    i = 0
-    n = len(s)
-    while i < n:
-        j = i + 1
-        if s[i] == "\r" and j < n and s[j] == "\n":
-            out.append("\r\n")
-            i = j + 1
-            continue
-        ri = 0x1F1E6 <= ord(s[i]) <= 0x1F1FF
-        if ri and j < n and 0x1F1E6 <= ord(s[j]) <= 0x1F1FF:
-            j += 1
-        while j < n and s[i] not in "\r\n" and _extends(s[j]):
-            if s[j] == _ZWJ and j + 1 < n:
-                j += 2
-            else:
-                j += 1
-        out.append(s[i:j])
-        i = j
-    return out
+    if s.isascii() and "\r\n" not in s:
+        return list(s)
+    return _GRAPHEME.findall(s)
+
+
+def grapheme_count(s: str) -> int:
+    if s.isascii() and "\r\n" not in s:
+        return len(s)
+    return sum(1 for _ in _GRAPHEME.finditer(s))
 
 
 # ---------------------------------------------------------------------------
@@ -127,92 +106,122 @@ _INT_VERBS = "dboxX"
 _FLOAT_VERBS = "eEfgG"
 
 
-def _shortest_digits(x: Any) -> tuple[str, int, bool]:
-    """(digits, decimal point position, negative) of the shortest decimal form of x:
-    x = 0.DIGITS * 10**dp."""
-    neg = x < 0
-    if isinstance(x, int):
-        t = str(abs(x))
-        return (t.rstrip("0") or "0"), len(t), neg
-    d = Decimal(repr(abs(float(x)))).normalize()
-    _, digits, exp = d.as_tuple()
-    ds = "".join(map(str, digits))
-    return ds, len(ds) + exp, neg
-
-
-def _fmt_e_digits(ds: str, dp: int, neg: bool, upper: bool) -> str:
-    exp = dp - 1
-    mant = ds[0] + ("." + ds[1:] if len(ds) > 1 else "")
-    e = "E" if upper else "e"
-    sign = "-" if exp < 0 else "+"
-    return ("-" if neg else "") + f"{mant}{e}{sign}{abs(exp):02d}"
-
-
-def _fmt_f_digits(ds: str, dp: int, neg: bool) -> str:
-    if dp <= 0:
-        s = "0." + "0" * (-dp) + ds
-    elif dp >= len(ds):
-        s = ds + "0" * (dp - len(ds))
-    else:
-        s = ds[:dp] + "." + ds[dp:]
-    return ("-" if neg else "") + s
-
-
-def go_float(x: Any, verb: str, prec: int | None, sharp: bool = False) -> str:
-    if isinstance(x, float) and math.isinf(x):
-        return "+Inf" if x > 0 else "-Inf"
-    if verb in "gG":
-        if prec is None:
-            ds, dp, neg = _shortest_digits(x)
-            if ds == "0":
-                return "0"
-            exp = dp - 1
-            if exp < -4 or exp >= 6:
-                return _fmt_e_digits(ds, dp, neg, verb == "G")
-            return _fmt_f_digits(ds, dp, neg)
-        p = prec if prec > 0 else 1
-        s = ("%." + str(p) + ("G" if verb == "G" else "g")) % float(x)
+def _pad_text(s: str, width: int | None, minus: bool, zero: bool) -> str:
+    """cty's formatPadWidth: width counts grapheme clusters; pads with zeros when asked, on
+    the right with the minus flag."""
+    if width is None:
         return s
-    if verb in "eE":
-        p = 6 if prec is None else prec
-        if isinstance(x, int) and abs(x) > 2**53:
-            s = f"{Decimal(x):.{p}e}"
-        else:
-            s = f"{float(x):.{p}e}"
-        return s.upper() if verb == "E" else s
-    # f
-    p = 6 if prec is None else prec
-    if isinstance(x, int):
-        return f"{Decimal(x):.{p}f}"
-    return f"{float(x):.{p}f}"
-
-
-def _pad(s: str, width: int | None, minus: bool, zero: bool, numeric: bool) -> str:
-    if width is None or len(s) >= width:
+    n = grapheme_count(s)
+    if n >= width:
         return s
+    pad = ("0" if zero else " ") * (width - n)
+    return s + pad if minus else pad + s
+
+
+def _go_float_verb(x: Any, verb: str, prec: int | None, plus: bool, minus: bool, space: bool,
+                   zero: bool, width: int | None) -> str:
+    """fmt.Sprintf of a *big.Float with one of e E f g G (big.Float.Format)."""
+    if prec is None:
+        prec = -1 if verb in "gG" else 6
+    buf = N.go_append(x, verb, prec)
+    sign = ""
+    if buf[0] == "-":
+        sign, buf = "-", buf[1:]
+    elif buf[0] == "+":  # +Inf
+        sign, buf = (" " if space else "+"), buf[1:]
+    elif plus:
+        sign = "+"
+    elif space:
+        sign = " "
+    pad = width - len(sign) - len(buf) if width is not None and width > len(sign) + len(buf) else 0
+    if zero and not buf.endswith("Inf"):
+        return sign + "0" * pad + buf
     if minus:
-        return s + " " * (width - len(s))
-    if zero and numeric:
-        sign = ""
-        if s[:1] in "+- ":
-            sign, s = s[0], s[1:]
-        return sign + "0" * (width - len(sign) - len(s)) + s
-    if zero:
-        return "0" * (width - len(s)) + s
-    return " " * (width - len(s)) + s
+        return sign + buf + " " * pad
+    return " " * pad + sign + buf
+
+
+def _go_int_verb(n: int, verb: str, prec: int | None, plus: bool, minus: bool, sharp: bool,
+                 space: bool, zero: bool, width: int | None) -> str:
+    """fmt.Sprintf of a *big.Int with one of d b o x X (big.Int.Format)."""
+    sign = "-" if n < 0 else "+" if plus else " " if space else ""
+    prefix = ""
+    if sharp:
+        prefix = {"b": "0b", "o": "0", "x": "0x", "X": "0X"}.get(verb, "")
+    a = abs(n)
+    if a.bit_length() > 4096:
+        digits = N.text(a) if verb == "d" else format(a, {"b": "b", "o": "o", "x": "x", "X": "X"}[verb])
+    else:
+        digits = {"d": str, "b": lambda z: format(z, "b"), "o": lambda z: format(z, "o"),
+                  "x": lambda z: format(z, "x"), "X": lambda z: format(z, "X")}[verb](a)
+    zeros = left = right = 0
+    if prec is not None:
+        if len(digits) < prec:
+            zeros = prec - len(digits)
+        elif digits == "0" and prec == 0:
+            return ""
+    length = len(sign) + len(prefix) + zeros + len(digits)
+    if width is not None and length < width:
+        d = width - length
+        if minus:
+            right = d
+        elif zero and prec is None:
+            zeros = d
+        else:
+            left = d
+    return " " * left + sign + prefix + "0" * zeros + digits + " " * right
 
 
 def _value_v(v: Any, sharp: bool) -> str:
     t = type(v)
     if is_null(v):
         return "null"
-    if t is str:
-        return go_json_string(v) if sharp else v
-    if t is bool:
-        return "true" if v else "false"
-    if t is int or t is float:
-        return format_number(v)
+    if t is str and not sharp:
+        return v
+    if (t is int or t is Num) and not sharp:
+        return N.go_append(v, "g", -1)
     return go_json(v)
+
+
+# format() pads strings to any width in Terraform ("%999999999s" asks for a gigabyte): tfconsole
+# refuses widths beyond this. (Numbers follow Go's own limit, see _go_too_large.)
+MAX_FORMAT_WIDTH = 10_000_000
+_HUGE = 10 ** 13
+
+
+def _boff(s: str, i: int) -> int:
+    """The byte offset of character i (go-cty reports offsets in bytes)."""
+    return len(s[:i].encode("utf-8")) if not s.isascii() else i
+
+
+def _go_too_large(digits: str) -> bool:
+    """Go's fmt parsenum: a number that passes a million before its last digit is refused."""
+    num = 0
+    for ch in digits:
+        if num > 1_000_000:
+            return True
+        num = num * 10 + ord(ch) - 48
+    return False
+
+
+def _go_noverb(verb: str, arg: Any) -> str:
+    """What Go's Sprintf writes for a spec it cannot parse, with the number left over."""
+    try:
+        x = convert(arg, NUMBER) if arg is not None else None
+    except ConversionError:
+        x = None
+    if x is None:
+        return "%!(NOVERB)"
+    if verb in _INT_VERBS:
+        n = N.to_int(x)
+        return f"%!(NOVERB)%!(EXTRA *big.Int={n})" if n is not None else "%!(NOVERB)"
+    return f"%!(NOVERB)%!(EXTRA *big.Float={N.go_append(x, 'g', 10)})"
+
+
+def go_quote_rune(ch: str) -> str:
+    """Go's %q of a rune: 'x'."""
+    return "'" + go_quote(ch)[1:-1].replace("\\\"", '"').replace("'", "\\'") + "'"
+_ASCII_DIGITS = re.compile(r"[0-9]+")
 
 
 def go_format(fmt: str, args: list) -> str:
@@ -247,31 +256,43 @@ def go_format(fmt: str, args: list) -> str:
             i += 1
         if i < n and fmt[i] == "[":
             j = fmt.find("]", i)
-            if j < 0 or not fmt[i + 1:j].isdigit():
+            if j < 0 or not _ASCII_DIGITS.fullmatch(fmt[i + 1:j]) or j - i > 10:
                 raise FunctionError(f"invalid format string starting at offset {i}")
             argi = int(fmt[i + 1:j]) - 1
             i = j + 1
         width = None
         ws = i
-        while i < n and fmt[i].isdigit():
+        while i < n and fmt[i] in "0123456789":
             i += 1
+        width_text = fmt[ws:i]
         if i > ws:
-            width = int(fmt[ws:i])
+            width = int(width_text) if i - ws <= 12 else _HUGE
         prec = None
+        prec_text = ""
         if i < n and fmt[i] == ".":
             i += 1
             ps = i
-            while i < n and fmt[i].isdigit():
+            while i < n and fmt[i] in "0123456789":
                 i += 1
-            prec = int(fmt[ps:i]) if i > ps else 0
+            prec_text = fmt[ps:i]
+            prec = (int(prec_text) if i - ps <= 12 else _HUGE) if i > ps else 0
         if i >= n:
-            raise FunctionError(f"invalid format string starting at offset {i}")
+            raise FunctionError(f"invalid format string starting at offset {_boff(fmt, i)}")
         verb = fmt[i]
         i += 1
         spec = fmt[start:i]
         verbs += 1
+        if not ("a" <= verb <= "z" or "A" <= verb <= "Z"):
+            # go-cty's format scanner takes only ASCII letters as verbs
+            raise FunctionError(f"unrecognized format character {go_quote_rune(verb)} at offset {_boff(fmt, i - 1)}")
         if verb not in "vstqdboxXeEfgG":
-            raise FunctionError(f"unsupported format verb '{verb}' in \"{spec}\" at offset {start}")
+            raise FunctionError(f"unsupported format verb '{verb}' in \"{spec}\" at offset {_boff(fmt, start)}")
+        if verb in "dboxXeEfgG" and (_go_too_large(width_text) or _go_too_large(prec_text)):
+            # Go's fmt gives up on a width or precision beyond a million: "%!(NOVERB)"
+            out.append(_go_noverb(verb, args[argi] if 0 <= argi < len(args) else None))
+            argi += 1
+            maxused = max(maxused, argi)
+            continue
         if argi >= len(args) or argi < 0:
             raise FunctionError(f'not enough arguments for "{spec}" at {start}: need index {argi + 1} '
                                 f"but have {len(args)} total")
@@ -290,9 +311,15 @@ def _format_one(verb, spec, start, arg, plus, minus, sharp, space, zero, width, 
     def bad(msg: str) -> FunctionError:
         return FunctionError(f'unsupported value for "{spec}" at {start}: {msg}')
 
+    if width is not None and width > MAX_FORMAT_WIDTH and verb in "vsq":
+        raise FunctionError(f'width {width if width < _HUGE else "of more than 12 digits"} in "{spec}" at '
+                            f"{start} is larger than tfconsole pads to ({MAX_FORMAT_WIDTH})")
     if verb == "v":
-        s = _value_v(arg, sharp)
-        return _pad(s, width, minus, zero, False)
+        try:
+            s = _value_v(arg, sharp)
+        except FunctionError as exc:
+            raise bad(exc.message) from None
+        return _pad_text(s, width, minus, zero)
     if is_null(arg):
         raise bad("null value cannot be formatted")
     if verb in "sq":
@@ -300,11 +327,11 @@ def _format_one(verb, spec, start, arg, plus, minus, sharp, space, zero, width, 
             s = convert(arg, STRING)
         except ConversionError:
             raise bad(f"string required, but have {type_of(arg).friendly()}") from None
-        if prec is not None:
-            s = s[:prec]
+        if prec is not None and prec > 0:
+            s = "".join(graphemes(s)[:prec])
         if verb == "q":
             s = go_json_string(s, False)
-        return _pad(s, width, minus, zero, False)
+        return _pad_text(s, width, minus, zero)
     if verb == "t":
         try:
             b = convert(arg, BOOL)
@@ -316,207 +343,31 @@ def _format_one(verb, spec, start, arg, plus, minus, sharp, space, zero, width, 
     except ConversionError:
         raise bad("a number is required") from None
     if verb in _INT_VERBS:
-        if isinstance(x, float):
-            if not math.isfinite(x) or x != int(x):
-                raise bad("an integer is required")
-            x = int(x)
-        neg = x < 0
-        a = abs(x)
-        body = {"d": str, "b": lambda z: format(z, "b"), "o": lambda z: format(z, "o"),
-                "x": lambda z: format(z, "x"), "X": lambda z: format(z, "X")}[verb](a)
-        if sharp and verb == "o":
-            body = "0" + body
-        elif sharp and verb in "xX":
-            body = "0" + verb + body
-        if prec is not None and len(body) < prec:
-            body = "0" * (prec - len(body)) + body
-        sign = "-" if neg else ("+" if plus else (" " if space else ""))
-        return _pad(sign + body, width, minus, zero and prec is None, True)
-    s = go_float(x, verb, prec, sharp)
-    if not s.startswith("-"):
-        if plus:
-            s = "+" + s
-        elif space:
-            s = " " + s
-    return _pad(s, width, minus, zero, True)
+        n = N.to_int(x)
+        if n is None:
+            raise bad("an integer is required")
+        return _go_int_verb(n, verb, prec, plus, minus, sharp, space, zero, width)
+    return _go_float_verb(x, verb, prec, plus, minus, space, zero, width)
 
 
-# ---------------------------------------------------------------------------
-# Go RE2 syntax -> Python re
-
-_POSIX = {
-    "alnum": "0-9A-Za-z", "alpha": "A-Za-z", "ascii": "\\x00-\\x7f", "blank": "\\t ",
-    "cntrl": "\\x00-\\x1f\\x7f", "digit": "0-9", "graph": "!-~", "lower": "a-z",
-    "print": " -~", "punct": "!-/:-@\\[-`{-~", "space": "\\t\\n\\v\\f\\r ", "upper": "A-Z",
-    "word": "0-9A-Za-z_", "xdigit": "0-9A-Fa-f",
-}
-
-_UNI = {
-    "L": "^\\W\\d_", "Lu": "A-Z\\u00c0-\\u00d6\\u00d8-\\u00de", "Ll": "a-z\\u00df-\\u00f6\\u00f8-\\u00ff",
-    "N": "\\d", "Nd": "\\d", "Greek": "\\u0370-\\u03ff", "Han": "\\u4e00-\\u9fff",
-    "Latin": "A-Za-z\\u00aa\\u00ba\\u00c0-\\u00d6\\u00d8-\\u00f6\\u00f8-\\u024f",
-    "P": "!-/:-@\\[-`{-~\\u00a1-\\u00bf", "S": "$+<->^`|~", "Z": "\\s", "Zs": " \\u00a0",
-}
+_GO_ESC = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v",
+           "\\": "\\\\", '"': '\\"'}
 
 
-def go_regex(pattern: str) -> re.Pattern:
-    """Compile an RE2 pattern as Python's re, translating the syntax that differs."""
-    out: list[str] = []
-    i = 0
-    n = len(pattern)
-    in_class = False
-    multiline = False
-    m = re.match(r"\(\?([imsU]+)\)", pattern)
-    if m and "m" in m.group(1):
-        multiline = True
-    while i < n:
-        c = pattern[i]
-        if c == "\\" and i + 1 < n:
-            d = pattern[i + 1]
-            if d == "z":
-                out.append("\\Z")
-                i += 2
-                continue
-            if d == "Q":
-                j = pattern.find("\\E", i + 2)
-                lit = pattern[i + 2:] if j < 0 else pattern[i + 2:j]
-                out.append(re.escape(lit))
-                i = n if j < 0 else j + 2
-                continue
-            if d in "pP":
-                if i + 2 < n and pattern[i + 2] == "{":
-                    j = pattern.find("}", i + 3)
-                    name = pattern[i + 3:j]
-                    nxt = j + 1
-                else:
-                    name = pattern[i + 2:i + 3]
-                    nxt = i + 3
-                rng = _UNI.get(name)
-                if rng is None:
-                    raise FunctionError(f"invalid regexp pattern: invalid character class range in \\{d}{{{name}}}")
-                neg = d == "P"
-                if name == "L":
-                    neg = not neg
-                    rng = "\\W\\d_"
-                if in_class:
-                    if neg:
-                        raise FunctionError(f"invalid regexp pattern: unsupported negated class in {pattern}")
-                    out.append(rng)
-                else:
-                    out.append(("[^" if neg else "[") + rng + "]")
-                i = nxt
-                continue
-            out.append(pattern[i:i + 2])
-            i += 2
-            continue
-        if in_class:
-            if c == "[" and pattern.startswith("[:", i):
-                j = pattern.find(":]", i + 2)
-                if j > 0:
-                    name = pattern[i + 2:j]
-                    neg = name.startswith("^")
-                    rng = _POSIX.get(name.lstrip("^"))
-                    if rng is not None and not neg:
-                        out.append(rng)
-                        i = j + 2
-                        continue
-            if c == "[":
-                out.append("\\[")
-                i += 1
-                continue
-            if c == "]":
-                in_class = False
-            out.append(c)
-            i += 1
-            continue
-        if c == "[":
-            in_class = True
-            out.append(c)
-            i += 1
-            if i < n and pattern[i] == "^":
-                out.append("^")
-                i += 1
-            if i < n and pattern[i] == "]":
-                out.append("\\]")
-                i += 1
-            continue
-        if c == "(" and pattern.startswith("(?<", i) and not pattern.startswith("(?<=", i) \
-                and not pattern.startswith("(?<!", i):
-            out.append("(?P<")
-            i += 3
-            continue
-        if c == "$" and not multiline:
-            out.append("(?!(?s:.))")
-            i += 1
-            continue
-        out.append(c)
-        i += 1
-    text = "".join(out)
-    # RE2 flag U (ungreedy) is not in Python; drop it (rare)
-    text = re.sub(r"^\(\?([imsU]+)\)", lambda mm: "(?" + mm.group(1).replace("U", "") + ")"
-                  if mm.group(1).replace("U", "") else "", text)
-    try:
-        return re.compile(text)
-    except re.error as exc:
-        raise FunctionError(f"invalid regexp pattern: {_go_regex_error(exc, pattern, text)}") from None
-
-
-def _go_regex_error(exc: re.error, pattern: str, text: str) -> str:
-    """Python's complaint in the words of Go's regexp/syntax ("CODE in EXPR")."""
-    msg = exc.msg
-    pos = exc.pos if exc.pos is not None and text == pattern else None
-    if msg.startswith("missing ), unterminated subpattern"):
-        return f"missing closing ) in {pattern}"
-    if msg.startswith("unbalanced parenthesis"):
-        return f"unexpected ) in {pattern}"
-    if msg.startswith("unterminated character set"):
-        return f"missing closing ] in {pattern[pos:] if pos is not None else pattern}"
-    if msg.startswith("nothing to repeat"):
-        return f"missing argument to repetition operator in {pattern[pos:pos + 1] if pos is not None else pattern}"
-    if msg.startswith("multiple repeat"):
-        return f"invalid nested repetition operator in {pattern[pos - 1:pos + 1] if pos else pattern}"
-    if msg.startswith("bad escape"):
-        return f"invalid escape sequence in {pattern[pos:pos + 2] if pos is not None else pattern}"
-    return f"{msg} in {pattern}"
-
-
-def go_expand(template: str, m: re.Match) -> str:
-    """Expand Go's regexp replacement template ($1, ${1}, $name, ${name}, $$)."""
-    out: list[str] = []
-    i = 0
-    n = len(template)
-    groups = m.re.groupindex
-    while i < n:
-        c = template[i]
-        if c != "$" or i + 1 >= n:
-            out.append(c)
-            i += 1
-            continue
-        d = template[i + 1]
-        if d == "$":
-            out.append("$")
-            i += 2
-            continue
-        if d == "{":
-            j = template.find("}", i + 2)
-            name = template[i + 2:j] if j > 0 else ""
-            if j < 0 or not name or not re.fullmatch(r"\w+", name):
-                out.append(c)
-                i += 1
-                continue
-            i = j + 1
+def go_quote(s: str) -> str:
+    """Go's strconv.Quote (the %q of Go's fmt, used in cty's own error messages)."""
+    out = ['"']
+    for ch in s:
+        e = _GO_ESC.get(ch)
+        if e is not None:
+            out.append(e)
+        elif ch == " " or ch.isprintable():
+            out.append(ch)
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\x{ord(ch):02x}")
+        elif ord(ch) < 0x10000:
+            out.append(f"\\u{ord(ch):04x}")
         else:
-            mm = re.match(r"\w+", template[i + 1:])
-            if not mm:
-                out.append(c)
-                i += 1
-                continue
-            name = mm.group(0)
-            i += 1 + len(name)
-        if name.isdigit():
-            k = int(name)
-            if k <= m.re.groups:
-                out.append(m.group(k) or "")
-        elif name in groups:
-            out.append(m.group(name) or "")
+            out.append(f"\\U{ord(ch):08x}")
+    out.append('"')
     return "".join(out)

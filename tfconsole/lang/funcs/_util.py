@@ -1,33 +1,51 @@
 """Helpers shared by the function modules."""
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from ..types import (
     DYNAMIC, DynamicType, ListType, MapType, ObjectType, SetType, TupleType, Type,
 )
-from ..values import Null, Sensitive, TList, TMap, TSet, Unknown, normalize_number, type_of
+from .. import numbers as N
+from ..numbers import Num
+from ..values import Null, Sensitive, TList, TMap, TSet, Unknown, type_of
 from . import FunctionError
 
 
-def num(v: Any) -> int | float:
-    """A number value normalised (integral floats become ints)."""
-    if isinstance(v, float):
-        if math.isnan(v):
+def num(v: Any) -> Any:
+    """A number value: a float64 result (go-cty's NumberFloatVal) becomes a 53-bit number;
+    language numbers pass through. NaN is refused as go-cty refuses it."""
+    if type(v) is float:
+        if v != v:
             raise FunctionError("the result is not a number (NaN)")
-        return normalize_number(v)
+        return N.from_float64(v)
     return v
 
 
-def whole(v: Any, what: str, arg: int | None = None) -> int:
-    """An integer from a number argument, or an error naming it."""
-    if isinstance(v, float):
-        if not math.isfinite(v) or v != int(v):
-            raise FunctionError("value must be a whole number, between -9223372036854775808 and "
-                                "9223372036854775807")
-        return int(v)
-    return int(v)
+_WHOLE_MSG = "value must be a whole number, between -9223372036854775808 and 9223372036854775807"
+
+
+def whole(v: Any, what: str = "", arg: int | None = None) -> int:
+    """An integer from a number argument (gocty's conversion to a Go int), or its error."""
+    if type(v) is int:
+        if not -2 ** 63 <= v < 2 ** 63:
+            raise FunctionError(_WHOLE_MSG)
+        return v
+    n = N.to_int(v) if type(v) is Num else None
+    if n is None or not -2 ** 63 <= n < 2 ** 63:
+        raise FunctionError(_WHOLE_MSG)
+    return n
+
+
+# A function that multiplies text (indent, replace) can be nested to build strings of any
+# size; Terraform builds them until memory runs out. tfconsole refuses a result this long.
+MAX_STRING_CHARS = 64 << 20
+
+
+def check_size(n: int) -> None:
+    if n > MAX_STRING_CHARS:
+        raise FunctionError(f"the result would be {n} characters long; tfconsole builds strings of at most "
+                            f"{MAX_STRING_CHARS} characters")
 
 
 def is_seq_type(t: Type) -> bool:
@@ -68,4 +86,4 @@ def kind(v: Any) -> str:
     return "other"
 
 
-__all__ = ["num", "whole", "is_seq_type", "elem_types", "null_of", "is_seq", "kind", "DYNAMIC", "Sensitive"]
+__all__ = ["num", "whole", "check_size", "MAX_STRING_CHARS", "is_seq_type", "elem_types", "null_of", "is_seq", "kind", "DYNAMIC", "Sensitive"]

@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
+from ..numbers import Num
 from ..values import Null, TList, TMap, TSet, format_number, is_null, parse_number, ConversionError
 from . import FunctionError
 
@@ -174,33 +175,44 @@ def _resolve(tag: str, src: str, plain: bool):
     return src
 
 
-def _construct(node, seen=None):
+# Aliases let a few lines of YAML stand for billions of values (Terraform expands them all, without
+# bound); tfconsole stops a document that expands beyond this many values
+MAX_YAML_VALUES = 1_000_000
+
+
+def _construct(node, budget=None):
+    if budget is None:
+        budget = [MAX_YAML_VALUES]
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise FunctionError(f"the document expands (through aliases) to more than {MAX_YAML_VALUES} values, the "
+                            "most tfconsole decodes")
     if isinstance(node, ScalarNode):
         return _resolve(node.tag, node.value, node.style is None)
     if isinstance(node, SequenceNode):
-        return [_construct(x) for x in node.value]
+        return [_construct(x, budget) for x in node.value]
     out: dict[str, Any] = {}
     merged: dict[str, Any] = {}
     for k, v in node.value:
         if isinstance(k, ScalarNode) and (k.tag == MERGE or (k.tag == _IMPLICIT and k.value == "<<")):
             srcs = v.value if isinstance(v, SequenceNode) else [v]
             for s in srcs:
-                mv = _construct(s)
+                mv = _construct(s, budget)
                 if not isinstance(mv, dict):
                     raise FunctionError("map merge requires map or sequence of maps as the value")
                 for mk, mvv in mv.items():
                     merged.setdefault(mk, mvv)
             continue
-        kv = _construct(k)
+        kv = _construct(k, budget)
         if kv is None:
             raise FunctionError("mapping key cannot be null")
         if isinstance(kv, bool):
             kv = "true" if kv else "false"
-        elif isinstance(kv, (int, float)):
+        elif isinstance(kv, (int, Num)):
             kv = format_number(kv)
         elif not isinstance(kv, str):
             raise FunctionError("only string keys are supported")
-        out[kv] = _construct(v)
+        out[kv] = _construct(v, budget)
     for mk, mv in merged.items():
         out.setdefault(mk, mv)
     return out
@@ -341,7 +353,7 @@ def _scalar(out: _Out, v: Any, indent: int, block_ok: bool = True):
         out.write("null")
     elif isinstance(v, bool):
         out.write("true" if v else "false")
-    elif isinstance(v, (int, float)):
+    elif isinstance(v, (int, Num)):
         out.write(format_number(v))
     elif isinstance(v, str):
         if block_ok and _literal_ok(v):
@@ -399,6 +411,6 @@ def yaml_encode(v: Any) -> str:
     else:
         _node(out, v, 0)
     text = "".join(out.parts) + "\n"
-    if v is None or type(v) is Null or isinstance(v, (bool, int, float)):
+    if v is None or type(v) is Null or isinstance(v, (bool, int, Num)):
         text += "...\n"
     return text

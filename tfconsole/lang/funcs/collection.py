@@ -1,15 +1,14 @@
 """Collection functions."""
 from __future__ import annotations
 
-from decimal import Decimal
-
+from .. import numbers as N
 from ..types import (
     BOOL, DYNAMIC, NUMBER, STRING, DynamicType, ListType, MapType, ObjectType, SetType, TupleType,
     EMPTY_OBJECT, EMPTY_TUPLE,
 )
 from ..values import (
     ConversionError, Null, Sensitive, TList, TMap, TSet, Unknown, convert, equal, freeze, is_null,
-    is_wholly_known, length_of, mark, normalize_number, type_of, unify_types, unmark, unmark_deep,
+    is_wholly_known, length_of, mark, type_of, unify_types, unmark, unmark_deep,
 )
 from . import FunctionError, Param, register
 from ._util import null_of, whole
@@ -180,9 +179,10 @@ def _distinct(args, ctx):
 
 
 def _index_int(v, what):
-    if isinstance(v, float) and v != int(v):
-        raise FunctionError(f"invalid {what}: value must be a whole number")
-    return int(v)
+    try:
+        return whole(v)
+    except FunctionError as exc:
+        raise FunctionError(f"invalid {what}: {exc.message}") from None
 
 
 def _element_rt(args):
@@ -459,39 +459,38 @@ def _one(args, ctx):
     raise FunctionError("must be a list, set, or tuple value with either zero or one elements", 0)
 
 
-def _dec(x):
-    return Decimal(x) if isinstance(x, int) else Decimal(repr(x))
-
-
 @register("range", [], ListType(NUMBER), variadic=Param("params", NUMBER))
 def _range(args, ctx):
     if len(args) == 1:
-        start, end, step = 0, args[0], (-1 if args[0] < 0 else 1)
+        start, end, step = 0, args[0], (-1 if N.sign(args[0]) < 0 else 1)
     elif len(args) == 2:
         start, end = args
-        step = -1 if end < start else 1
+        step = -1 if N.compare(end, start) < 0 else 1
     elif len(args) == 3:
         start, end, step = args
     else:
         raise FunctionError("must have one, two, or three arguments")
-    down = step < 0
-    if down and end > start:
+    # go-cty's zero-step check compares with its own Zero object, which an argument never is,
+    # so a zero step runs into the 1024-value limit below, as in Terraform
+    down = N.sign(step) < 0
+    if down and N.compare(end, start) > 0:
         raise FunctionError("end must be less than start when step is negative", 1)
-    if not down and end < start:
+    if not down and N.compare(end, start) < 0:
         raise FunctionError("end must be greater than start when step is positive", 1)
-    exact = all(isinstance(x, int) for x in (start, end, step))
-    cur = start if exact else _dec(start)
-    e = end if exact else _dec(end)
-    s = step if exact else _dec(step)
     vals = []
+    cur = start
     while True:
-        if (down and cur <= e) or (not down and cur >= e):
+        c = N.compare(cur, end)
+        if (down and c <= 0) or (not down and c >= 0):
             break
         if len(vals) >= 1024:
             raise FunctionError("more than 1024 values were generated; either decrease the difference "
                                 "between start and end or use a smaller step")
-        vals.append(cur if exact else normalize_number(cur))
-        cur = cur + s
+        vals.append(cur)
+        try:
+            cur = N.add(cur, step)
+        except N.NumberError as exc:
+            raise FunctionError(str(exc)) from None
     return TList(vals, NUMBER)
 
 
@@ -578,10 +577,19 @@ def _setproduct_rt(args):
     return ListType(et) if list_count == len(args) else SetType(et)
 
 
+MAX_SETPRODUCT = 1_000_000
+
+
 @register("setproduct", [], _setproduct_rt, variadic=Param("sets", DYNAMIC))
 def _setproduct(args, ctx):
     rt = _setproduct_rt(args)
     et = rt.elem
+    size = 1
+    for a in args:
+        size *= len(a)
+    if size > MAX_SETPRODUCT:
+        raise FunctionError(f"the product has {size} elements; tfconsole builds at most {MAX_SETPRODUCT} (Terraform "
+                            "has no limit and runs out of memory)")
     rows = [[]]
     for j, a in enumerate(args):
         rows = [r + [convert(x, et.elems[j])] for r in rows for x in a]
@@ -595,17 +603,17 @@ def _slice_idx(args):
     n = len(lst) if type(lst) is not Unknown else None
     s = e = None
     if type(args[1]) is not Unknown:
-        if isinstance(args[1], float) and args[1] != int(args[1]):
+        s = N.to_int(args[1])
+        if s is None:
             raise FunctionError("invalid start index: value must be a whole number", 1)
-        s = int(args[1])
         if s < 0:
             raise FunctionError("start index must not be less than zero", 1)
         if n is not None and s > n:
             raise FunctionError("start index must not be greater than the length of the list", 1)
     if type(args[2]) is not Unknown:
-        if isinstance(args[2], float) and args[2] != int(args[2]):
+        e = N.to_int(args[2])
+        if e is None:
             raise FunctionError("invalid end index: value must be a whole number", 2)
-        e = int(args[2])
         if e < 0:
             raise FunctionError("end index must not be less than zero", 2)
         if n is not None and e > n:
@@ -663,7 +671,6 @@ def _sum(args, ctx):
     if not isinstance(t, (ListType, SetType, TupleType)):
         raise FunctionError(f"argument must be list, set, or tuple. Received {t.friendly()}", 0)
     total = None
-    exact = True
     for x in v:
         if is_null(x):
             raise FunctionError("argument must be list, set, or tuple of number values", 0)
@@ -671,21 +678,14 @@ def _sum(args, ctx):
             x = convert(x, NUMBER)
         except ConversionError:
             raise FunctionError("argument must be list, set, or tuple of number values", 0) from None
-        if isinstance(x, float) and x in (float("inf"), float("-inf")):
-            exact = False
-        d = x if not exact else _dec(x)
         if total is None:
-            total = d
-        else:
-            if not exact and not isinstance(total, float):
-                total = float(total)
-            if exact:
-                total = total + d
-            else:
-                if (total == float("inf") and x == float("-inf")) or (total == float("-inf") and x == float("inf")):
-                    raise FunctionError("can't compute sum of opposing infinities")
-                total = total + float(x)
-    return normalize_number(total) if not isinstance(total, float) else total
+            total = x
+            continue
+        try:
+            total = N.add(total, x)
+        except N.NumberError:
+            raise FunctionError("can't compute sum of opposing infinities") from None
+    return total
 
 
 @register("transpose", [Param("values", MapType(ListType(STRING)))], MapType(ListType(STRING)))

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from ..types import (
     BOOL, DYNAMIC, NUMBER, STRING, ListType, MapType, ObjectType, PrimitiveType, SetType, TupleType,
-    Type, type_string,
+    Type, type_string, without_optional,
 )
 from ..values import (
-    ConversionError, Sensitive, Unknown, contains_marks, convert, is_null, type_of, unify_types, unmark,
-    unmark_deep,
+    ConversionError, Sensitive, Unknown, contains_marks, convert, is_null, is_wholly_known, type_of, unify_types,
+    unmark, unmark_deep,
 )
-from . import FunctionError, Param, register, conversion_message
+from . import FUNCTIONS, FunctionError, Param, register, conversion_message
 
 
 def _constraint_name(t: Type) -> str:
@@ -104,3 +104,64 @@ def _issensitive(args, ctx):
     if type(v) is Unknown:
         return Unknown(BOOL)
     return False
+
+
+# type() exists only in `terraform console`
+FUNCTIONS["type"].extra["console_only"] = True
+
+
+def _convert_rt(args):
+    ty = args[1]
+    return without_optional(ty) if isinstance(ty, Type) else DYNAMIC
+
+
+@register("convert", [Param("value", DYNAMIC, allow_null=True), Param("type", DYNAMIC)], _convert_rt)
+def _convert(args, ctx):
+    """convert(value, type): the evaluator reads the type argument as a type constraint (with
+    optional attributes and defaults) and passes the Type here."""
+    v, ty = args
+    if not isinstance(ty, Type):
+        raise FunctionError("a type constraint is required", 1)
+    try:
+        return convert(v, ty)
+    except ConversionError as exc:
+        raise FunctionError(conversion_message(exc, v), 0) from None
+
+
+@register("ephemeralasnull",
+          [Param("value", DYNAMIC, allow_null=True, allow_unknown=True, allow_marked=True)],
+          lambda args: type_of(args[0]), nested_unknowns=True)
+def _ephemeralasnull(args, ctx):
+    """Every ephemeral part of the value replaced by a null of its type. tfconsole's values
+    carry no ephemeral mark (ephemeral values are refused where Terraform would need one),
+    so the value comes back as it is, with its other marks."""
+    return args[0]
+
+
+# can, try and templatestring take expressions, not values: the evaluator calls them itself
+# (eval.py). Registered here for their signatures and for callers holding evaluated values,
+# for whom evaluation has already succeeded.
+
+
+@register("can", [Param("expression", DYNAMIC, allow_null=True, allow_unknown=True, allow_marked=True)],
+          BOOL, nested_unknowns=True)
+def _can(args, ctx):
+    return True if is_wholly_known(unmark_deep(args[0])[0]) else Unknown(BOOL)
+
+
+@register("try", [], lambda args: type_of(args[0]) if args else DYNAMIC, nested_unknowns=True,
+          variadic=Param("expressions", DYNAMIC, allow_null=True, allow_unknown=True, allow_marked=True))
+def _try(args, ctx):
+    if not args:
+        raise FunctionError("at least one argument is required")
+    return args[0]
+
+
+@register("templatestring", [Param("template", STRING), Param("vars", DYNAMIC)], DYNAMIC)
+def _templatestring(args, ctx):
+    tmpl, variables = args
+    if not isinstance(variables, dict):
+        raise FunctionError("map or object required", 1)
+    if ctx.render_template is None:
+        raise FunctionError("templates are not available here")
+    return ctx.render_template(tmpl, dict(variables), "<templatestring>")

@@ -9,7 +9,8 @@ import warnings
 
 from ..types import NUMBER, STRING
 from . import FunctionError, Param, register
-from .filesystem import read_file_bytes
+from .filesystem import hash_file
+from ._gofmt import go_quote
 from ._util import whole
 
 
@@ -21,12 +22,18 @@ def _b64(algo):
     return lambda args, ctx: base64.b64encode(hashlib.new(algo, args[0].encode("utf-8")).digest()).decode()
 
 
+def _fhash(algo, args, ctx):
+    h = hashlib.new(algo)
+    hash_file(args[0], ctx, h)
+    return h
+
+
 def _fhex(algo):
-    return lambda args, ctx: hashlib.new(algo, read_file_bytes(args[0], ctx)).hexdigest()
+    return lambda args, ctx: _fhash(algo, args, ctx).hexdigest()
 
 
 def _fb64(algo):
-    return lambda args, ctx: base64.b64encode(hashlib.new(algo, read_file_bytes(args[0], ctx)).digest()).decode()
+    return lambda args, ctx: base64.b64encode(_fhash(algo, args, ctx).digest()).decode()
 
 
 for _name, _algo in (("md5", "md5"), ("sha1", "sha1"), ("sha256", "sha256"), ("sha512", "sha512")):
@@ -48,6 +55,9 @@ def _bcrypt_b64(data: bytes) -> str:
     return std.translate(table)
 
 
+MAX_BCRYPT_COST = 15
+
+
 @register("bcrypt", [Param("str", STRING)], STRING, variadic=Param("cost", NUMBER))
 def _bcrypt(args, ctx):
     if len(args) > 2:
@@ -60,6 +70,9 @@ def _bcrypt(args, ctx):
     if cost > 31:
         raise FunctionError(f"error occured generating password crypto/bcrypt: cost {cost} is outside "
                             "allowed inclusive range 4..31")
+    if cost > MAX_BCRYPT_COST:
+        raise FunctionError(f"cost {cost} is above {MAX_BCRYPT_COST}, the most tfconsole computes (each step "
+                            "doubles the time: at 31 one hash takes days)")
     if len(args[0].encode("utf-8")) > 72:
         raise FunctionError("error occured generating password bcrypt: password length exceeds 72 bytes")
     salt = _bcrypt_b64(os.urandom(16))[:22]
@@ -103,3 +116,25 @@ def _uuidv5(args, ctx):
             raise FunctionError(f"uuidv5() doesn't support namespace {ns_name} (invalid UUID length: "
                                 f"{len(ns_name)})") from None
     return str(_uuid.uuid5(ns, name))
+
+
+@register("rsadecrypt", [Param("ciphertext", STRING), Param("privatekey", STRING)], STRING)
+def _rsadecrypt(args, ctx):
+    from ._rsa import RSAKeyError, decrypt_pkcs1v15, parse_private_key
+
+    s, key = args
+    try:
+        # Go's StdEncoding skips line breaks
+        data = base64.b64decode(s.replace("\r", "").replace("\n", "").encode("ascii"), validate=True)
+    except (ValueError, UnicodeEncodeError):
+        raise FunctionError(f"failed to decode input {go_quote(s)}: cipher text must be base64-encoded", 0) \
+            from None
+    try:
+        n, _e, d = parse_private_key(key)
+    except RSAKeyError as exc:
+        raise FunctionError(str(exc), 1) from None
+    try:
+        out = decrypt_pkcs1v15(n, d, data)
+    except RSAKeyError as exc:
+        raise FunctionError(f"failed to decrypt: {exc}") from None
+    return out.decode("utf-8", "replace")

@@ -275,6 +275,8 @@ def parse_duration(s: str) -> int:
         total += num * _UNITS[unit]
         s = s[um.end():]
     ns = int(total)
+    if ns > (1 << 63) - (0 if neg else 1):  # Go's duration is an int64 of nanoseconds
+        raise bad
     return -ns if neg else ns
 
 
@@ -284,7 +286,11 @@ def _timeadd(args, ctx):
     ns = parse_duration(args[1])
     total = ts.nanos + ns
     secs, rem = divmod(total, 10**9)
-    t = ts.t + _dt.timedelta(seconds=secs)
+    try:
+        t = ts.t + _dt.timedelta(seconds=secs)
+    except OverflowError:
+        raise FunctionError("the resulting time is outside the years 1 to 9999, the range tfconsole "
+                            "represents") from None
     return rfc3339(t)
 
 

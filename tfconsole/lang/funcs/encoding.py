@@ -10,10 +10,9 @@ import json
 import struct
 import urllib.parse
 import zlib
-from decimal import Decimal
-
+from .. import numbers as N
 from ..types import DYNAMIC, STRING, ListType, ObjectType
-from ..values import TList, Unknown, from_json_implied, normalize_number, type_of
+from ..values import TList, Unknown, from_json_implied, type_of
 from . import FunctionError, Param, register
 from ._gofmt import go_json
 from ._yaml import yaml_decode, yaml_encode
@@ -106,18 +105,88 @@ def _reject_const(name):
 
 def _json_decode(s: str):
     try:
-        data = json.loads(s, parse_float=Decimal, parse_int=int, parse_constant=_reject_const,
+        data = json.loads(s, parse_float=_json_number, parse_int=_json_number, parse_constant=_reject_const,
                           object_pairs_hook=_pairs)
     except json.JSONDecodeError as exc:
-        if exc.pos >= len(s.rstrip()) or not s.strip():
-            raise FunctionError("unexpected end of JSON input") from None
-        ch = s[exc.pos]
-        if exc.msg.startswith("Extra data"):
-            raise FunctionError(f"extraneous data after JSON object") from None
-        raise FunctionError(f"invalid character '{ch}' looking for beginning of value") from None
+        raise FunctionError(_go_json_error(s, exc)) from None
+    except RecursionError:
+        raise FunctionError("JSON nests too deeply for tfconsole (Python's recursion limit)") from None
     except ValueError as exc:
         raise FunctionError(str(exc)) from None
     return _fix_numbers(data)
+
+
+def _go_json_error(s: str, exc: json.JSONDecodeError) -> str:
+    """Python's complaint in the words of Go's json.Decoder, which go-cty reads tokens with:
+    input that stops between tokens is "EOF", inside a token "unexpected EOF"."""
+    pos, msg = exc.pos, exc.msg
+    rest = s[pos:]
+    at_end = not rest.strip()
+    if msg.startswith("Extra data"):
+        return "extraneous data after JSON object"
+    if msg.startswith("Unterminated string"):
+        return "unexpected EOF"
+    if msg.startswith("Invalid control character"):
+        return f"invalid character {_go_char(s[pos])} in string literal"
+    if msg.startswith("Invalid \\escape"):
+        return f"invalid character {_go_char(s[pos + 1] if pos + 1 < len(s) else '')} in string escape code"
+    if at_end:
+        return "EOF"
+    ch = rest.lstrip()[0]
+    if msg.startswith("Expecting value"):
+        word = rest.rstrip()
+        if any(w.startswith(word) and w != word for w in ("true", "false", "null")):
+            return "unexpected EOF"
+        return f"invalid character {_go_char(ch)} looking for beginning of value"
+    if msg.startswith("Expecting ':'"):
+        return f"invalid character {_go_char(ch)} after object key"
+    if msg.startswith("Expecting ','"):
+        inner = _innermost_open(s, pos)
+        where = "array element" if inner == "[" else "object key:value pair"
+        return f"invalid character {_go_char(ch)} after {where}"
+    if msg.startswith("Expecting property name"):
+        return f"invalid character {_go_char(ch)} looking for beginning of object key string"
+    return msg
+
+
+def _go_char(ch: str) -> str:
+    """Go's quoteChar: 'x', with the quote and backslash escaped."""
+    if ch == "'":
+        return "'\\''"
+    if ch == '"':
+        return "'\"'"
+    from ._gofmt import go_quote
+
+    return "'" + go_quote(ch)[1:-1] + "'"
+
+
+def _innermost_open(s: str, pos: int) -> str:
+    """The innermost bracket still open at pos ("[" or "{"), strings skipped."""
+    stack: list[str] = []
+    in_str = esc = False
+    for ch in s[:pos]:
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "[{":
+            stack.append(ch)
+        elif ch in "]}" and stack:
+            stack.pop()
+    return stack[-1] if stack else ""
+
+
+def _json_number(text: str):
+    """A JSON number as go-cty reads one (ParseNumberVal: 512 bits)."""
+    try:
+        return N.parse(text)
+    except N.NumberError as exc:
+        raise ValueError(str(exc)) from None
 
 
 def _pairs(pairs):
@@ -134,8 +203,6 @@ def _fix_numbers(v):
         return {k: _fix_numbers(x) for k, x in sorted(v.items())}
     if isinstance(v, list):
         return [_fix_numbers(x) for x in v]
-    if isinstance(v, Decimal):
-        return normalize_number(v)
     return v
 
 

@@ -7,8 +7,9 @@ import unicodedata
 from ..types import BOOL, DYNAMIC, NUMBER, STRING, ListType, ObjectType, TupleType
 from ..values import Null, TList, Unknown, is_null, unmark
 from . import FunctionError, Param, register
-from ._gofmt import go_expand, go_format, go_regex, graphemes
-from ._util import whole
+from ._gofmt import go_format, graphemes
+from ._re2 import GoRegexp, compile_go
+from ._util import check_size, whole
 
 
 def _nfc(s: str) -> str:
@@ -71,8 +72,9 @@ register("formatlist", [Param("format", STRING)], ListType(STRING),
 
 @register("indent", [Param("spaces", NUMBER), Param("str", STRING)], STRING)
 def _indent(args, ctx):
-    n = whole(args[0], "spaces", 0)
-    return args[1].replace("\n", "\n" + " " * max(n, 0))
+    n = max(whole(args[0], "spaces", 0), 0)
+    check_size(len(args[1]) + n * args[1].count("\n"))
+    return args[1].replace("\n", "\n" + " " * n)
 
 
 @register("join", [Param("separator", STRING)], STRING, variadic=Param("lists", ListType(STRING)))
@@ -106,7 +108,7 @@ def _upper(args, ctx):
     return _simple_case(args[0], True)
 
 
-def _regex_result_type(pat: re.Pattern):
+def _regex_result_type(pat: GoRegexp):
     named = len(pat.groupindex)
     if pat.groups == 0:
         return STRING
@@ -118,9 +120,9 @@ def _regex_result_type(pat: re.Pattern):
     return TupleType(tuple(STRING for _ in range(pat.groups)))
 
 
-def _compile(p: str) -> re.Pattern:
+def _compile(p: str) -> GoRegexp:
     try:
-        return go_regex(p)
+        return compile_go(p)
     except FunctionError as exc:
         raise FunctionError(exc.message, 0) from None
 
@@ -132,7 +134,7 @@ def _regex_rt(args):
     return DYNAMIC
 
 
-def _match_value(pat: re.Pattern, m: re.Match):
+def _match_value(pat: GoRegexp, m):
     if pat.groups == 0:
         return m.group(0)
     if pat.groupindex:
@@ -159,17 +161,7 @@ def _regexall_rt(args):
 def _regexall(args, ctx):
     pat = _compile(args[0])
     et = _regex_result_type(pat)
-    return TList([_match_value(pat, m) for m in _go_finditer(pat, args[1])], et)
-
-
-def _go_finditer(pat: re.Pattern, s: str):
-    """Matches as Go's FindAll: an empty match right after a previous match is skipped."""
-    prev_end = -1
-    for m in pat.finditer(s):
-        if m.start() == m.end() and m.start() == prev_end:
-            continue
-        prev_end = m.end()
-        yield m
+    return TList([_match_value(pat, m) for m in pat.find_all(args[1])], et)
 
 
 @register("replace", [Param("str", STRING), Param("substr", STRING), Param("replace", STRING)], STRING)
@@ -177,17 +169,14 @@ def _replace(args, ctx):
     s, sub, rep = args
     if len(sub) > 1 and sub.startswith("/") and sub.endswith("/"):
         try:
-            pat = go_regex(sub[1:-1])
+            pat = compile_go(sub[1:-1])
         except FunctionError as exc:
             raise FunctionError(exc.message, 1) from None
-        out = []
-        last = 0
-        for m in _go_finditer(pat, s):
-            out.append(s[last:m.start()])
-            out.append(go_expand(rep, m))
-            last = m.end()
-        out.append(s[last:])
-        return "".join(out)
+        return pat.replace_all(s, rep)
+    if sub:
+        check_size(len(s) + s.count(sub) * (len(rep) - len(sub)))
+    else:
+        check_size(len(s) + (len(s) + 1) * len(rep))
     return s.replace(sub, rep)
 
 

@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from tfconsole.diags import Diagnostics
+from tfconsole.lang.numbers import Num, is_integer
 from tfconsole.lang.types import BOOL, NUMBER, STRING, ListType, MapType, ObjectType, SetType, Type
 from tfconsole.lang.values import (
-    ConversionError, Null, Sensitive, TList, TMap, TSet, Unknown, convert, equal, is_null,
+    ConversionError, Null, Sensitive, TList, TMap, TSet, Unknown, convert, equal, format_number, is_null,
     is_wholly_known,
 )
 
@@ -238,7 +239,7 @@ def path_list(names: list[str]) -> str:
 
 def at_least(minimum: int) -> Callable:
     def check(name: str, value: Any, config: dict, diags: Diagnostics) -> None:
-        if isinstance(value, (int, float)) and value < minimum:
+        if isinstance(value, (int, Num)) and value < minimum:
             diags.error("Invalid Attribute Value",
                         f"Attribute {name} value must be at least {minimum}, got: {fmt_int(value)}")
     return check
@@ -299,9 +300,7 @@ def also_requires(name: str, other: str, config: dict, diags: Diagnostics) -> No
 
 
 def fmt_int(v: Any) -> str:
-    if isinstance(v, float) and v == int(v):
-        v = int(v)
-    return str(v)
+    return format_number(v) if isinstance(v, (int, Num)) else str(v)
 
 
 def go_quote(s: str) -> str:
@@ -575,7 +574,7 @@ def validate_attrs(attrs: dict[str, A], raw: dict[str, Any], diags: Diagnostics,
             cfg[name] = None
             continue
         cfg[name] = cv
-        if a.int64 and isinstance(cv, float):
+        if a.int64 and type(cv) is Num and not is_integer(cv):
             diags.error("Value Conversion Error",
                         f"An unexpected error was encountered trying to convert the value of attribute "
                         f'"{prefix}{name}" to a whole number: {cv} has a fractional part.')

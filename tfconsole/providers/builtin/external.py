@@ -14,6 +14,7 @@ import sys
 from typing import Any
 
 from tfconsole.diags import Diagnostics
+from tfconsole.lang.numbers import Num
 from tfconsole.lang.types import STRING, ListType, MapType
 
 from ._framework import A, DataSourceType, FrameworkProvider, str_map
@@ -84,7 +85,7 @@ def _go_char(ch: str) -> str:
 def _json_kind(v: Any) -> str:
     if isinstance(v, bool):
         return "bool"
-    if isinstance(v, (int, float)):
+    if isinstance(v, (int, float, Num)):
         return "number"
     if isinstance(v, list):
         return "array"

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from tfconsole.diags import Diagnostics
 from tfconsole.lang.types import BOOL, STRING, ListType, MapType
-from tfconsole.lang.values import ConversionError, Null, Sensitive, Unknown, convert
+from tfconsole.lang.values import ConversionError, Null, Sensitive, Unknown, contains_marks, convert, unmark_deep
 
 from ..interface import Attr, BlockSchema, Schema
 from ._framework import go_quote
@@ -60,7 +60,27 @@ def validate_local_exec(config: dict[str, Any]) -> Diagnostics:
     return diags
 
 
+SUPPRESSED = "(output suppressed due to sensitive value in config)"
+
+
 def run_local_exec(config: dict[str, Any], base_dir: str, output: Callable[[str], None]) -> Diagnostics:
+    """config may carry sensitive marks: then, as Terraform does, every line of output (the
+    Executing line included) is replaced by SUPPRESSED, and the error names neither the command
+    nor its output (Terraform's error still quotes them; tfconsole never prints a secret)."""
+    sensitive = contains_marks(config)
+    if sensitive:
+        config, _ = unmark_deep(config)
+        output = _suppressed(output)
+    return _run(config, base_dir, output, sensitive)
+
+
+def _suppressed(output: Callable[[str], None]) -> Callable[[str], None]:
+    def out(_line: str) -> None:
+        output(SUPPRESSED)
+    return out
+
+
+def _run(config: dict[str, Any], base_dir: str, output: Callable[[str], None], sensitive: bool) -> Diagnostics:
     diags = validate_local_exec(config)
     if diags.has_errors:
         return diags
@@ -139,7 +159,10 @@ def run_local_exec(config: dict[str, Any], base_dir: str, output: Callable[[str]
                 err_text = f"signal: {names.get(name, name)}"
             else:
                 err_text = f"exit status {rc}"
-    if err_text is not None:
+    if err_text is not None and sensitive:
+        diags.error("local-exec provisioner error", f"Error running command (command suppressed due to sensitive "
+                    f"value in config): {err_text}. Output: {SUPPRESSED}")
+    elif err_text is not None:
         diags.error("local-exec provisioner error",
                     f"Error running command '{command}': {err_text}. Output: "
                     + bytes(tail).decode("utf-8", errors="replace"))

@@ -8,7 +8,10 @@ log.py       the provider's stderr, attributed to resources
 client.py    gRPC calls with Terraform's error texts
 adapter.py   PluginProvider: the provider interface over a plugin
 cache.py     schemas cached between commands by the executable's hash
-locate.py    (from the installer) which executable serves a source
+locate.py    which installed executable serves a source (from the installer)
+cliconfig.py, hcl1.py, mirror.py, install.py, lockfile.py, versions.py, requirements.py,
+provider_addr.py, schema_json.py: Terraform's CLI configuration, installation into
+.terraform/providers, the lock file, version constraints, `providers schema -json`
 """
 import os
 

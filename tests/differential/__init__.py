@@ -1,0 +1,1 @@
+"""tfconsole's own differential harness against real Terraform (see harness.py, README.md)."""

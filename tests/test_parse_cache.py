@@ -1,0 +1,248 @@
+"""The parse cache: an unchanged file is not parsed again, an edit re-parses one file, and the
+cache is data only (JSON, checked field by field), private (0700 / 0600) and never trusted
+when it is not ours: a planted or damaged entry is ignored and rebuilt, and never runs code."""
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tfconsole.config import body as B
+from tfconsole.config import parse_cache as PC
+from tfconsole.config.loader import load_config
+from tfconsole.lang import ast as A
+
+ROOT = Path(__file__).resolve().parent.parent
+MAIN = 'locals {\n  a = { b = [1, -2.5, "x${var.y}"], c = true }\n}\nvariable "y" {\n  default = "z"\n}\n'
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty XDG cache home and an empty in-process memo; returns the tfconsole cache dir."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    B._MEMO.clear()
+    return tmp_path / "xdg" / "tfconsole"
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files actually parsed (not served from a cache)."""
+    seen: list[str] = []
+    real = B._parse
+
+    def counting(text: str, filename: str) -> Any:
+        seen.append(filename)
+        return real(text, filename)
+
+    monkeypatch.setattr(B, "_parse", counting)
+    return seen
+
+
+def entries(cache: Path) -> list[Path]:
+    return sorted(cache.glob("hcl-*.json"))
+
+
+def shape(e: Any) -> Any:
+    """A comparable form of a syntax tree: node types, fields and ranges."""
+    if isinstance(e, list | tuple):
+        return [shape(x) for x in e]
+    if isinstance(e, A.Expr):
+        slots = [n for c in type(e).__mro__ for n in getattr(c, "__slots__", ()) if n != "name_range"]
+        return [type(e).__name__] + [shape(getattr(e, n, None)) for n in slots]
+    if isinstance(e, A.AttrStep | A.IndexStep):
+        return repr(e)
+    if isinstance(e, B.Body):
+        return [shape(e.range), [[a.name, shape(a.expr), shape(a.range), shape(a.name_range)]
+                                 for a in e.attributes.values()],
+                [[b.type, b.labels, shape(b.body), shape(b.range)] for b in e.blocks]]
+    if hasattr(e, "start") and hasattr(e, "filename"):
+        return [e.filename, e.start.line, e.start.column, e.start.byte, e.end.line, e.end.column, e.end.byte]
+    return [type(e).__name__, e]
+
+
+def test_unchanged_files_are_not_parsed_again_and_an_edit_reparses_one(
+        tmp_path: Path, cache: Path, parses: list[str]) -> None:
+    conf = tmp_path / "conf"
+    conf.mkdir()
+    (conf / "a.tf").write_text(MAIN)
+    (conf / "b.tf").write_text('output "o" {\n  value = local.a\n}\n')
+    mod, diags = load_config(str(conf))
+    assert not diags.has_errors and sorted(parses) == ["a.tf", "b.tf"]
+    first = shape(mod.locals["a"].expr)
+
+    for _ in range(2):  # a new process: the in-process memo is empty, the disk cache is not
+        B._MEMO.clear()
+        parses.clear()
+        mod, diags = load_config(str(conf))
+        assert not diags.has_errors and parses == []
+        assert shape(mod.locals["a"].expr) == first
+
+    (conf / "b.tf").write_text('output "o" {\n  value = local.a.c\n}\n')
+    B._MEMO.clear()
+    parses.clear()
+    mod, diags = load_config(str(conf))
+    assert not diags.has_errors and parses == ["b.tf"]
+
+
+def test_a_module_called_six_times_is_parsed_once(tmp_path: Path, cache: Path, parses: list[str]) -> None:
+    conf = tmp_path / "conf"
+    (conf / "m").mkdir(parents=True)
+    (conf / "m" / "main.tf").write_text('variable "x" {}\noutput "y" {\n  value = var.x\n}\n')
+    (conf / "main.tf").write_text("".join(f'module "m{i}" {{\n  source = "./m"\n  x = {i}\n}}\n' for i in range(6)))
+    mod, diags = load_config(str(conf))
+    assert not diags.has_errors and len(mod.children) == 6
+    assert sorted(parses) == ["m/main.tf", "main.tf"]
+
+
+def test_cache_directory_is_private_and_entries_are_json(cache: Path) -> None:
+    B.parse_file_cached(MAIN, "main.tf")
+    assert stat.S_IMODE(cache.stat().st_mode) == 0o700
+    [entry] = entries(cache)
+    assert stat.S_IMODE(entry.stat().st_mode) == 0o600
+    doc = json.loads(entry.read_text())
+    assert doc["format"] == PC.CACHE_FORMAT and entry.name == f"hcl-{doc['key']}.json"
+
+
+def test_cached_tree_equals_a_fresh_parse_for_every_configuration_in_the_repository(cache: Path) -> None:
+    files = sorted(p for d in ("tests", "configs") for p in (ROOT / d).rglob("*.tf"))
+    assert len(files) > 100
+    for p in files:
+        try:
+            text = p.read_text()
+        except UnicodeDecodeError:  # fmt's invalid UTF-8 case: refused before parsing
+            continue
+        fresh, diags, numbers = B._parse(text, "x.tf")
+        if fresh is None or len(diags):
+            continue
+        doc = json.loads(json.dumps(PC.encode_body(fresh, numbers)))
+        assert shape(PC.decode_body(doc, "x.tf")) == shape(fresh), p
+
+
+def plant(cache: Path, text: str, payload: bytes, mode: int = 0o600) -> Path:
+    cache.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path = cache / f"hcl-{PC.entry_key(text)}.json"
+    path.write_bytes(payload)
+    os.chmod(path, mode)
+    return path
+
+
+class _Marker:
+    """Unpickling this would create a marker file."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def __reduce__(self) -> Any:
+        return (os.system, (f"touch {self.path}",))
+
+
+def test_a_planted_pickle_is_never_run_and_is_replaced(tmp_path: Path) -> None:
+    conf = tmp_path / "conf"
+    conf.mkdir()
+    (conf / "main.tf").write_text(MAIN + 'output "o" {\n  value = local.a.c\n}\n')
+    marker = tmp_path / "pwned"
+    xdg = tmp_path / "xdg"
+    env = dict(os.environ, XDG_CACHE_HOME=str(xdg))
+    # the entry's exact name, computed in a process with the same code
+    key = subprocess.run([sys.executable, "-c", "import sys; from tfconsole.config.parse_cache import entry_key; "
+                          "print(entry_key(open(sys.argv[1]).read()))", str(conf / "main.tf")],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    path = plant(xdg / "tfconsole", "", pickle.dumps(_Marker(str(marker))))
+    path = path.rename(path.with_name(f"hcl-{key}.json"))
+    for _ in range(2):
+        p = subprocess.run([sys.executable, "-m", "tfconsole.command.main", f"-chdir={conf}", "plan", "-no-color"],
+                           capture_output=True, text=True, env=env, timeout=300, stdin=subprocess.DEVNULL)
+        assert p.returncode == 0, p.stdout + p.stderr
+        assert "o = true" in p.stdout
+    assert not marker.exists()
+    assert json.loads(path.read_text())["key"] == key  # rebuilt as a real entry
+
+
+@pytest.mark.parametrize("payload", [
+    b"", b"not json", b"[]", b'{"format": FORMAT}', b"\x80\x04\x95", b"[" * 100_000,
+    b'{"format": FORMAT, "key": "KEY", "body": {"rng": [1, 1, 0, 1, 2], "body": [[], [], 0]}}',
+    b'{"format": FORMAT, "key": "KEY", "body": {"rng": [1, 1, 0, 1, 2, true], "body": [[], [], 0]}}',
+    b'{"format": FORMAT, "key": "KEY", "body": {"rng": [], "body": [[], [], 3]}}',
+    b'{"format": FORMAT, "key": "KEY", "body": {"rng": [], "body": [[["a", ["B", "+", null, null, -1], -1, -1]], [], -1]}}',
+    b'{"format": FORMAT, "key": "KEY", "body": {"rng": [], "body": [[["a", ["Z", 1, -1], -1, -1]], [], -1]}}',
+    b'{"format": FORMAT, "key": "KEY", "body": {"rng": [], "body": [[["a", ["N", "x", false, -1], -1, -1]], [], -1]}}',
+    b'{"format": FORMAT, "key": "KEY", "body": {"rng": [], "body": [[["a", ["K", null, null, -1], -1, -1]], [], -1]}}',
+    b'{"format": FORMAT, "key": "KEY", "body": {"rng": [], "body": [[["a", ["L", 1.5, -1], -1, -1]], [], -1]}}',
+])
+def test_damaged_entries_are_ignored_and_rebuilt(cache: Path, parses: list[str], payload: bytes) -> None:
+    fresh = shape(B._parse(MAIN, "main.tf")[0])
+    parses.clear()
+    payload = payload.replace(b"KEY", PC.entry_key(MAIN).encode()).replace(b"FORMAT", str(PC.CACHE_FORMAT).encode())
+    path = plant(cache, MAIN, payload)
+    body, diags = B.parse_file_cached(MAIN, "main.tf")
+    assert not len(diags) and shape(body) == fresh and parses == ["main.tf"]
+    assert json.loads(path.read_text())["key"] == PC.entry_key(MAIN)
+
+
+def forged(cache: Path, mode: int) -> Path:
+    """A well-formed entry for MAIN that says something else (a = false)."""
+    other, _, numbers = B._parse("locals {\n  a = false\n}\n", "main.tf")
+    doc = {"format": PC.CACHE_FORMAT, "key": PC.entry_key(MAIN), "body": PC.encode_body(other, numbers)}
+    return plant(cache, MAIN, json.dumps(doc).encode(), mode)
+
+
+def test_entries_others_could_write_are_not_read(cache: Path) -> None:
+    forged(cache, 0o644)
+    body, _ = B.parse_file_cached(MAIN, "main.tf")
+    assert isinstance(body.blocks[0].body.attributes["a"].expr, A.ObjectCons)  # the real file, not the forgery
+
+
+def test_a_cache_directory_that_is_not_ours_is_not_used(tmp_path: Path, cache: Path, parses: list[str]) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir(mode=0o700)
+    cache.parent.mkdir(parents=True)
+    cache.symlink_to(elsewhere)  # a symlink planted where the directory should be
+    B.parse_file_cached(MAIN, "main.tf")
+    assert list(elsewhere.iterdir()) == [] and parses == ["main.tf"]
+    if os.getuid() == 0:  # as root, also a real directory owned by someone else
+        cache.unlink()
+        cache.mkdir(mode=0o700)
+        os.chown(cache, 4242, -1)
+        B._MEMO.clear()
+        B.parse_file_cached(MAIN, "main.tf")
+        assert list(cache.iterdir()) == [] and parses == ["main.tf", "main.tf"]
+
+
+def test_an_open_cache_directory_is_made_private(cache: Path) -> None:
+    cache.mkdir(parents=True, mode=0o755)
+    os.chmod(cache, 0o777)
+    B.parse_file_cached(MAIN, "main.tf")
+    assert stat.S_IMODE(cache.stat().st_mode) == 0o700 and entries(cache)
+
+
+def test_prune_removes_stale_entries_and_keeps_recent_ones(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache.mkdir(parents=True, mode=0o700)
+    now = time.time()
+    for i in range(6):
+        p = cache / f"hcl-{i:064x}.json"
+        p.write_text("{}")
+        os.utime(p, (now - i * 60, now - i * 60))
+    old = cache / f"hcl-{99:064x}.json"
+    old.write_text("{}")
+    os.utime(old, (now - PC.MAX_AGE_S - 10, now - PC.MAX_AGE_S - 10))
+    tmp = cache / ".hcl-x.tmp"
+    tmp.write_text("half")
+    os.utime(tmp, (now - 7200, now - 7200))
+    monkeypatch.setattr(PC, "MAX_ENTRIES", 4)
+    assert PC.prune(str(cache)) == 4  # the old one, the stray temporary, and the two least recent
+    assert sorted(p.name for p in cache.iterdir()) == [f"hcl-{i:064x}.json" for i in range(4)]
+
+
+def test_no_pickle_or_marshal_in_configuration_loading() -> None:
+    for d in ("config", "lang"):
+        for p in (ROOT / "tfconsole" / d).rglob("*.py"):
+            src = p.read_text()
+            assert "import pickle" not in src and "import marshal" not in src and "Unpickler" not in src, p

@@ -1,0 +1,3 @@
+locals {
+  one_input = var.name
+}

@@ -1,0 +1,2 @@
+name = "from-file"
+required_num = 42

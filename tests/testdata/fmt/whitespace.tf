@@ -1,0 +1,9 @@
+locals {
+	a = 1
+		bb = 2
+  }   
+
+
+
+resource "null_resource" "x" {
+}

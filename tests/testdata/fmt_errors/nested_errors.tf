@@ -1,0 +1,8 @@
+resource "a" "b" {
+  c {
+    d = [1,,2]
+  }
+}
+locals {
+  e = {
+}

@@ -1,0 +1,1 @@
+a = "%{iff x}yes%{endif}"

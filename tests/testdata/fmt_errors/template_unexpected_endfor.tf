@@ -1,0 +1,1 @@
+a = "%{if x}yes%{endfor}"

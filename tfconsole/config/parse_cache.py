@@ -1,0 +1,465 @@
+"""The parse cache: configuration files already parsed, kept as JSON in the user's cache directory.
+
+An unchanged file then costs a read and a decode instead of a parse. Entries are keyed by the
+SHA-256 of the file's content together with everything that decides what parsing produces (the
+grammar tables, and the source of the parser, the tree builder and the number parser), so any
+change to either makes a new key; old entries are simply never read again.
+
+The cache is data, never code: entries are JSON, decoded by a fixed table of node types with
+every field's type checked; an entry that fails any check is ignored (and rebuilt). It lives in
+`$XDG_CACHE_HOME/tfconsole` (or `~/.cache/tfconsole`), a directory of mode 0700 owned by the
+user, with files of mode 0600; a directory or file owned by someone else, or writable by others,
+is not used. Every failure (no home, read-only disk, a planted file) only costs a parse.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+import tempfile
+import time
+from typing import Any
+
+from tfconsole.diags import SourceRange
+
+CACHE_FORMAT = 2
+MAX_ENTRY_BYTES = 64 * 1024 * 1024  # an entry bigger than this is not read
+# Pruned when an entry is written: entries unused for this long go, and beyond these totals the
+# least recently used go (a read marks an entry used, at most once a day).
+MAX_AGE_S = 30 * 86400
+MAX_ENTRIES = 2000
+MAX_TOTAL_BYTES = 512 * 1024 * 1024
+_DAY = 86400
+
+
+def cache_dir(create: bool = True) -> str | None:
+    """The tfconsole cache directory, made 0700 if need be; None when there is no safe one."""
+    base = os.environ.get("XDG_CACHE_HOME") or ""
+    if not os.path.isabs(base):  # the XDG spec: a relative value is ignored
+        home = os.path.expanduser("~")
+        if not os.path.isabs(home):
+            return None
+        base = os.path.join(home, ".cache")
+    path = os.path.join(base, "tfconsole")
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        if not create:
+            return None
+        try:
+            os.makedirs(base, mode=0o700, exist_ok=True)
+            os.mkdir(path, 0o700)
+            st = os.lstat(path)
+        except OSError:
+            return None
+    except OSError:
+        return None
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid():
+        return None
+    if stat.S_IMODE(st.st_mode) != 0o700:
+        try:
+            os.chmod(path, 0o700)
+        except OSError:
+            return None
+    return path
+
+
+def _entry_path(kind: str, key: str, create: bool) -> str | None:
+    d = cache_dir(create)
+    if d is None or not key.isalnum() or not kind.isalnum():
+        return None
+    return os.path.join(d, f"{kind}-{key}.json")
+
+
+def read_json(kind: str, key: str) -> Any:
+    """The JSON document stored under (kind, key), or None: missing, not ours, not 0600, too big,
+    or not JSON."""
+    path = _entry_path(kind, key, create=False)
+    if path is None:
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if (not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or stat.S_IMODE(st.st_mode) & 0o077
+                or st.st_size > MAX_ENTRY_BYTES):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(MAX_ENTRY_BYTES + 1)
+        if time.time() - st.st_mtime > _DAY:
+            os.utime(fd)  # used: keeps it from being pruned as stale
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+
+
+def write_json(kind: str, key: str, doc: Any) -> bool:
+    """Store `doc` under (kind, key): a 0600 file written to a temporary name and renamed, so a
+    reader never sees half an entry. False (and nothing left behind) on any failure."""
+    path = _entry_path(kind, key, create=True)
+    if path is None:
+        return False
+    try:
+        data = json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    except (ValueError, TypeError, RecursionError):
+        return False
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{kind}-", suffix=".tmp", dir=os.path.dirname(path))
+        with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), 0o600)
+            f.write(data)
+        os.replace(tmp, path)
+        prune(os.path.dirname(path))
+        return True
+    except OSError:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        return False
+
+
+def prune(directory: str) -> int:
+    """Remove stale entries (and temporary files left by a killed writer); returns how many."""
+    now = time.time()
+    entries = []
+    removed = 0
+    try:
+        with os.scandir(directory) as it:
+            for de in it:
+                if not de.name.endswith((".json", ".tmp")) or not de.is_file(follow_symlinks=False):
+                    continue
+                st = de.stat(follow_symlinks=False)
+                if de.name.endswith(".tmp"):
+                    stale = now - st.st_mtime > 3600
+                else:
+                    stale = now - st.st_mtime > MAX_AGE_S
+                    if not stale:
+                        entries.append((st.st_mtime, st.st_size, de.path))
+                if stale and _unlink(de.path):
+                    removed += 1
+    except OSError:
+        return removed
+    total = sum(e[1] for e in entries)
+    entries.sort()
+    while entries and (len(entries) > MAX_ENTRIES or total > MAX_TOTAL_BYTES):
+        _, size, path = entries.pop(0)
+        total -= size
+        if _unlink(path):
+            removed += 1
+    return removed
+
+
+def _unlink(path: str) -> bool:
+    try:
+        os.unlink(path)
+        return True
+    except OSError:
+        return False
+
+
+# ---------------------------------------------------------------------------
+# what decides a parse result
+
+
+_CODE_KEY: str | None = None
+
+
+def code_key() -> str:
+    """A hash of everything besides the file that decides what parsing it produces."""
+    global _CODE_KEY
+    if _CODE_KEY is None:
+        from tfconsole.lang import ast, values
+
+        from . import body, hcl_parser, hcl_tables
+
+        h = hashlib.sha256(f"format {CACHE_FORMAT}\n".encode())
+        # the grammar and the shipped tables, without loading them: a run whose files are all
+        # cached never needs the parser
+        try:
+            h.update(hcl_tables.grammar_key(hcl_tables.grammar_text()).encode())
+            with open(hcl_tables.SHIPPED, "rb") as f:
+                h.update(hashlib.sha256(f.read()).digest())
+        except (OSError, hcl_tables.GrammarChanged) as exc:
+            h.update(repr(exc).encode())
+        for mod in (ast, values, body, hcl_parser, hcl_tables):
+            try:
+                with open(mod.__file__ or "", "rb") as f:
+                    h.update(f.read())
+            except OSError:
+                h.update(b"unreadable " + repr(mod).encode())
+        h.update(__file__.encode())
+        with open(__file__, "rb") as f:
+            h.update(f.read())
+        _CODE_KEY = h.hexdigest()
+    return _CODE_KEY
+
+
+def entry_key(text: str) -> str:
+    return hashlib.sha256(code_key().encode() + b"\0" + text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+# ---------------------------------------------------------------------------
+# the codec: Body and expression trees <-> JSON
+#
+# An entry is {"rng": [line, column, byte, end line, end column, end byte, ...], "body": ...}:
+# every distinct range is stored once and nodes refer to their range by index (-1: none), so
+# decoding makes each range once. A node is [tag, fields..., range].
+
+
+class NotCacheable(Exception):
+    """The tree holds something the codec does not store (it is then simply not cached)."""
+
+
+def encode_body(body: Any, numbers: dict[int, tuple[Any, str, bool]]) -> dict:
+    from tfconsole.lang import ast as A
+
+    enc = _Encoder(A, numbers)
+    out = enc.body(body)
+    return {"rng": enc.rng_list, "body": out}
+
+
+def decode_body(doc: Any, filename: str) -> Any:
+    """The Body stored in `doc`, with `filename` in every range; ValueError if `doc` is not a
+    well-formed entry."""
+    from tfconsole.lang import ast as A
+
+    try:
+        return _Decoder(A, filename, doc["rng"]).body(doc["body"])
+    except Exception as exc:  # noqa: BLE001 - whatever a malformed entry trips, it is only a miss
+        raise ValueError(f"malformed parse cache entry: {exc!r}") from None
+
+
+def _node_table(A: Any) -> list[tuple[str, type, list[tuple[str, str]]]]:
+    """tag, class and (slot, kind) of every node type the codec stores, in constructor order."""
+    return [
+        ("S", A.ScopeTraversal, [("root", "str"), ("steps", "steps")]),
+        ("R", A.RelativeTraversal, [("source", "expr"), ("step", "str?"), ("key", "expr?")]),
+        ("P", A.Splat, [("source", "expr"), ("each", "expr")]),
+        ("A", A.AnonSymbol, []),
+        ("T", A.TupleCons, [("items", "exprs")]),
+        ("O", A.ObjectCons, [("items", "pairs")]),
+        ("K", A.ObjectKey, [("name", "str?"), ("expr", "expr?")]),
+        ("C", A.FunctionCall, [("name", "str"), ("args", "exprs"), ("expand_final", "bool")]),
+        ("B", A.Binary, [("op", "str"), ("lhs", "expr"), ("rhs", "expr")]),
+        ("U", A.Unary, [("op", "str"), ("operand", "expr")]),
+        ("Q", A.Conditional, [("cond", "expr"), ("true", "expr"), ("false", "expr")]),
+        ("F", A.ForExpr, [("key_var", "str?"), ("val_var", "str"), ("coll", "expr"), ("key", "expr?"),
+                          ("value", "expr"), ("cond", "expr?"), ("group", "bool")]),
+        ("(", A.Parens, [("inner", "expr")]),
+        ("M", A.Template, [("parts", "exprs")]),
+        ("W", A.TemplateWrap, [("inner", "expr")]),
+        ("?", A.TemplateIf, [("cond", "expr"), ("then", "template"), ("else_", "template?")]),
+        ("f", A.TemplateFor, [("key_var", "str?"), ("val_var", "str"), ("coll", "expr"), ("body", "template")]),
+    ]
+
+
+class _Encoder:
+    def __init__(self, A: Any, numbers: dict[int, tuple[Any, str, bool]]):
+        self.A = A
+        self.numbers = numbers
+        self.table = {cls: (tag, fields) for tag, cls, fields in _node_table(A)}
+        self.rng_list: list[int] = []
+        self._rng: dict[tuple, int] = {}
+
+    def r(self, rng: SourceRange | None) -> int:
+        if rng is None:
+            return -1
+        sp = getattr(rng, "span", None)  # a parsed tree's ranges carry their span
+        if sp is None:
+            s, e = rng.start, rng.end
+            sp = (s.line, s.column, s.byte, e.line, e.column, e.byte)
+        i = self._rng.get(sp)
+        if i is None:
+            i = self._rng[sp] = len(self._rng)
+            self.rng_list.extend(sp)
+        return i
+
+    def body(self, b: Any) -> list:
+        attrs = [[a.name, self.expr(a.expr), self.r(a.range), self.r(a.name_range)] for a in b.attributes.values()]
+        blocks = [[k.type, list(k.labels), self.body(k.body), self.r(k.range)] for k in b.blocks]
+        return [attrs, blocks, self.r(b.range)]
+
+    def expr(self, e: Any) -> Any:
+        if e is None:
+            return None
+        if type(e) is self.A.Literal:
+            return self.literal(e)
+        try:
+            tag, fields = self.table[type(e)]
+        except KeyError:
+            raise NotCacheable(type(e).__name__) from None
+        out: list = [tag]
+        for name, kind in fields:
+            out.append(self.field(getattr(e, name), kind))
+        out.append(self.r(e.range))
+        return out
+
+    def literal(self, e: Any) -> list:
+        v = e.value
+        num = self.numbers.get(id(e))
+        if num is not None and num[0] is e:
+            return ["N", num[1], num[2], self.r(e.range)]
+        if v is None or type(v) in (str, bool):
+            return ["L", v, self.r(e.range)]
+        if type(v) is int:
+            return ["I", format(v, "x"), self.r(e.range)]  # hex: no limit on digits
+        raise NotCacheable(f"literal of type {type(v).__name__}")
+
+    def field(self, v: Any, kind: str) -> Any:
+        if kind == "exprs":
+            return [self.expr(x) for x in v]
+        if kind == "pairs":
+            return [[self.expr(k), self.expr(x)] for k, x in v]
+        if kind == "steps":
+            return [["a", s.name] if type(s) is self.A.AttrStep else ["i", self.index_key(s.key)] for s in v]
+        if kind in ("str", "str?", "bool"):
+            return v
+        return self.expr(v)  # expr, expr?, template, template?
+
+    @staticmethod
+    def index_key(k: Any) -> Any:
+        if type(k) is str:
+            return k
+        if type(k) is int:
+            return ["x", format(k, "x")]
+        raise NotCacheable(f"index of type {type(k).__name__}")
+
+
+def _check(ok: bool) -> None:
+    if not ok:
+        raise TypeError("unexpected value")
+
+
+class _Decoder:
+    """Rebuilds a Body; every field's type is checked, any surprise raises."""
+
+    def __init__(self, A: Any, filename: str, rng: Any):
+        self.A = A
+        _check(type(rng) is list and len(rng) % 6 == 0 and set(map(type, rng)) <= {int})
+        from .hcl_parser import make_range
+
+        self.R = [make_range(filename, sp) for sp in zip(*[iter(rng)] * 6)]
+        kinds = {"expr": self.expr, "expr?": self.opt_expr, "exprs": self.exprs, "pairs": self.pairs,
+                 "steps": self.steps, "str": _str, "str?": _opt_str, "bool": _bool,
+                 "template": self.template, "template?": self.opt_template}
+        self.table = {tag: (cls, [kinds[kind] for _, kind in fields]) for tag, cls, fields in _node_table(A)}
+
+    def rng(self, i: Any) -> SourceRange | None:
+        _check(type(i) is int)
+        return self.R[i] if i >= 0 else None
+
+    def body(self, doc: Any) -> Any:
+        from .body import Attribute, Block, Body
+
+        _check(type(doc) is list and len(doc) == 3 and type(doc[0]) is list and type(doc[1]) is list)
+        out = Body(range=self.rng(doc[2]))
+        for a in doc[0]:
+            _check(type(a) is list and len(a) == 4 and type(a[0]) is str and a[0] not in out.attributes)
+            out.attributes[a[0]] = Attribute(a[0], self.expr(a[1]), self.rng(a[2]), self.rng(a[3]))
+        for b in doc[1]:
+            _check(type(b) is list and len(b) == 4 and type(b[0]) is str and type(b[1]) is list
+                   and all(type(x) is str for x in b[1]))
+            out.blocks.append(Block(b[0], list(b[1]), self.body(b[2]), self.rng(b[3])))
+        return out
+
+    def expr(self, d: Any) -> Any:
+        _check(type(d) is list and len(d) >= 2)
+        tag = d[0]
+        A = self.A
+        if tag == "L":
+            _check(len(d) == 3 and (d[1] is None or type(d[1]) in (str, bool)))
+            return A.Literal(d[1], self.rng(d[2]))
+        if tag == "N":
+            _check(len(d) == 4 and type(d[1]) is str and type(d[2]) is bool and len(d[1]) < 100_000)
+            v = A.number_literal(d[1])
+            return A.Literal(A.numbers.neg(v) if d[2] else v, self.rng(d[3]))
+        if tag == "I":
+            _check(len(d) == 3 and type(d[1]) is str)
+            return A.Literal(int(d[1], 16), self.rng(d[2]))
+        # the commonest nodes of large configurations, without the generic field loop
+        if tag == "K" and len(d) == 4:
+            if d[2] is None:
+                if type(d[1]) is not str:
+                    raise TypeError("object key")
+                return A.ObjectKey(d[1], None, self.rng(d[3]))
+            if d[1] is not None:
+                raise TypeError("object key")
+            return A.ObjectKey(None, self.expr(d[2]), self.rng(d[3]))
+        if tag == "O" and len(d) == 3:
+            return A.ObjectCons(self.pairs(d[1]), self.rng(d[2]))
+        if tag == "T" and len(d) == 3:
+            return A.TupleCons(self.exprs(d[1]), self.rng(d[2]))
+        cls, fields = self.table[tag]
+        _check(len(d) == len(fields) + 2)
+        args = [f(v) for f, v in zip(fields, d[1:])]
+        if cls is A.ObjectKey:
+            _check((args[0] is None) != (args[1] is None))
+        return cls(*args, self.rng(d[-1]))
+
+    def opt_expr(self, d: Any) -> Any:
+        return None if d is None else self.expr(d)
+
+    def exprs(self, v: Any) -> list:
+        _check(type(v) is list)
+        return [self.expr(x) for x in v]
+
+    def pairs(self, v: Any) -> list:
+        _check(type(v) is list)
+        expr = self.expr
+        out = []
+        for p in v:
+            if type(p) is not list or len(p) != 2:
+                raise TypeError("object item")
+            out.append((expr(p[0]), expr(p[1])))
+        return out
+
+    def template(self, d: Any) -> Any:
+        t = self.expr(d)
+        _check(type(t) is self.A.Template)
+        return t
+
+    def opt_template(self, d: Any) -> Any:
+        return None if d is None else self.template(d)
+
+    def steps(self, v: Any) -> tuple:
+        _check(type(v) is list)
+        out = []
+        for s in v:
+            _check(type(s) is list and len(s) == 2)
+            if s[0] == "a":
+                out.append(self.A.AttrStep(_str(s[1])))
+                continue
+            _check(s[0] == "i")
+            k = s[1]
+            if type(k) is list:
+                _check(len(k) == 2 and k[0] == "x" and type(k[1]) is str)
+                out.append(self.A.IndexStep(int(k[1], 16)))
+            else:
+                out.append(self.A.IndexStep(_str(k)))
+        return tuple(out)
+
+
+def _str(v: Any) -> str:
+    _check(type(v) is str)
+    return v
+
+
+def _opt_str(v: Any) -> str | None:
+    _check(v is None or type(v) is str)
+    return v
+
+
+def _bool(v: Any) -> bool:
+    _check(type(v) is bool)
+    return v

@@ -1,0 +1,277 @@
+"""The data encoding of a plan's contents: language values, types, paths and changes as JSON.
+
+Plan files hold values that plain JSON cannot say: "known after apply" (unknown) values of a
+type, typed nulls, sensitive marks at any depth, and collections that carry their element
+type. Each value is written as JSON, tagged only where JSON alone would be ambiguous:
+
+    null, true/false, "string"         themselves
+    integer, finite float             a JSON number (floats keep their ".0")
+    {"f": "inf" | "-inf" | "nan"}     a non-finite float
+    {"d": "1.5e400"}                  a Decimal (long numbers read from a state file)
+    {"o": {...}}                      an object (dict)
+    {"t": [...]}                      a tuple (list)
+    {"l": [...], "e": TYPE}           a list of element type TYPE
+    {"s": [...], "e": TYPE}           a set, in its stored order
+    {"m": {...}, "e": TYPE}           a map
+    {"u": TYPE}                       an unknown value of type TYPE
+    {"n": TYPE}                       a null of type TYPE
+    {"x": VALUE}                      VALUE marked sensitive
+
+TYPE is cty's JSON type notation (as in state files). Decoding is total over hostile input:
+anything that is not exactly this shape raises CodecError, never runs code, and never returns
+a half-built value.
+"""
+from __future__ import annotations
+
+import base64
+import math
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from tfconsole.addrs import AbsResource, AbsResourceInstance, AddressError, parse_instance, parse_target
+from tfconsole.lang.types import Type, type_from_json
+from tfconsole.lang.values import Null, Sensitive, TList, TMap, TSet, Unknown
+
+from . import Action, OutputChange, ResourceInstanceChange
+
+
+class CodecError(ValueError):
+    """The data is not a valid encoding; the message says what and where."""
+
+
+_NON_FINITE = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
+
+
+# ---------------------------------------------------------------- values
+
+def encode_value(v: Any) -> Any:
+    t = type(v)
+    if v is None or t is str or t is bool or t is int:
+        return v
+    if t is float:
+        if math.isfinite(v):
+            return v
+        return {"f": "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")}
+    if t is dict:
+        return {"o": {k: encode_value(x) for k, x in v.items()}}
+    if t is list:
+        return {"t": [encode_value(x) for x in v]}
+    if t is TList:
+        return {"l": [encode_value(x) for x in v], "e": v.etype.to_json()}
+    if t is TSet:
+        return {"s": [encode_value(x) for x in v], "e": v.etype.to_json()}
+    if t is TMap:
+        return {"m": {k: encode_value(x) for k, x in v.items()}, "e": v.etype.to_json()}
+    if t is Unknown:
+        return {"u": v.type.to_json()}
+    if t is Null:
+        return {"n": v.type.to_json()}
+    if t is Sensitive:
+        return {"x": encode_value(v.value)}
+    if isinstance(v, Decimal):
+        return {"d": str(v)}
+    raise CodecError(f"cannot encode a value of Python type {t.__name__}")
+
+
+def decode_type(j: Any, where: str = "type") -> Type:
+    try:
+        return type_from_json(j)
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
+        raise CodecError(f"{where}: invalid type {_short(j)}: {exc}") from None
+
+
+def decode_value(j: Any, where: str = "value") -> Any:
+    t = type(j)
+    if j is None or t is str or t is bool or t is int or t is float:
+        return j
+    if t is not dict or len(j) not in (1, 2):
+        raise CodecError(f"{where}: not an encoded value: {_short(j)}")
+    if len(j) == 2:
+        return _decode_collection(j, where)
+    (tag, body), = j.items()
+    if tag == "o":
+        return {k: decode_value(x, f"{where}.{k}") for k, x in _object(body, where).items()}
+    if tag == "t":
+        return [decode_value(x, f"{where}[{i}]") for i, x in enumerate(_array(body, where))]
+    if tag == "u":
+        return Unknown(decode_type(body, where))
+    if tag == "n":
+        return Null(decode_type(body, where))
+    if tag == "x":
+        inner = decode_value(body, where)
+        if type(inner) is Sensitive:
+            raise CodecError(f"{where}: a sensitive mark directly inside another")
+        return Sensitive(inner)
+    if tag == "f" and body in _NON_FINITE:
+        return _NON_FINITE[body]
+    if tag == "d" and type(body) is str and len(body) <= 1000:
+        try:
+            d = Decimal(body)
+        except InvalidOperation:
+            d = Decimal("nan")
+        if d.is_finite():
+            return d
+    raise CodecError(f"{where}: not an encoded value: {_short(j)}")
+
+
+def _decode_collection(j: dict, where: str) -> Any:
+    etype = decode_type(j.get("e"), where)
+    if "l" in j:
+        return TList([decode_value(x, f"{where}[{i}]") for i, x in enumerate(_array(j["l"], where))], etype)
+    if "s" in j:
+        items = [decode_value(x, f"{where}[{i}]") for i, x in enumerate(_array(j["s"], where))]
+        return TSet(items, etype, ordered=True)
+    if "m" in j:
+        return TMap({k: decode_value(x, f"{where}.{k}") for k, x in _object(j["m"], where).items()}, etype)
+    raise CodecError(f"{where}: not an encoded value: {_short(j)}")
+
+
+def _object(body: Any, where: str) -> dict:
+    if type(body) is not dict:
+        raise CodecError(f"{where}: expected an object, got {_short(body)}")
+    return body
+
+
+def _array(body: Any, where: str) -> list:
+    if type(body) is not list:
+        raise CodecError(f"{where}: expected an array, got {_short(body)}")
+    return body
+
+
+def _short(j: Any) -> str:
+    text = repr(j)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# ---------------------------------------------------------------- fields
+
+def field(d: Any, key: str, kinds: type | tuple[type, ...], where: str, *, optional: bool = False) -> Any:
+    """d[key] checked to be of the given JSON kind(s) (bool is never taken for int)."""
+    if type(d) is not dict:
+        raise CodecError(f"{where}: expected an object")
+    if key not in d:
+        if optional:
+            return None
+        raise CodecError(f"{where}: missing \"{key}\"")
+    v = d[key]
+    if v is None and optional:
+        return None
+    kinds = kinds if isinstance(kinds, tuple) else (kinds,)
+    if type(v) not in kinds:
+        raise CodecError(f"{where}.{key}: expected {' or '.join(k.__name__ for k in kinds)}, got {_short(v)}")
+    return v
+
+
+def strings(d: Any, key: str, where: str) -> list[str]:
+    items = field(d, key, list, where)
+    if any(type(x) is not str for x in items):
+        raise CodecError(f"{where}.{key}: expected a list of strings")
+    return list(items)
+
+
+def encode_path(p: tuple) -> list:
+    return list(p)
+
+
+def decode_path(j: Any, where: str) -> tuple:
+    if type(j) is not list or any(type(s) not in (str, int) for s in j):
+        raise CodecError(f"{where}: a path is a list of strings and integers, got {_short(j)}")
+    return tuple(j)
+
+
+def decode_instance(text: Any, where: str) -> AbsResourceInstance:
+    if type(text) is not str:
+        raise CodecError(f"{where}: expected a resource instance address")
+    try:
+        return parse_instance(text)
+    except AddressError as exc:
+        raise CodecError(f"{where}: invalid resource instance address {text!r}: {exc}") from None
+
+
+def decode_resource(text: Any, where: str) -> AbsResource:
+    try:
+        t = parse_target(text) if type(text) is str else None
+    except AddressError as exc:
+        raise CodecError(f"{where}: invalid resource address {text!r}: {exc}") from None
+    if not isinstance(t, AbsResource):
+        raise CodecError(f"{where}: expected a resource address, got {_short(text)}")
+    return t
+
+
+def decode_action(j: Any, where: str) -> Action:
+    for a in Action:
+        if a.value == j:
+            return a
+    raise CodecError(f"{where}: unknown action {_short(j)}")
+
+
+# ---------------------------------------------------------------- changes
+
+def encode_change(ch: ResourceInstanceChange) -> dict:
+    return {
+        "addr": str(ch.addr), "action": ch.action.value, "provider": ch.provider,
+        "before": encode_value(ch.before), "after": encode_value(ch.after),
+        "schema_type": ch.schema_type.to_json() if ch.schema_type is not None else None,
+        "prev_run_addr": str(ch.prev_run_addr) if ch.prev_run_addr is not None else None,
+        "deposed": ch.deposed, "replace_paths": [encode_path(p) for p in ch.replace_paths],
+        "reason": ch.reason, "private": _encode_private(ch.private), "create_before_destroy": ch.create_before_destroy,
+        "sensitive_paths": [encode_path(p) for p in ch.sensitive_paths],
+        "each_value": encode_value(ch.each_value),
+    }
+
+
+def decode_change(j: Any, where: str) -> ResourceInstanceChange:
+    addr = decode_instance(field(j, "addr", str, where), where + ".addr")
+    where = f"{where} ({addr})"
+    before = decode_value(j.get("before"), where + ".before")
+    after = decode_value(j.get("after"), where + ".after")
+    for name, v in (("before", before), ("after", after)):
+        if v is not None and type(v) is not dict:
+            raise CodecError(f"{where}.{name}: expected an object value")
+    st = field(j, "schema_type", (list, str), where, optional=True)
+    prev = field(j, "prev_run_addr", str, where, optional=True)
+    return ResourceInstanceChange(
+        addr=addr, action=decode_action(j.get("action"), where + ".action"),
+        provider=field(j, "provider", str, where), before=before, after=after,
+        schema_type=decode_type(st, where + ".schema_type") if st is not None else None,
+        prev_run_addr=decode_instance(prev, where + ".prev_run_addr") if prev is not None else None,
+        deposed=field(j, "deposed", str, where, optional=True),
+        replace_paths=[decode_path(p, where + ".replace_paths") for p in field(j, "replace_paths", list, where)],
+        reason=field(j, "reason", str, where, optional=True),
+        private=_decode_private(j.get("private"), where + ".private"),
+        create_before_destroy=field(j, "create_before_destroy", bool, where),
+        sensitive_paths=[decode_path(p, where + ".sensitive_paths")
+                         for p in field(j, "sensitive_paths", list, where)],
+        each_value=decode_value(j.get("each_value"), where + ".each_value"),
+    )
+
+
+def _encode_private(p: Any) -> Any:
+    """Provider private data: a string, or bytes (plugin providers) as base64."""
+    if isinstance(p, (bytes, bytearray)):
+        return {"b": base64.b64encode(bytes(p)).decode("ascii")}
+    return p
+
+
+def _decode_private(j: Any, where: str) -> Any:
+    if j is None or type(j) is str:
+        return j
+    if type(j) is dict and set(j) == {"b"} and type(j["b"]) is str:
+        try:
+            return base64.b64decode(j["b"], validate=True)
+        except ValueError:
+            pass
+    raise CodecError(f"{where}: expected a string or {{\"b\": base64}}")
+
+
+def encode_output_change(oc: OutputChange) -> dict:
+    return {"name": oc.name, "action": oc.action.value, "before": encode_value(oc.before),
+            "after": encode_value(oc.after), "sensitive": oc.sensitive}
+
+
+def decode_output_change(j: Any, where: str) -> OutputChange:
+    name = field(j, "name", str, where)
+    where = f"{where} (output {name})"
+    return OutputChange(name, decode_action(j.get("action"), where + ".action"),
+                        decode_value(j.get("before"), where + ".before"),
+                        decode_value(j.get("after"), where + ".after"), field(j, "sensitive", bool, where))
