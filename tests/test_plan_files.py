@@ -320,3 +320,20 @@ def test_apply_planfile_leaves_no_temporary_directories(tmp_path: Path) -> None:
     ap = run(d, "apply", "p", env=env)
     assert ap.returncode == 0, ap.stderr
     assert list(tmpdir.iterdir()) == []
+
+
+def test_language_numbers_round_trip_exactly() -> None:
+    """Binary-float numbers (go-cty's big.Float semantics) keep value, precision and sign."""
+    import json
+
+    from tfconsole.lang import numbers as N
+    from tfconsole.plans.codec import CodecError, decode_value, encode_value
+
+    for v in [N.parse("0.1"), N.parse("1e-1000000"), N.NEG_ZERO, N.POS_INF, N.NEG_INF, N.div(1, 3),
+              N.from_float64(0.1), N.mul(N.parse("1.1"), 3)]:
+        back = decode_value(json.loads(json.dumps(encode_value(v))))
+        assert back.f == v.f and back.f.precision == v.f.precision and N.text(back) == N.text(v)
+        assert N.gmpy2.is_signed(back.f) == N.gmpy2.is_signed(v.f)
+    for bad in (["1", 0, 10 ** 9], ["x", 0, 512], ["1" * 400, 0, 512], ["1", 2 ** 60, 512], [1, 0, 512]):
+        with pytest.raises(CodecError):
+            decode_value({"N": bad})

@@ -8,6 +8,9 @@ type. Each value is written as JSON, tagged only where JSON alone would be ambig
     integer, finite float             a JSON number (floats keep their ".0")
     {"f": "inf" | "-inf" | "nan"}     a non-finite float
     {"d": "1.5e400"}                  a Decimal (long numbers read from a state file)
+    {"N": [MANT, EXP, PREC]}          a language number held as a binary float (lang/numbers.Num):
+                                      exactly MANT * 2**EXP (MANT a decimal text, or "inf",
+                                      "-inf", "-0") at PREC bits
     {"o": {...}}                      an object (dict)
     {"t": [...]}                      a tuple (list)
     {"l": [...], "e": TYPE}           a list of element type TYPE
@@ -29,6 +32,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from tfconsole.addrs import AbsResource, AbsResourceInstance, AddressError, parse_instance, parse_target
+from tfconsole.lang import numbers as N
 from tfconsole.lang.types import Type, type_from_json
 from tfconsole.lang.values import Null, Sensitive, TList, TMap, TSet, Unknown
 
@@ -68,6 +72,8 @@ def encode_value(v: Any) -> Any:
         return {"n": v.type.to_json()}
     if t is Sensitive:
         return {"x": encode_value(v.value)}
+    if t is N.Num:
+        return {"N": _encode_num(v)}
     if isinstance(v, Decimal):
         return {"d": str(v)}
     raise CodecError(f"cannot encode a value of Python type {t.__name__}")
@@ -104,6 +110,8 @@ def decode_value(j: Any, where: str = "value") -> Any:
         return Sensitive(inner)
     if tag == "f" and body in _NON_FINITE:
         return _NON_FINITE[body]
+    if tag == "N":
+        return _decode_num(body, where)
     if tag == "d" and type(body) is str and len(body) <= 1000:
         try:
             d = Decimal(body)
@@ -112,6 +120,39 @@ def decode_value(j: Any, where: str = "value") -> Any:
         if d.is_finite():
             return d
     raise CodecError(f"{where}: not an encoded value: {_short(j)}")
+
+
+_MAX_PREC = 1 << 16          # go-cty's numbers carry 512 bits; products grow a little beyond
+_MAX_EXP = 1 << 40
+
+
+def _encode_num(v: Any) -> list:
+    f = v.f
+    prec = f.precision
+    if N.gmpy2.is_infinite(f):
+        return ["inf" if f > 0 else "-inf", 0, prec]
+    if f == 0:
+        return ["-0" if N.gmpy2.is_signed(f) else "0", 0, prec]
+    mant, exp = f.as_mantissa_exp()
+    return [str(mant), int(exp), prec]
+
+
+def _decode_num(body: Any, where: str) -> Any:
+    if not (type(body) is list and len(body) == 3 and type(body[0]) is str and type(body[1]) is int
+            and type(body[2]) is int and 2 <= body[2] <= _MAX_PREC and abs(body[1]) <= _MAX_EXP
+            and len(body[0]) <= body[2] // 3 + 2):
+        raise CodecError(f"{where}: not an encoded number: {_short(body)}")
+    mant, exp, prec = body
+    if mant in ("inf", "-inf", "-0", "0"):
+        return N.Num(N.mpfr(mant, prec))
+    try:
+        m = int(mant)
+    except ValueError:
+        raise CodecError(f"{where}: not an encoded number: {_short(body)}") from None
+    if m.bit_length() > prec:
+        raise CodecError(f"{where}: not an encoded number: {_short(body)}")
+    with N._ctx(prec):
+        return N.Num(N.gmpy2.mul_2exp(N.mpfr(m, prec), exp))
 
 
 def _decode_collection(j: dict, where: str) -> Any:
