@@ -11,9 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-_TRUE = {"1", "t", "T", "TRUE", "true", "True"}
-_FALSE = {"0", "f", "F", "FALSE", "false", "False"}
-
+from . import flags as _flags
 
 @dataclass(frozen=True)
 class Flag:
@@ -22,8 +20,7 @@ class Flag:
     default: Any = None
 
 
-class FlagError(Exception):
-    """The message Go's flag package gives for a bad command line."""
+FlagError = _flags.FlagError  # the message Go's flag package gives for a bad command line
 
 
 def wants_help(argv: list[str]) -> bool:
@@ -36,45 +33,17 @@ def wants_help(argv: list[str]) -> bool:
     return False
 
 
+_KINDS = {"bool": _flags.Kind.BOOL, "string": _flags.Kind.STRING, "list": _flags.Kind.REPEATABLE}
+
+
 def parse(argv: list[str], flags: tuple[Flag, ...]) -> tuple[dict[str, Any], list[str], bool]:
-    """(values by flag name, positional arguments, color) or FlagError."""
+    """(values by flag name, positional arguments, color) or FlagError; the parsing itself is
+    flags.py's (one implementation of Go's rules), with fmt's and console's own flag tables."""
     color = "-no-color" not in argv
-    args = [a for a in argv if a != "-no-color"]
-    spec = {f.name: f for f in flags}
-    values: dict[str, Any] = {f.name: (list(f.default or []) if f.kind == "list" else f.default) for f in flags}
-    values["__order__"] = []
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if len(a) < 2 or a[0] != "-":
-            break
-        if a == "--":
-            i += 1
-            break
-        name = a[2:] if a.startswith("--") else a[1:]
-        if not name or name[0] in "-=":
-            raise FlagError(f"bad flag syntax: {a}")
-        value: str | None = None
-        if "=" in name:
-            name, value = name.split("=", 1)
-        f = spec.get(name)
-        if f is None:
-            raise FlagError(f"flag provided but not defined: -{name}")
-        if f.kind == "bool":
-            text = "true" if value is None else value
-            if text not in _TRUE and text not in _FALSE:
-                raise FlagError(f'invalid boolean value "{text}" for -{name}: parse error')
-            values[name] = text in _TRUE
-        else:
-            if value is None:
-                if i + 1 >= len(args):
-                    raise FlagError(f"flag needs an argument: -{name}")
-                i += 1
-                value = args[i]
-            if f.kind == "list":
-                values[name].append(value)
-            else:
-                values[name] = value
-            values["__order__"].append((name, value))
-        i += 1
-    return values, args[i:], color
+    cmd = _flags.Command("", "", "", tuple(_flags.Flag(f.name, _KINDS[f.kind], "", f.default) for f in flags))
+    args = _flags.Args(cmd)
+    _flags._parse_into(args, [a for a in argv if a != "-no-color"])
+    values: dict[str, Any] = {f.name: args.values.get(f.name, list(f.default or []) if f.kind == "list"
+                                                     else f.default) for f in flags}
+    values["__order__"] = [(k, v) for k, v in args.ordered if cmd.flag(k).kind is not _flags.Kind.BOOL]
+    return values, args.pos, color
