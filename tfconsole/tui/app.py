@@ -7,6 +7,7 @@ code that touches widgets. Layout lives in app.tcss.
 from __future__ import annotations
 
 import gc
+from collections import deque
 import json
 import os
 import re
@@ -154,6 +155,8 @@ class ConsoleApp(App[int]):
         self.status_counts: dict[str, int] = {}  # walk vertices by status, kept incrementally
         self.group_progress: dict[str, dict[str, int]] = {}  # plan module/resource -> instances by status
         self.running: set[str] = set()  # instance addresses running now (their rows show elapsed time)
+        self.provider_status: dict[str, str] = {}  # provider plugin address -> started/configured/failed/crashed
+        self.provider_logs: dict[str, deque[str]] = {}  # instance (or provider) address -> its provider's lines
         self._groups_of: dict[int, list[dict[str, int]]] = {}  # id(resource node) -> its counters
         self._graph_cache: tuple[Any, dict[str, str | None]] | None = None
         self._graph_tree_of: dict[str, str | None] | None = None  # what the graph tree shows
@@ -523,6 +526,8 @@ class ConsoleApp(App[int]):
                 if node is not None:
                     self._set_instance_status(addr, node, upd)
                     touched = True
+        if msg.provider_status or msg.provider_logs:
+            self._provider_news(msg)
         if msg.expansions:
             self.expansions.update(msg.expansions)
             self.expansion_edges.update(msg.expansion_edges)
@@ -534,6 +539,31 @@ class ConsoleApp(App[int]):
             self._refresh_counts()
             if msg.log:
                 self.diagnostics_pane.add_log(msg.log)
+
+    PROVIDER_LOG_LINES = 500  # kept per instance; the detail pane shows the newest
+
+    def _provider_news(self, msg: VertexBatch) -> None:
+        """Provider plugins' status and log lines; the detail pane follows if it shows one."""
+        self.provider_status.update(msg.provider_status)
+        for key, lines in msg.provider_logs.items():
+            self.provider_logs.setdefault(key, deque(maxlen=self.PROVIDER_LOG_LINES)).extend(lines)
+        node = self._tree(self.view).cursor_node
+        if node is not None and node.data is not None and (
+                node.data.addr in msg.provider_logs or node.data.addr in msg.provider_status
+                or _VERTEX_SUFFIX.sub("", node.data.addr) in msg.provider_logs):
+            self._set_detail(self._detail_for(node.data))
+
+    def _provider_text(self, addr: str, body: Text, lines: int = 40) -> None:
+        """A provider plugin's status (for a provider address) and the newest log lines it wrote
+        while working on addr."""
+        status = self.provider_status.get(addr)
+        if status is not None:
+            body.append(f"\n\nplugin: {status}", style="red" if status in ("failed", "crashed") else "green")
+        log = self.provider_logs.get(addr)
+        if log:
+            body.append(f"\n\nprovider log ({len(log)} line{'s' if len(log) != 1 else ''}):", style="bold")
+            for line in list(log)[-lines:]:
+                body.append(f"\n  {line}", style="dim")
 
     def _set_instance_status(self, addr: str, node: TreeNode, upd: VertexUpdate) -> None:
         old = self.instance_status.get(addr)
@@ -783,6 +813,7 @@ class ConsoleApp(App[int]):
                             style=STATUS_STYLE.get(upd.status, ""))
                 if upd.detail:
                     body.append(f"\n{upd.detail}")
+            self._provider_text(info.addr, body)
             return body
         if info.kind in ("module", "resource"):
             t = Text(info.addr or "root module", style="bold")
@@ -1243,6 +1274,7 @@ class ConsoleApp(App[int]):
         t.append(f"\n\ndependents ({len(dents)}):", style="bold")
         for d in dents:
             t.append(f"\n  → {d}")
+        self._provider_text(_VERTEX_SUFFIX.sub("", name), t)
         return t
 
     # ------------------------------------------------------------------ command line

@@ -38,6 +38,8 @@ class HookBridge(Hook):
         self._expansions: dict[str, list[str]] = {}
         self._edges: dict[str, list[tuple[str, str]]] = {}
         self._log: list[str] = []
+        self._provider_status: dict[str, str] = {}
+        self._provider_logs: dict[str, list[str]] = {}
         self._timer: threading.Timer | None = None
         self._hold_until = 0.0  # time.perf_counter() until which hook calls wait (input priority)
         self._next_hold = 0.0  # no new hold before this: holds take at most half of the time
@@ -77,8 +79,10 @@ class HookBridge(Hook):
             exps, self._expansions = self._expansions, {}
             edges, self._edges = self._edges, {}
             log, self._log = self._log, []
-        if pending or exps or log:
-            self._target.post_message(VertexBatch(list(pending.values()), exps, edges, log))
+            pstatus, self._provider_status = self._provider_status, {}
+            plogs, self._provider_logs = self._provider_logs, {}
+        if pending or exps or log or pstatus or plogs:
+            self._target.post_message(VertexBatch(list(pending.values()), exps, edges, log, pstatus, plogs))
 
     # ---- walk progress
     def walk_started(self, operation: str, vertex_names: list[str]) -> None:
@@ -112,6 +116,17 @@ class HookBridge(Hook):
     def walk_finished(self, operation: str, ok: bool, cancelled: bool) -> None:
         self.flush()
         self._target.post_message(WalkFinished(operation, ok, cancelled))
+
+    # ---- provider plugins
+    def provider_status(self, provider: str, status: str) -> None:
+        with self._lock:
+            self._provider_status[provider] = status
+        self._record()
+
+    def provider_log(self, provider: str, resource: str | None, level: str, message: str) -> None:
+        with self._lock:
+            self._provider_logs.setdefault(resource or provider, []).append(f"[{level}] {message}")
+        self._record()
 
     # ---- instance events: a short human log, like the CLI's progress lines
     def pre_apply(self, addr: str, action: str, id_hint: str | None) -> None:

@@ -36,6 +36,11 @@ class VertexBatch(Message):
     expansions: dict[str, list[str]] = field(default_factory=dict)
     expansion_edges: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)  # human progress lines, in order
+    # provider plugins: the newest status per provider address (started, configured, failed,
+    # crashed), and the lines each logged, keyed by the instance whose call wrote them (the
+    # provider's address for provider-level lines)
+    provider_status: dict[str, str] = field(default_factory=dict)
+    provider_logs: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass
