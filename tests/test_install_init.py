@@ -211,6 +211,11 @@ def test_changed_installed_binary_is_refused_before_an_operation(tmp_path: Path,
     assert format_diagnostic(list(diags)[0], color=False).strip() == err.strip()
     assert provider_executable(str(us), NULL) is None
     assert check_installed(str(us), {NULL}).has_errors  # a changed plugin is never replaced by a built-in
+    for command in ("plan", "apply", "refresh"):  # refused before anything runs, as Terraform refuses it
+        ours_code, ours_out, ours_err = ours(us, command, "-no-color", *(["-auto-approve"] if command == "apply"
+                                                                         else []))
+        assert (ours_code, ours_err.strip()) == (1, err.strip()), ours_out
+    assert not (us / "terraform.tfstate").exists()
 
 
 def test_lock_conflicts_and_upgrade(tmp_path: Path, monkeypatch, null_provider_binary: str) -> None:

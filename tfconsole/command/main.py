@@ -154,6 +154,10 @@ class CLI:
         d = ctx.load_config()
         if backend:
             d.append(check_backend(ctx.backend_root(), init=init_style))
+        if backend and not init_style and not d.has_errors:
+            from tfconsole.providers.plugin.locate import check_before_operation
+
+            d.append(check_before_operation(ctx.opts.working_dir, ctx.config))
         if ctx.config is not None:
             self.files = {k: v for m in ctx.config.descendants() for k, v in m.files.items()}
         else:

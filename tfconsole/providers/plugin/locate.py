@@ -205,7 +205,27 @@ def schema_of(working_dir: str, source: str) -> dict | None:
         provider.close()
 
 
+def check_before_operation(working_dir: str, config: Any) -> Diagnostics:
+    """What Terraform checks before plan, apply, refresh, import and console: the lock file's
+    providers are installed and unchanged, and (once a lock file exists) it selects a version
+    meeting the configuration's constraints for every plugin provider. Built-in sources may be
+    served in-process when nothing is installed for them."""
+    from tfconsole.providers.registry import default_registry, normalize_source
+
+    from .requirements import module_requirements
+
+    builtins = {normalize_source(s) for s in default_registry().sources()}
+    diags = check_installed(working_dir, builtins)
+    if diags.has_errors or config is None or not os.path.exists(_lock_path(working_dir)):
+        return diags
+    mreqs, d = module_requirements(config)
+    if d.has_errors:
+        return diags
+    return diags.append(check_selections(working_dir, mreqs.flatten(), builtins))
+
+
 __all__ = [
+    "check_before_operation",
     "check_installed",
     "check_selections",
     "data_dir",
