@@ -201,6 +201,8 @@ def test_state_edits_report_success_only_after_the_state_is_written(
     assert tfconsole(tmp_path, "apply", "-auto-approve").returncode == 0
     before = (tmp_path / "terraform.tfstate").read_bytes()
 
+    import tfconsole.states.locking as locking
+
     real_write = manager.atomic_write
 
     def disk_full(path: str, data: bytes, *rest: object, **kw: object) -> None:
@@ -208,7 +210,11 @@ def test_state_edits_report_success_only_after_the_state_is_written(
             return real_write(path, data, *rest, **kw)
         raise OSError(28, "No space left on device")
 
+    def locked_disk_full(self: object, data: bytes) -> None:  # the write made while holding the lock
+        raise OSError(28, "No space left on device")
+
     monkeypatch.setattr(manager, "atomic_write", disk_full)
+    monkeypatch.setattr(locking.StateLock, "replace", locked_disk_full)
     rc, out, err = _cli(monkeypatch, tmp_path, *args)
     assert rc == 1
     assert out == "", out
