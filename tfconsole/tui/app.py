@@ -118,6 +118,9 @@ class ConsoleApp(App[int]):
         Binding("W", "next_workspace", "Workspace", show=False),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit_app", "Quit"),
+        # Terraform users stop an apply with ctrl+c: the first press cancels as Terraform's first
+        # interrupt does, a second one stops at once (Terraform's second interrupt)
+        Binding("ctrl+c", "interrupt", "Interrupt", show=False, priority=True),
         Binding("d", "destroy", "Destroy all", show=False),
         Binding("c", "clear_marks", "Clear marks", show=False),
         Binding("n", "toggle_noop", "No-ops", show=False),
@@ -155,6 +158,7 @@ class ConsoleApp(App[int]):
         self.status_counts: dict[str, int] = {}  # walk vertices by status, kept incrementally
         self.group_progress: dict[str, dict[str, int]] = {}  # plan module/resource -> instances by status
         self.running: set[str] = set()  # instance addresses running now (their rows show elapsed time)
+        self._interrupted = False  # ctrl+c pressed once during the running operation
         self.provider_status: dict[str, str] = {}  # provider plugin address -> started/configured/failed/crashed
         self.provider_logs: dict[str, deque[str]] = {}  # instance (or provider) address -> its provider's lines
         self._groups_of: dict[int, list[dict[str, int]]] = {}  # id(resource node) -> its counters
@@ -282,6 +286,7 @@ class ConsoleApp(App[int]):
 
     def _start_op(self, name: str) -> None:
         self.busy = True
+        self._interrupted = False
         self.op_name = name
         self.op_ctx = None
         self.query_one(StatusBar).operation = f"{name}…"
@@ -1328,9 +1333,32 @@ class ConsoleApp(App[int]):
             self.push_screen(HelpScreen())
 
     def action_quit_app(self) -> None:
-        if self.busy and self.op_ctx is not None:
-            self.op_ctx.cancel()
-        self.exit(0)
+        if not self.busy:
+            self.exit(0)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                if self.op_ctx is not None:
+                    self.op_ctx.cancel()
+                self.exit(0)
+
+        self.push_screen(ConfirmScreen(
+            f"Quit while {self.op_name} is running?",
+            "Scheduling stops, in-flight work finishes and the state is saved before tfconsole exits.",
+            danger=True), answered)
+
+    def action_interrupt(self) -> None:
+        if not self.busy:
+            self.action_quit_app()
+            return
+        if self._interrupted:
+            self.exit(1, message="Two interrupts received. Exiting immediately. Note that data loss may have occurred.")
+            return
+        self._interrupted = True
+        self.action_cancel_op()
+        self.notify("Interrupt received: in-flight work finishes and the state is saved. "
+                    "ctrl+c again stops at once.", severity="warning")
 
 
 _SHORT_REASON = {

@@ -1,0 +1,75 @@
+"""Interrupting the console as a Terraform user does: ctrl+c cancels a running apply (in-flight
+work finishes, state is saved, nothing new starts), and q during an apply asks first."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_tui_helpers import state_addresses, wait_for
+
+from tfconsole.tui.app import ConsoleApp
+from tfconsole.tui.screens import ConfirmScreen
+
+pytestmark = pytest.mark.anyio
+
+# "first" blocks until the test creates the gate file; "second" depends on it
+CONFIG = """\
+resource "terraform_data" "first" {
+  provisioner "local-exec" {
+    command = "while [ ! -e gate ]; do sleep 0.05; done"
+  }
+}
+
+resource "terraform_data" "second" {
+  input = terraform_data.first.id
+}
+"""
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+async def _start_blocked_apply(app: ConsoleApp, pilot, d: Path) -> None:
+    await pilot.press("p")
+    await wait_for(pilot, lambda: app.summary_line.startswith("Plan:"))
+    await pilot.press("a")
+    await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+    await pilot.press("y")
+    await wait_for(pilot, lambda: app.busy and "terraform_data.first" in app.running)
+
+
+async def test_ctrl_c_cancels_the_apply_and_keeps_what_completed(tmp_path: Path) -> None:
+    d = tmp_path / "cfg"
+    d.mkdir()
+    (d / "main.tf").write_text(CONFIG)
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _start_blocked_apply(app, pilot, d)
+        await pilot.press("ctrl+c")
+        await pilot.pause(0.1)
+        assert app.is_running and app.busy  # the first interrupt cancels; it does not quit
+        (d / "gate").write_text("")
+        await wait_for(pilot, lambda: not app.busy)
+        assert app.is_running
+    # the in-flight resource finished and was saved; its dependent never started
+    assert state_addresses(d) == {"terraform_data.first"}
+    assert not (d / ".terraform.tfstate.lock.info").exists()
+
+
+async def test_q_during_an_apply_asks_before_quitting(tmp_path: Path) -> None:
+    d = tmp_path / "cfg"
+    d.mkdir()
+    (d / "main.tf").write_text(CONFIG)
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _start_blocked_apply(app, pilot, d)
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("n")
+        await pilot.pause(0.1)
+        assert app.is_running and app.busy  # declined: the apply goes on
+        (d / "gate").write_text("")
+        await wait_for(pilot, lambda: app.summary_line.startswith("Apply complete!"))
+    assert state_addresses(d) == {"terraform_data.first", "terraform_data.second"}
