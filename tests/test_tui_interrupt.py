@@ -73,3 +73,36 @@ async def test_q_during_an_apply_asks_before_quitting(tmp_path: Path) -> None:
         (d / "gate").write_text("")
         await wait_for(pilot, lambda: app.summary_line.startswith("Apply complete!"))
     assert state_addresses(d) == {"terraform_data.first", "terraform_data.second"}
+
+
+FILTERED_CONFIG = CONFIG + """
+resource "terraform_data" "many" {
+  count = 3
+  input = "m${count.index}"
+}
+"""
+
+
+async def test_live_status_survives_filters_and_searches_during_an_apply(tmp_path: Path) -> None:
+    """Rows filtered out while their instances finish show the final status when shown again,
+    and a resource's counter counts its instances in the plan, not the rows a filter shows."""
+    d = tmp_path / "cfg"
+    d.mkdir()
+    (d / "main.tf").write_text(FILTERED_CONFIG)
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _start_blocked_apply(app, pilot, d)
+        await pilot.press("f", "f")  # "update": nothing of this plan is shown
+        await pilot.pause(0.1)
+        assert not app.instance_nodes
+        (d / "gate").write_text("")
+        await wait_for(pilot, lambda: app.summary_line.startswith("Apply complete!"))
+        await pilot.press("f", "f", "f")  # back to "all"
+        await wait_for(pilot, lambda: app.action_filter == "all" and len(app.instance_nodes) == 5)
+        for addr, node in app.instance_nodes.items():
+            assert str(app._plan_decoration(node)).strip().startswith("done"), addr
+        # a search shows one of the three instances of "many": its counter still counts three
+        app.search = "many[1]"
+        await wait_for(pilot, lambda: list(app.instance_nodes) == ["terraform_data.many[1]"])
+        resource = app.instance_nodes["terraform_data.many[1]"].parent
+        assert str(app._plan_decoration(resource)).strip() == "3/3 done"

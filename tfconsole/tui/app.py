@@ -161,7 +161,10 @@ class ConsoleApp(App[int]):
         self._interrupted = False  # ctrl+c pressed once during the running operation
         self.provider_status: dict[str, str] = {}  # provider plugin address -> started/configured/failed/crashed
         self.provider_logs: dict[str, deque[str]] = {}  # instance (or provider) address -> its provider's lines
-        self._groups_of: dict[int, list[dict[str, int]]] = {}  # id(resource node) -> its counters
+        # instance address -> the counters of its resource and module rows, for every instance of
+        # the plan being applied (shown or filtered out: live status never depends on the filter)
+        self._groups_of: dict[str, list[dict[str, int]]] = {}
+        self._group_totals: dict[str, int] = {}  # "resource:ADDR" / "module:PATH" -> instances in the plan
         self._graph_cache: tuple[Any, dict[str, str | None]] | None = None
         self._graph_tree_of: dict[str, str | None] | None = None  # what the graph tree shows
         self._detail_status: VertexUpdate | None = None  # the status the detail pane shows
@@ -438,7 +441,13 @@ class ConsoleApp(App[int]):
         self.instance_status.clear()
         self.group_progress.clear()
         self._groups_of.clear()
+        self._group_totals.clear()
         self.running.clear()
+        for ch in self.plan.changes if self.plan is not None else []:
+            keys = (f"resource:{ch.addr.abs_resource()}", f"module:{ch.addr.module}")
+            self._groups_of[ch.address] = [self.group_progress.setdefault(k, {}) for k in keys]
+            for k in keys:
+                self._group_totals[k] = self._group_totals.get(k, 0) + 1
         self._tree("plan").refresh()
 
     def _summary_text(self, line: str) -> Text:
@@ -527,9 +536,8 @@ class ConsoleApp(App[int]):
                     # resource-level vertex, which for a single instance has the same address
                     stripped = _VERTEX_SUFFIX.sub("", upd.name)
                     addr = self._vertex_addr[upd.name] = stripped if stripped != upd.name else ""
-                node = self.instance_nodes.get(addr)
-                if node is not None:
-                    self._set_instance_status(addr, node, upd)
+                if addr in self._groups_of:  # an instance of the plan, shown or filtered out
+                    self._set_instance_status(addr, upd)
                     touched = True
         if msg.provider_status or msg.provider_logs:
             self._provider_news(msg)
@@ -570,23 +578,14 @@ class ConsoleApp(App[int]):
             for line in list(log)[-lines:]:
                 body.append(f"\n  {line}", style="dim")
 
-    def _set_instance_status(self, addr: str, node: TreeNode, upd: VertexUpdate) -> None:
+    def _set_instance_status(self, addr: str, upd: VertexUpdate) -> None:
         old = self.instance_status.get(addr)
         self.instance_status[addr] = upd
         if upd.status == "running":
             self.running.add(addr)
         else:
             self.running.discard(addr)
-        # the resource's and the module's counters (what their rows show)
-        groups = self._groups_of.get(id(node.parent))
-        if groups is None:
-            groups = []
-            parent = node.parent
-            while parent is not None and parent.data is not None:
-                groups.append(self.group_progress.setdefault(f"{parent.data.kind}:{parent.data.addr}", {}))
-                parent = parent.parent
-            self._groups_of[id(node.parent)] = groups
-        for progress in groups:
+        for progress in self._groups_of[addr]:  # the resource's and the module's counters (their rows)
             if old is not None:
                 progress[old.status] = progress.get(old.status, 1) - 1
             progress[upd.status] = progress.get(upd.status, 0) + 1
@@ -638,7 +637,6 @@ class ConsoleApp(App[int]):
         cursor = tree.cursor_node.data.addr if tree.cursor_node and tree.cursor_node.data else None
         tree.clear()
         self.instance_nodes = {}
-        self._groups_of.clear()
         changes = self._visible_changes()
         modules: dict[str, dict[str, list[ResourceInstanceChange]]] = {}
         for ch in changes:
@@ -721,7 +719,8 @@ class ConsoleApp(App[int]):
         if not progress:
             return None
         t = Text("  ")
-        t.append(f"{progress.get('done', 0)}/{len(info.payload)} done", style=STATUS_STYLE["done"])
+        total = self._group_totals.get(f"{info.kind}:{info.addr}", len(info.payload))
+        t.append(f"{progress.get('done', 0)}/{total} done", style=STATUS_STYLE["done"])
         for status in ("running", "failed", "skipped"):
             if progress.get(status):
                 t.append(f", {progress[status]} {status}", style=STATUS_STYLE[status])
