@@ -213,15 +213,39 @@ class ConsoleApp(App[int]):
         await super().on_event(event)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        yield SystemCommand("Plan", "Plan the configuration (p)", self.action_plan)
-        yield SystemCommand("Apply", "Apply the reviewed plan (a)", self.action_apply)
-        yield SystemCommand("Destroy", "Plan a destroy and confirm it (d)", self.action_destroy)
-        yield SystemCommand("Cancel operation", "Stop the running plan or apply (x)", self.action_cancel_op)
-        yield SystemCommand("State", "Browse the state (s)", self.action_state)
-        yield SystemCommand("Orphans", "State instances without configuration (o)", self.action_orphans)
-        yield SystemCommand("Graph", "Dependencies of the selected vertex (g)", self.action_graph)
-        yield SystemCommand("Keys", "Every key binding (?)", self.action_help)
+        # Textual's own entries, except those ours replace: its "Keys" (ours lists every key) and
+        # its "Quit" (ours asks during an apply)
+        for cmd in super().get_system_commands(screen):
+            if cmd.title not in ("Keys", "Quit"):
+                yield cmd
+        for title, help_text, action in self.PALETTE:
+            yield SystemCommand(title, help_text, getattr(self, f"action_{action}"))
+
+    # every console action, by name, for the command palette (the key in brackets)
+    PALETTE = [
+        ("Plan", "Plan the configuration (p)", "plan"),
+        ("Apply", "Apply the reviewed plan (a)", "apply"),
+        ("Destroy", "Plan a destroy and confirm it (d)", "destroy"),
+        ("Cancel operation", "Stop the running plan or apply (x, ctrl+c)", "cancel_op"),
+        ("Target marked", "Re-plan with the marked rows as -target (t)", "plan_targets"),
+        ("Exclude marked", "Re-plan with the marked rows as -exclude (e)", "plan_excludes"),
+        ("Clear marks", "Unmark every row (c)", "clear_marks"),
+        ("Filter by action", "Cycle all / create / update / delete / replace (f)", "cycle_filter"),
+        ("No-ops", "Show or hide instances with no change (n)", "toggle_noop"),
+        ("Search", "Search addresses in the plan (/)", "search"),
+        ("State", "Browse the state (s)", "state"),
+        ("Reveal sensitive values", "Show or hide sensitive values in the state view (r)", "reveal"),
+        ("Taint", "Mark the selected state instance for replacement (T)", "taint"),
+        ("Untaint", "Clear the tainted mark of the selected instance (U)", "untaint"),
+        ("Orphans", "State instances without configuration (o)", "orphans"),
+        ("Destroy orphans", "Plan the destruction of the marked orphans (D)", "orphan_destroy"),
+        ("Forget orphans", "Remove the marked orphans from state (F)", "orphan_forget"),
+        ("Graph", "Dependencies of the selected vertex (g)", "graph"),
+        ("Next workspace", "Switch to the next workspace (W)", "next_workspace"),
+        ("Command line", "Type a command: plan, apply, target ADDR... (:)", "command_line"),
+        ("Keys", "Every key binding (?)", "help"),
+        ("Quit", "Quit tfconsole (q; asks first during an apply)", "quit_app"),
+    ]
 
     # bindings that only make sense in one view (hidden from the footer elsewhere)
     VIEW_ACTIONS = {
