@@ -242,7 +242,13 @@ async def test_destroy_with_confirmation(tmp_path: Path) -> None:
         await _plan_and_apply(app, pilot)
         await pilot.press("d")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
-        await pilot.press("y")
+        await pilot.press("y", "enter")  # a destroy wants "yes" typed out: "y" is not enough
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ != "ConfirmScreen")
+        await pilot.pause(0.2)
+        assert not app.busy and state_addresses(d)
+        await pilot.press("d")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
+        await pilot.press("y", "e", "s", "enter")
         await wait_for(pilot, lambda: summary(app).startswith("Destroy complete!"))
         assert summary(app) == "Destroy complete! Resources: 4 destroyed."
     assert state_addresses(d) == set()
@@ -317,7 +323,7 @@ async def test_orphans_of_a_removed_module_key(tmp_path: Path) -> None:
         assert "delete_because_no_module" in str(app.query_one("#detail-body").render())
         await pilot.press("D")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
-        await pilot.press("y")
+        await pilot.press("y", "e", "s", "enter")
         await wait_for(pilot, lambda: summary(app).startswith("Destroy complete!"))
     data = json.loads((d / "terraform.tfstate").read_text())
     assert [(r.get("module"), r["name"]) for r in data["resources"]] == [('module.svc["a"]', "x")]

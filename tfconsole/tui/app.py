@@ -387,7 +387,9 @@ class ConsoleApp(App[int]):
             else:
                 self.notify("Apply cancelled.")
 
-        self.push_screen(ConfirmScreen(title, "\n".join(lines), danger=plan.destroy or destroy > 0), done)
+        # destroying or replacing anything asks for "yes" typed out, as Terraform does
+        dangerous = plan.destroy or destroy > 0
+        self.push_screen(ConfirmScreen(title, "\n".join(lines), danger=dangerous, typed=dangerous), done)
 
     def _start_apply(self, plan: Plan) -> None:
         if not self._guard_idle():
