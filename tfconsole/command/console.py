@@ -165,6 +165,7 @@ class Session:
 
     def __init__(self, scope: Any) -> None:
         self.scope = scope
+        scope.func_context().console = True  # the console-only functions (type) exist here
 
     def handle(self, line: str) -> tuple[str, bool, list[Located]]:
         """(output, exit requested, errors)"""
