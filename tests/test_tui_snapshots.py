@@ -170,7 +170,8 @@ def test_apply_pane_snapshot(snap_compare, tmp_path: Path, deterministic) -> Non
         await _wait(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy)
         await pilot.press("a")
         await _wait(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen")
-        await pilot.press("y")
+        # the demo's plan replaces something: Terraform's typed "yes" is asked for
+        await pilot.press(*(["y", "e", "s", "enter"] if app.screen.typed else ["y"]))
         await _wait(pilot, lambda: not app.busy and "complete" in app.summary_line.lower(), 60)
         await pilot.pause(0.3)
 

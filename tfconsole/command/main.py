@@ -226,27 +226,13 @@ class CLI:
         return st or State(), True
 
     def decoder(self) -> Callable:
-        from tfconsole.walk.context import decode_object
-
         from tfconsole.providers.registry import ProviderSession
 
-        session = ProviderSession(".")  # a plugin's schemas come from the cache when they can
+        from .views import state_decoder
+
+        session = ProviderSession(".")
         self._contexts.append(session)  # closed with the command
-
-        def decode(addr: Any, provider: str, obj: Any) -> Any:
-            from tfconsole.walk.context import provider_source_of
-
-            schemas = session.schemas(provider_source_of(provider))
-            schema = None
-            if schemas is not None:
-                schema = schemas[0 if addr.resource.mode == "managed" else 1].get(addr.resource.type)
-            if schema is None:
-                from tfconsole.lang.values import from_json_implied
-
-                return from_json_implied(obj.attributes)
-            return decode_object(obj.attributes, schema, obj.sensitive_attributes)
-
-        return decode
+        return state_decoder(session)
 
     # ------------------------------------------------------------------ commands
     def cmd_version(self, a: Args) -> int:

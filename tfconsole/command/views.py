@@ -456,6 +456,26 @@ def _reason_text(ch: ResourceInstanceChange) -> str:
     return ""
 
 
+def state_decoder(session: Any) -> Any:
+    """decode(addr, provider, object) -> the object's value as the provider's schema types and
+    marks it (sensitive attributes included), for `state show`, `show` and the console's state
+    view alike; without a schema, the attributes read as implied JSON. `session` is a
+    providers.registry.ProviderSession (a plugin's schemas come from the cache when they can)."""
+    from tfconsole.lang.values import from_json_implied
+    from tfconsole.walk.context import decode_object, provider_source_of
+
+    def decode(addr: Any, provider: str, obj: Any) -> Any:
+        schemas = session.schemas(provider_source_of(provider))
+        schema = None
+        if schemas is not None:
+            schema = schemas[0 if addr.resource.mode == "managed" else 1].get(addr.resource.type)
+        if schema is None:
+            return from_json_implied(obj.attributes)
+        return decode_object(obj.attributes, schema, obj.sensitive_attributes)
+
+    return decode
+
+
 def render_state_instance(addr: Any, value: dict[str, Any], deposed: str | None = None) -> str:
     """`terraform state show` / `show` form of one object."""
     res = addr.resource

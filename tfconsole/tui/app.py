@@ -159,6 +159,8 @@ class ConsoleApp(App[int]):
         self.group_progress: dict[str, dict[str, int]] = {}  # plan module/resource -> instances by status
         self.running: set[str] = set()  # instance addresses running now (their rows show elapsed time)
         self._interrupted = False  # ctrl+c pressed once during the running operation
+        self._decoded: dict[tuple[str, int], dict[str, Any]] = {}  # state view: decoded instances
+        self._schema_session: Any = None  # providers.registry.ProviderSession for the state view's schemas
         self.provider_status: dict[str, str] = {}  # provider plugin address -> started/configured/failed/crashed
         self.provider_logs: dict[str, deque[str]] = {}  # instance (or provider) address -> its provider's lines
         # instance address -> the counters of its resource and module rows, for every instance of
@@ -470,6 +472,8 @@ class ConsoleApp(App[int]):
         self._group_totals.clear()
         self.running.clear()
         for ch in self.plan.changes if self.plan is not None else []:
+            if ch.action is Action.NOOP:  # nothing to apply: no status to count
+                continue
             keys = (f"resource:{ch.addr.abs_resource()}", f"module:{ch.addr.module}")
             self._groups_of[ch.address] = [self.group_progress.setdefault(k, {}) for k in keys]
             for k in keys:
@@ -865,12 +869,18 @@ class ConsoleApp(App[int]):
 
     # ------------------------------------------------------------------ views
     def watch_view(self, view: str) -> None:
+        if view != "state" and self.reveal:  # revealed secrets stay in the state view
+            self.reveal = False
+            if self.state_outcome is not None:
+                self._rebuild_state_tree()
         self.refresh_bindings()
         self.query_one("#views", ContentSwitcher).current = f"{view}-tree"
         self.query_one(StatusBar).view = view
         titles = {"state": "State", "orphans": "Orphans", "graph": "Graph"}
         if view == "plan":
             self._update_plan_title(len(self._visible_changes()))
+        elif view == "state":
+            self._state_title()
         else:
             self.query_one("#views", ContentSwitcher).border_title = titles[view]
         tree = self._tree(view)
@@ -970,7 +980,9 @@ class ConsoleApp(App[int]):
     # ------------------------------------------------------------------ state view
     def _rebuild_state_tree(self) -> None:
         tree = self._tree("state")
+        at = tree.cursor_node.data.addr if tree.cursor_node is not None and tree.cursor_node.data else None
         tree.clear()
+        self._decoded.clear()
         out = self.state_outcome
         if out is None or out.state is None:
             self._set_detail(Text("No state could be read: see diagnostics.", style="red"))
@@ -982,6 +994,7 @@ class ConsoleApp(App[int]):
         for rs in sorted(state.resources.values(), key=lambda r: (str(r.addr.module), str(r.addr.resource))):
             modules.setdefault(str(rs.addr.module), []).append(rs)
         first: TreeNode | None = None
+        keep: TreeNode | None = None  # the row the cursor was on (r, T, U rebuild the tree)
         with self.batch_update():
             for mod, resources in modules.items():
                 mnode = tree.root.add(Text(mod or "root module", style="bold"),
@@ -999,21 +1012,49 @@ class ConsoleApp(App[int]):
                         inode = rnode.add(self._lazy_state_label(addr, inst), info, expand=False,
                                           loader=self._load_attributes if inst.current is not None else None)
                         first = first or (inode if not many else rnode)
-        if self.view == "state" and tree.cursor_node is None and first is not None:
-            self.call_after_refresh(tree.move_cursor, first)
+                        if at == str(addr):
+                            keep = inode
+                    if at == str(rs.addr) and keep is None:
+                        keep = rnode
+        if self.view == "state" and (keep or first) is not None:
+            self.call_after_refresh(tree.move_cursor, keep or first)
 
     def _lazy_state_label(self, addr: Any, inst: Any) -> Any:
         return lambda: self._state_instance_label(addr, inst)
+
+    def _decode_instance(self, addr_text: str, obj: Any) -> dict[str, Any]:
+        """An instance's attributes as the provider's schema types and marks them (what `state
+        show` prints), memoised per state read."""
+        key = (addr_text, id(obj))
+        if key not in self._decoded:
+            from tfconsole.addrs import parse_instance
+            from tfconsole.command.views import state_decoder
+
+            addr = parse_instance(addr_text)
+            state = self.state_outcome.state if self.state_outcome is not None else None
+            rs = state.resources.get(addr.abs_resource()) if state is not None else None
+            if self._schema_session is None:
+                from tfconsole.providers.registry import ProviderSession
+
+                self._schema_session = ProviderSession(self.working_dir)
+            try:
+                value = state_decoder(self._schema_session)(addr, rs.provider if rs else "", obj) or {}
+            except Exception:  # noqa: BLE001 - an undecodable object is still shown, as stored
+                value = dict(obj.attributes or {})
+            self._decoded[key] = value
+        return self._decoded[key]
 
     def _load_attributes(self, inode: TreeNode) -> None:
         info = inode.data
         obj = info.payload.current if info is not None else None
         if obj is None:
             return
-        hidden = self._sensitive_names(obj)
-        for name, value in sorted((obj.attributes or {}).items()):
-            inode.add_leaf(self._attr_label(name, value, name in hidden),
-                           NodeInfo("attribute", info.addr, (name, value, name in hidden)))
+        from tfconsole.lang.values import unmark_deep
+
+        for name, value in sorted(self._decode_instance(info.addr, obj).items()):
+            plain, sensitive = unmark_deep(value)
+            inode.add_leaf(self._attr_label(name, plain, sensitive),
+                           NodeInfo("attribute", info.addr, (name, plain, sensitive)))
 
     def _state_instance_label(self, addr: Any, inst: Any) -> Text:
         t = Text()
@@ -1024,22 +1065,12 @@ class ConsoleApp(App[int]):
             t.append(f"  {len(inst.deposed)} deposed", style="magenta")
         return t
 
-    @staticmethod
-    def _sensitive_names(obj: Any) -> set[str]:
-        names: set[str] = set()
-        for path in obj.sensitive_attributes or []:
-            if isinstance(path, list) and path and isinstance(path[0], dict):
-                v = path[0].get("value")
-                if isinstance(v, str):
-                    names.add(v)
-        return names
-
     def _attr_label(self, name: str, value: Any, sensitive: bool) -> Text:
         t = Text(f"{name} = ", style="")
         if sensitive and not self.reveal:
             t.append("(sensitive value)", style="italic magenta")
         else:
-            text = json.dumps(value, ensure_ascii=False)
+            text = _value_text(value)
             t.append(text if len(text) <= 60 else text[:57] + "...", style="magenta" if sensitive else "cyan")
         return t
 
@@ -1057,7 +1088,7 @@ class ConsoleApp(App[int]):
             if sensitive and not self.reveal:
                 t.append("(sensitive value) press r to reveal", style="italic magenta")
             else:
-                t.append(json.dumps(value, indent=2, ensure_ascii=False))
+                t.append(_value_text(value, multiline=True))
             return t
         inst = info.payload
         t = Text(f"# {info.addr}", style="bold")
@@ -1067,21 +1098,28 @@ class ConsoleApp(App[int]):
             return t
         if obj.status == "tainted":
             t.append("  (tainted)", style="bold red")
-        hidden = self._sensitive_names(obj)
-        width = max((len(k) for k in obj.attributes or {}), default=0)
-        for name, value in sorted((obj.attributes or {}).items()):
-            t.append(f"\n  {name.ljust(width)} = ")
-            if name in hidden and not self.reveal:
-                t.append("(sensitive value)", style="italic magenta")
-            else:
-                t.append(json.dumps(value, ensure_ascii=False), style="cyan")
+        from tfconsole.addrs import parse_instance
+        from tfconsole.command.views import render_state_instance
+        from tfconsole.lang.values import unmark_deep
+
+        value = self._decode_instance(info.addr, obj)
+        if self.reveal:
+            value = unmark_deep(value)[0]
+        body = render_state_instance(parse_instance(info.addr), value).split("\n", 1)[1]  # "# ADDR:" is above
+        t.append("\n" + body)
         if obj.dependencies:
             t.append("\n\ndepends on: " + ", ".join(obj.dependencies), style="dim")
         t.append("\n\nT taints, U untaints; r reveals sensitive values.", style="dim")
         return t
 
+    def _state_title(self) -> None:
+        if self.view == "state":
+            self.query_one("#views", ContentSwitcher).border_title = \
+                "State · SENSITIVE VALUES SHOWN (r hides)" if self.reveal else "State"
+
     def action_reveal(self) -> None:
         self.reveal = not self.reveal
+        self._state_title()
         self.notify("Sensitive values revealed." if self.reveal else "Sensitive values hidden.")
         if self.state_outcome is not None:
             self._rebuild_state_tree()
@@ -1417,3 +1455,14 @@ def run_app(target_dir: str, args: Any = None) -> int:
     if isinstance(result, int):
         return result
     return app.return_code or 0
+
+
+def _value_text(value: Any, multiline: bool = False) -> str:
+    """An attribute value as `state show` writes values (HCL-like: strings quoted, maps with =)."""
+    from tfconsole.command.views import render_value
+
+    try:
+        text = render_value(value)
+    except Exception:  # noqa: BLE001 - a value the renderer cannot draw is still shown
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if multiline else " ".join(text.split())
