@@ -106,3 +106,32 @@ async def test_live_status_survives_filters_and_searches_during_an_apply(tmp_pat
         await wait_for(pilot, lambda: list(app.instance_nodes) == ["terraform_data.many[1]"])
         resource = app.instance_nodes["terraform_data.many[1]"].parent
         assert str(app._plan_decoration(resource)).strip() == "3/3 done"
+
+
+FAILING_CONFIG = """\
+resource "terraform_data" "fine" {}
+
+resource "local_file" "broken" {
+  filename = "${path.module}/blocked/broken.txt"
+  content  = "x"
+}
+"""
+
+
+async def test_a_failure_is_shown_on_its_row_with_file_and_line(tmp_path: Path) -> None:
+    d = tmp_path / "cfg"
+    d.mkdir()
+    (d / "main.tf").write_text(FAILING_CONFIG)
+    (d / "blocked").write_text("a file where a directory is needed")
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("p")
+        await wait_for(pilot, lambda: app.summary_line.startswith("Plan:"))
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.summary_line.startswith("Apply failed"))
+        # the cursor is on the failed row and its detail holds the provider's error and where
+        assert app._tree("plan").cursor_node.data.addr == "local_file.broken"
+        text = str(app.query_one("#detail-body").render())
+        assert "not a directory" in text and "main.tf:3" in text

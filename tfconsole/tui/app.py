@@ -31,6 +31,7 @@ from . import operations as ops
 from .bridge import HookBridge
 from .messages import VertexBatch, VertexUpdate, WalkFinished, WalkStarted
 from .screens import ConfirmScreen, HelpScreen
+from .widgets.diagnostics import diagnostic_text
 from .widgets import ConsoleTree, DiagnosticsPane, KeyBar, NodeInfo, StatusBar, TreeNode
 
 ACTION_STYLE = {
@@ -159,6 +160,7 @@ class ConsoleApp(App[int]):
         self.group_progress: dict[str, dict[str, int]] = {}  # plan module/resource -> instances by status
         self.running: set[str] = set()  # instance addresses running now (their rows show elapsed time)
         self._interrupted = False  # ctrl+c pressed once during the running operation
+        self.instance_diags: dict[str, list[Any]] = {}  # instance address -> the last apply's diagnostics
         self._decoded: dict[tuple[str, int], dict[str, Any]] = {}  # state view: decoded instances
         self._schema_session: Any = None  # providers.registry.ProviderSession for the state view's schemas
         self.provider_status: dict[str, str] = {}  # provider plugin address -> started/configured/failed/crashed
@@ -466,6 +468,7 @@ class ConsoleApp(App[int]):
             self._confirm_apply(out.plan)
 
     def _reset_progress(self) -> None:
+        self.instance_diags = {}
         self.instance_status.clear()
         self.group_progress.clear()
         self._groups_of.clear()
@@ -488,6 +491,10 @@ class ConsoleApp(App[int]):
 
     def _apply_done(self, out: ops.ApplyOutcome) -> None:
         self._show_diags(out.diags)
+        self.instance_diags = {}
+        for d in out.diags:  # each instance's own diagnostics go to its detail pane
+            if d.address:
+                self.instance_diags.setdefault(_VERTEX_SUFFIX.sub("", d.address), []).append(d)
         self.plan_applied = True
         if out.graph is not None:
             self.graph_info = out.graph
@@ -509,6 +516,10 @@ class ConsoleApp(App[int]):
         self.running.clear()
         self._tree("plan").refresh()
         self.state_outcome = None
+        failed = next((self.instance_nodes[a] for a in self.instance_diags if a in self.instance_nodes), None)
+        if failed is not None and self.view == "plan":  # a failure is shown, not buried in the log pane
+            self._tree("plan").move_cursor(failed)
+            self._set_detail(self._detail_for(failed.data))
 
     def _state_done(self, out: ops.StateOutcome) -> None:
         self.state_outcome = out
@@ -847,6 +858,9 @@ class ConsoleApp(App[int]):
                             style=STATUS_STYLE.get(upd.status, ""))
                 if upd.detail:
                     body.append(f"\n{upd.detail}")
+            for d in self.instance_diags.get(info.addr, []):
+                body.append("\n\n")
+                body.append_text(diagnostic_text(d, self.files))
             self._provider_text(info.addr, body)
             return body
         if info.kind in ("module", "resource"):
