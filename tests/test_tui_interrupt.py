@@ -135,3 +135,25 @@ async def test_a_failure_is_shown_on_its_row_with_file_and_line(tmp_path: Path) 
         assert app._tree("plan").cursor_node.data.addr == "local_file.broken"
         text = str(app.query_one("#detail-body").render())
         assert "not a directory" in text and "main.tf:3" in text
+
+
+async def test_jump_to_running_and_failed_rows_and_follow(tmp_path: Path) -> None:
+    d = tmp_path / "cfg"
+    d.mkdir()
+    (d / "main.tf").write_text(FILTERED_CONFIG)
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _start_blocked_apply(app, pilot, d)
+        tree = app._tree("plan")
+        await pilot.press("G")  # vim keys in the tree: G goes to the last row
+        assert tree.cursor_line == len(tree.rows) - 1
+        await pilot.press("greater_than_sign")
+        assert tree.cursor_node.data.addr == "terraform_data.first"  # the one running row
+        await pilot.press("k", "k")
+        assert tree.cursor_node.data.addr != "terraform_data.first"
+        await pilot.press("equals_sign")  # follow: the cursor goes where work is running
+        assert app.follow
+        (d / "gate").write_text("")
+        await wait_for(pilot, lambda: app.summary_line.startswith("Apply complete!"))
+        await pilot.press("exclamation_mark")  # nothing failed: the cursor stays, a notice says so
+        assert not any(u.status == "failed" for u in app.instance_status.values())

@@ -117,6 +117,9 @@ class ConsoleApp(App[int]):
         Binding("s", "state", "State"),
         Binding("o", "orphans", "Orphans"),
         Binding("W", "next_workspace", "Workspace", show=False),
+        Binding("greater_than_sign", "next_running", "Next running", show=False),
+        Binding("exclamation_mark", "next_failed", "Next failed", show=False),
+        Binding("equals_sign", "toggle_follow", "Follow", show=False),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit_app", "Quit"),
         # Terraform users stop an apply with ctrl+c: the first press cancels as Terraform's first
@@ -160,6 +163,7 @@ class ConsoleApp(App[int]):
         self.group_progress: dict[str, dict[str, int]] = {}  # plan module/resource -> instances by status
         self.running: set[str] = set()  # instance addresses running now (their rows show elapsed time)
         self._interrupted = False  # ctrl+c pressed once during the running operation
+        self.follow = False  # during an apply, the cursor follows the newest running instance
         self.instance_diags: dict[str, list[Any]] = {}  # instance address -> the last apply's diagnostics
         self._decoded: dict[tuple[str, int], dict[str, Any]] = {}  # state view: decoded instances
         self._schema_session: Any = None  # providers.registry.ProviderSession for the state view's schemas
@@ -247,6 +251,9 @@ class ConsoleApp(App[int]):
         ("Graph", "Dependencies of the selected vertex (g)", "graph"),
         ("Next workspace", "Switch to the next workspace (W)", "next_workspace"),
         ("Command line", "Type a command: plan, apply, target ADDR... (:)", "command_line"),
+        ("Next running", "Jump to the next running instance (>)", "next_running"),
+        ("Next failed", "Jump to the next failed instance (!)", "next_failed"),
+        ("Follow the apply", "Keep the cursor on the newest running instance (=)", "toggle_follow"),
         ("Keys", "Every key binding (?)", "help"),
         ("Quit", "Quit tfconsole (q; asks first during an apply)", "quit_app"),
     ]
@@ -586,6 +593,9 @@ class ConsoleApp(App[int]):
             self.expansions.update(msg.expansions)
             self.expansion_edges.update(msg.expansion_edges)
             self._graph_cache = None
+        if touched and self.follow and self.running and self.view == "plan":
+            newest = max(self.running, key=lambda a: self.instance_status[a].at)
+            self._jump_to(newest)
         with self.batch_update():
             if touched:
                 self._tree("plan").refresh()
@@ -593,6 +603,40 @@ class ConsoleApp(App[int]):
             self._refresh_counts()
             if msg.log:
                 self.diagnostics_pane.add_log(msg.log)
+
+    # ---- following an apply
+    def action_next_running(self) -> None:
+        self._jump_next(lambda a: a in self.running, "No instance is running.")
+
+    def action_next_failed(self) -> None:
+        self._jump_next(lambda a: (u := self.instance_status.get(a)) is not None and u.status == "failed",
+                        "No instance has failed.")
+
+    def action_toggle_follow(self) -> None:
+        self.follow = not self.follow
+        self.notify("Following the newest running instance." if self.follow else "Not following.")
+
+    def _jump_next(self, wanted: Any, none: str) -> None:
+        """The cursor to the next instance row (after the cursor, wrapping) that is wanted."""
+        if self.view != "plan":
+            self.view = "plan"
+        order = list(self.instance_nodes)
+        node = self._tree("plan").cursor_node
+        at = order.index(node.data.addr) if node is not None and node.data and node.data.addr in order else -1
+        for addr in order[at + 1:] + order[:at + 1]:
+            if wanted(addr):
+                self._jump_to(addr)
+                return
+        self.notify(none)
+
+    def _jump_to(self, addr: str) -> None:
+        node = self.instance_nodes.get(addr)
+        if node is None:
+            return
+        if node.parent is not None and not node.parent.is_expanded:
+            node.parent.expand()
+        self._tree("plan").move_cursor(node)
+        self._set_detail(self._detail_for(node.data))
 
     PROVIDER_LOG_LINES = 500  # kept per instance; the detail pane shows the newest
 

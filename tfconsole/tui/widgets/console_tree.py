@@ -152,6 +152,9 @@ class ConsoleTree(ScrollView, can_focus=True):
         Binding("end", "cursor_end", "Last", show=False),
         Binding("enter", "toggle_node", "Open/close", show=False),
         Binding("space", "mark", "Mark", show=False),
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+        Binding("G", "cursor_end", "Last", show=False),
         Binding("right", "expand_node", "Expand", show=False),
         Binding("left", "collapse_node", "Collapse", show=False),
     ]
@@ -343,6 +346,7 @@ class ConsoleTree(ScrollView, can_focus=True):
         node = self.cursor_node
         if node is not None and node.data is not None:
             self.post_message(self.MarkRequested(self, node.data))
+            self._move(1)  # marking several rows in a row, as in a file manager
 
     def action_expand_node(self) -> None:
         node = self.cursor_node
