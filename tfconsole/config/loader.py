@@ -691,8 +691,17 @@ def _addr_text(e: A.Expr) -> str | None:
     return None
 
 
-def _ignore(mod: Module, b: Block, diags: Diagnostics) -> None:
-    return None
+def _not_yet(mod: Module, b: Block, diags: Diagnostics) -> None:
+    """A block Terraform 1.15 supports and tfconsole does not yet: refused with its location,
+    never skipped (skipping an import block would plan a second object instead of adopting one)."""
+    what = {"import": ("Import blocks are not supported by tfconsole yet",
+                       "tfconsole cannot plan an import block yet, and ignoring it would plan a new object "
+                       "instead of adopting the existing one. Import the object with the \"import\" command "
+                       "(tfconsole import ADDR ID) and remove this block."),
+            "ephemeral": ("Ephemeral resources are not supported by tfconsole yet",
+                          "tfconsole does not open ephemeral resources yet; this configuration needs Terraform.")}
+    summary, detail = what[b.type]
+    diags.error(summary, detail, b.range)
 
 
 _DECODERS = {
@@ -707,6 +716,6 @@ _DECODERS = {
     "moved": _moved,
     "removed": _removed,
     "check": _check,
-    "import": _ignore,
-    "ephemeral": _ignore,
+    "import": _not_yet,
+    "ephemeral": _not_yet,
 }
