@@ -20,10 +20,11 @@ from tfconsole.diags import Diagnostics, SourceRange
 from tfconsole.lang.eval import NOT_FOUND, EvalError, Scope
 from tfconsole.lang.types import DYNAMIC
 from tfconsole.lang.values import (
-    ConversionError, Unknown, apply_sensitive_paths, convert, from_json_typed, is_wholly_known, mark, unmark_deep,
+    ConversionError, Unknown, convert, is_wholly_known, mark, unmark_deep,
 )
 from tfconsole.plans import Action, ResourceInstanceChange
 from tfconsole.providers.interface import Provider, Schema
+from tfconsole.states.objcodec import decode_object, encode_object, mark_stored
 from tfconsole.states.state import ObjectState, State
 
 from .hooks import Hook
@@ -106,8 +107,6 @@ class WalkContext:
 
     def save_object(self, addr: AbsResourceInstance, provider: str, value: dict[str, Any], schema: Schema,
                     status: str, private: str | None, dependencies: list[str], cbd: bool, each: str) -> None:
-        from tfconsole.graph.nodes.resource import encode_object
-
         attrs, sens = encode_object(value, schema)
         obj = ObjectState(attributes=attrs, status=status, schema_version=schema.version,
                           sensitive_attributes=sens, private=private, dependencies=sorted(dependencies),
@@ -133,8 +132,6 @@ class WalkContext:
 
     def store_data_result(self, addr: AbsResourceInstance, provider: str, value: dict[str, Any], schema: Schema,
                           each: str) -> None:
-        from tfconsole.graph.nodes.resource import encode_object
-
         attrs, sens = encode_object(value, schema)
         obj = ObjectState(attributes=attrs, schema_version=schema.version, sensitive_attributes=sens)
         with self.lock:
@@ -156,8 +153,6 @@ class WalkContext:
                          schema: Schema, old: ObjectState, private: Any = NOT_FOUND) -> None:
         if self.refreshed is None:
             return
-        from tfconsole.graph.nodes.resource import encode_object
-
         if value is None:
             with self.lock:
                 self.refreshed.set_current(addr, None, provider)
@@ -309,7 +304,7 @@ class WalkContext:
                             f"Provider {provider.source} returned no object when upgrading the stored state of "
                             f"{addr}.")
             return None, diags
-        return _mark_stored(value, schema, obj.sensitive_attributes), diags
+        return mark_stored(value, schema, obj.sensitive_attributes), diags
 
     def resource_value(self, addr: AbsResource, rng: SourceRange | None) -> Any:
         with self.lock:
@@ -373,71 +368,6 @@ def provider_source_of(provider_addr: str) -> str:
     if start < 0 or end < 0:
         return provider_addr
     return provider_addr[start + 2:end]
-
-
-# id(BlockSchema) -> (the block, its implied type, its sensitive attribute names); the block
-# is kept so its id is not reused while cached. Bounded: a provider may build new schema
-# objects on every call.
-_BLOCK_FACTS: dict[int, tuple[Any, Any, tuple[str, ...]]] = {}
-
-
-def _block_facts(block: Any) -> tuple[Any, tuple[str, ...]]:
-    facts = _BLOCK_FACTS.get(id(block))
-    if facts is None or facts[0] is not block:
-        facts = (block, block.implied_type(), tuple(block.sensitive_attrs()))
-        if len(_BLOCK_FACTS) >= 512:
-            _BLOCK_FACTS.clear()
-        _BLOCK_FACTS[id(block)] = facts
-    return facts[1], facts[2]
-
-
-def decode_object(attrs: dict[str, Any], schema: Schema, sensitive_attributes: list[Any]) -> dict[str, Any]:
-    ty, sensitive_names = _block_facts(schema.block)
-    value = from_json_typed(attrs, ty)
-    if not sensitive_attributes and not sensitive_names:
-        return value
-    paths = [state_path_to_tuple(p) for p in sensitive_attributes or []]
-    for name in sensitive_names:
-        paths.append((name,))
-    if paths:
-        value = apply_sensitive_paths(value, [p for p in paths if p is not None])
-    return value
-
-
-def _mark_stored(value: dict[str, Any], schema: Schema, sensitive_attributes: list[Any]) -> dict[str, Any]:
-    paths = [t for t in (state_path_to_tuple(p) for p in sensitive_attributes or []) if t is not None]
-    paths += [(name,) for name in schema.block.sensitive_attrs()]
-    return apply_sensitive_paths(value, paths) if paths else value
-
-
-def state_path_to_tuple(p: Any) -> tuple | None:
-    """v4 state sensitive path: [{"type":"get_attr","value":"x"}, {"type":"index","value":{"value":0,"type":"number"}}]"""
-    out: list[Any] = []
-    if not isinstance(p, list):
-        return None
-    for step in p:
-        if not isinstance(step, dict):
-            return None
-        if step.get("type") == "get_attr":
-            out.append(step.get("value"))
-        elif step.get("type") == "index":
-            v = step.get("value")
-            if isinstance(v, dict):
-                v = v.get("value")
-            out.append(v)
-    return tuple(out)
-
-
-def tuple_to_state_path(path: tuple) -> list[dict]:
-    out = []
-    for i, step in enumerate(path):
-        if i == 0 or (isinstance(step, str) and False):
-            out.append({"type": "get_attr", "value": step})
-        elif isinstance(step, int):
-            out.append({"type": "index", "value": {"value": step, "type": "number"}})
-        else:
-            out.append({"type": "index", "value": {"value": step, "type": "string"}})
-    return out
 
 
 class ModuleData:
@@ -597,17 +527,6 @@ def scope_for(ctx: WalkContext, mi: ModuleInstance, *, key: InstanceKey = None, 
             each = (key, expansion.each_values.get(key))
     return Scope(ModuleData(ctx, mi), count_index=count_index, each=each, self_value=self_value,
                  base_dir=ctx.working_dir)
-
-
-def mark_sensitive_attrs(value: dict[str, Any], schema: Schema) -> dict[str, Any]:
-    sens = schema.block.sensitive_attrs()
-    if not sens:
-        return value
-    out = dict(value)
-    for k in sens:
-        if k in out and out[k] is not None:
-            out[k] = mark(out[k])
-    return out
 
 
 def is_destroying(action: Action) -> bool:

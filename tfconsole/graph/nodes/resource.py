@@ -15,17 +15,18 @@ from tfconsole.lang import ast as A
 from tfconsole.lang.eval import NOT_FOUND, Scope, evaluate
 from tfconsole.lang.types import DYNAMIC, STRING, DynamicType, ListType, MapType, ObjectType, SetType
 from tfconsole.lang.values import (
-    ConversionError, Null, Sensitive, TList, TMap, TSet, Unknown, apply_sensitive_paths, convert, equal,
-    find_infinity, is_null, is_wholly_known, mark, sensitive_paths, to_json_typed, type_of, unmark, unmark_deep,
+    ConversionError, Null, Sensitive, TList, TMap, TSet, Unknown, convert, equal,
+    find_infinity, is_null, is_wholly_known, mark, sensitive_paths, type_of, unmark, unmark_deep,
 )
 from tfconsole.plans import (
-    Action, REASON_BY_REQUEST, REASON_BY_TRIGGERS, REASON_CANNOT_UPDATE, REASON_COUNT_INDEX, REASON_EACH_KEY,
-    REASON_NO_MODULE, REASON_NO_RESOURCE_CONFIG, REASON_TAINTED, REASON_WRONG_REPETITION, ResourceInstanceChange,
+    Action, REASON_BY_REQUEST, REASON_BY_TRIGGERS, REASON_CANNOT_UPDATE, REASON_TAINTED, ResourceInstanceChange,
 )
 from tfconsole.providers.interface import ApplyRequest, BlockSchema, PlanRequest, Schema
+from tfconsole.states.objcodec import decode_object, encode_object, remark
 from tfconsole.states.state import ObjectState
 
 from ..dag import Graph
+from .. import orphans as orphan_rules
 from .base import (
     DynamicExpandable, Executable, Node, ProviderConsumer, Referenceable, Referencer, RefKey, expr_keys,
     keys_for_traversals,
@@ -540,47 +541,6 @@ def _infinity_diag(addr_s: str, rc: Any) -> Any:
                  "JSON", "", rc.range if rc is not None else None, address=addr_s)
 
 
-def encode_object(value: dict[str, Any], schema: Schema) -> tuple[dict[str, Any], list[Any]]:
-    """(attributes JSON, sensitive_attributes) for the state file."""
-    clean, _ = unmark_deep(value)
-    attrs = to_json_typed(clean, schema.block.implied_type())
-    out: list[Any] = []
-    for k, v in value.items():
-        _state_marks(v, [{"type": "get_attr", "value": k}], out)
-    return attrs, out
-
-
-def _state_marks(v: Any, path: list[dict], out: list[Any]) -> None:
-    """v4 state paths of every marked value: objects step by get_attr, maps and lists by index."""
-    t = type(v)
-    if t is Sensitive:
-        out.append(path)
-        return
-    if t is dict:
-        for k, x in v.items():
-            _state_marks(x, path + [{"type": "get_attr", "value": k}], out)
-    elif t is TMap:
-        for k, x in v.items():
-            _state_marks(x, path + [{"type": "index", "value": {"value": k, "type": "string"}}], out)
-    elif t is list or t is TList:
-        for i, x in enumerate(v):
-            _state_marks(x, path + [{"type": "index", "value": {"value": i, "type": "number"}}], out)
-    elif t is TSet:
-        from tfconsole.lang.values import contains_marks
-
-        if contains_marks(v):
-            out.append(path)
-
-
-def remark(value: dict[str, Any] | None, paths: list[tuple], schema: Schema) -> dict[str, Any] | None:
-    if value is None:
-        return None
-    out = apply_sensitive_paths(value, paths)
-    from tfconsole.walk.context import mark_sensitive_attrs
-
-    return mark_sensitive_attrs(out, schema)
-
-
 def check_rules(rules: list[CheckRule], scope: Scope, summary: str, addr: str) -> Diagnostics:
     diags = Diagnostics()
     for rule in rules:
@@ -692,13 +652,8 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
                 addr = abs_res.instance(key)
                 if self.targets and not any(target_contains(t, addr) for t in self.targets):
                     continue
-                if exp.mode == "" or (key is None) or (isinstance(key, int) != (exp.mode == "list")):
-                    reason = REASON_WRONG_REPETITION
-                elif exp.mode == "list":
-                    reason = REASON_COUNT_INDEX
-                else:
-                    reason = REASON_EACH_KEY
-                g.add(PlanOrphanNode(addr, rs.provider if rs else self.provider_addr, reason, rc.addr.mode))
+                reason = orphan_rules.orphan_reason(key, module_declared=True, resource_declared=True, mode=exp.mode)
+                g.add(PlanOrphanNode(addr, rs.provider if rs else self.provider_addr, reason or "", rc.addr.mode))
         # instances of this resource in module instances that no longer exist (a for_each key or
         # count index of a module call removed)
         live_modules = set(ctx.instances_of(self.module))
@@ -712,7 +667,8 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
                     continue
                 if self.targets and not any(target_contains(t, addr) for t in self.targets):
                     continue
-                g.add(PlanOrphanNode(addr, rs.provider, REASON_NO_MODULE, rc.addr.mode))
+                reason = orphan_rules.orphan_reason(key, module_declared=True, resource_declared=True, module_instance_live=False)
+                g.add(PlanOrphanNode(addr, rs.provider, reason or "", rc.addr.mode))
         return g, diags
 
 
@@ -1127,7 +1083,6 @@ class PlanOrphanNode(Node, Executable, ProviderConsumer):
             return diags.error("Provider not available",
                                f"{addr} is in state with provider {self.provider_addr}, which is not available.",
                                address=str(addr))
-        from tfconsole.walk.context import decode_object
 
         provider = ctx.providers.get(self.provider_addr)
         if provider is not None:
@@ -1205,7 +1160,7 @@ class ApplyInstanceNode(Node, Executable):
 
     @for_resource
     def execute(self, ctx: "WalkContext") -> Diagnostics:
-        from tfconsole.walk.context import decode_object, scope_for
+        from tfconsole.walk.context import scope_for
 
         diags = Diagnostics()
         ch = self.change
@@ -1368,7 +1323,6 @@ class DestroyInstanceNode(Node, Executable):
 
     @for_resource
     def execute(self, ctx: "WalkContext") -> Diagnostics:
-        from tfconsole.walk.context import decode_object
 
         diags = Diagnostics()
         ch = self.change
