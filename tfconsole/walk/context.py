@@ -26,6 +26,7 @@ from tfconsole.plans import Action, ResourceInstanceChange
 from tfconsole.providers.interface import Provider, Schema
 from tfconsole.states.objcodec import decode_object, encode_object, mark_stored
 from tfconsole.states.state import ObjectState, State
+from tfconsole.states.sync import SyncState
 
 from .hooks import Hook
 
@@ -51,14 +52,16 @@ class WalkContext:
                  workspace: str = "default", input_values: dict[str, Any] | None = None,
                  journal: Any = None, session: Any = None) -> None:
         self.config = config
-        self.state = state
+        # the walk's state: vertices read and change it only through this SyncState (its lock,
+        # and the journal that makes each completed change durable during an apply)
+        self.sync = SyncState(state, journal)
+        self.refreshed_sync: SyncState | None = None  # the prior state after refresh (plan)
         self.operation = operation  # "plan" | "apply" | "destroy" | "refresh" | "validate"
         self.hook = hook
         self.working_dir = working_dir
         self.workspace = workspace
         self.input_values = input_values or {}
-        self.journal = journal
-        self.lock = threading.RLock()
+        self.lock = threading.RLock()  # the walk's own bookkeeping (values, expansions, changes)
         # named values
         self.variables: dict[tuple[ModuleInstance, str], Any] = {}
         self.locals: dict[tuple[ModuleInstance, str], Any] = {}
@@ -92,18 +95,30 @@ class WalkContext:
         self.refresh_only = False
         self.destroy_mode = False
         self.moved_from: dict[AbsResourceInstance, AbsResourceInstance] = {}
-        self.refreshed: State | None = None  # the prior state after refresh (plan)
 
-    # ---- state mutation (all under the lock; each change goes to the journal too)
+    @property
+    def state(self) -> State:
+        """The walk's State itself: for whoever set the walk up, once no worker runs."""
+        return self.sync.unwrap()
+
+    @property
+    def journal(self) -> Any:
+        return self.sync.journal
+
+    @property
+    def refreshed(self) -> State | None:
+        return self.refreshed_sync.unwrap() if self.refreshed_sync is not None else None
+
+    @refreshed.setter
+    def refreshed(self, state: State | None) -> None:
+        self.refreshed_sync = SyncState(state) if state is not None else None
+
+    # ---- state changes: each through SyncState (under its lock, journaled during an apply)
     def save_raw(self, addr: AbsResourceInstance, obj: ObjectState | None, provider: str,
                  each: str | None = None) -> None:
-        with self.lock:
-            if obj is None and self.state.current(addr) is None:
-                return
-            self.state.set_current(addr, obj, provider, each)
-            rs = self.state.resources.get(addr.abs_resource())
-            if self.journal is not None:
-                self.journal.record(addr, obj, provider, rs.each if rs else (each or ""))
+        if obj is None and self.sync.current(addr) is None:
+            return
+        self.sync.set_current(addr, obj, provider, each)
 
     def save_object(self, addr: AbsResourceInstance, provider: str, value: dict[str, Any], schema: Schema,
                     status: str, private: str | None, dependencies: list[str], cbd: bool, each: str) -> None:
@@ -114,55 +129,39 @@ class WalkContext:
         self.save_raw(addr, obj, provider, each)
 
     def depose(self, addr: AbsResourceInstance, key: str, provider: str) -> None:
-        with self.lock:
-            cur = self.state.current(addr)
-            if cur is None:
-                return
-            self.state.set_deposed(addr, key, cur, provider)
-            self.state.set_current(addr, None, provider)
-            if self.journal is not None:
-                self.journal.record(addr, cur, provider, "", deposed_key=key)
-                self.journal.record(addr, None, provider, "")
+        self.sync.depose_current(addr, provider, key)
 
     def remove_deposed(self, addr: AbsResourceInstance, key: str, provider: str) -> None:
-        with self.lock:
-            self.state.set_deposed(addr, key, None, provider)
-            if self.journal is not None:
-                self.journal.record(addr, None, provider, "", deposed_key=key)
+        self.sync.set_deposed(addr, key, None, provider)
 
     def store_data_result(self, addr: AbsResourceInstance, provider: str, value: dict[str, Any], schema: Schema,
                           each: str) -> None:
         attrs, sens = encode_object(value, schema)
         obj = ObjectState(attributes=attrs, schema_version=schema.version, sensitive_attributes=sens)
-        with self.lock:
-            self.state.set_current(addr, obj, provider, each)
-            if self.refreshed is not None:
-                self.refreshed.set_current(addr, obj, provider, each)
-            if self.journal is not None and self.operation != "plan":
-                self.journal.record(addr, obj, provider, each)
+        self.sync.set_current(addr, obj, provider, each)
+        if self.refreshed_sync is not None:
+            self.refreshed_sync.set_current(addr, obj, provider, each)
 
     def forget_data(self, addr: AbsResourceInstance) -> None:
-        with self.lock:
-            rs = self.state.resources.get(addr.abs_resource())
-            if rs is not None:
-                self.state.set_current(addr, None, rs.provider)
-            if self.refreshed is not None and self.refreshed.resources.get(addr.abs_resource()):
-                self.refreshed.set_current(addr, None, rs.provider if rs else "")
+        provider = self.sync.provider_of(addr.abs_resource())
+        if provider is not None:
+            self.sync.set_current(addr, None, provider)
+        if self.refreshed_sync is not None and self.refreshed_sync.resource(addr.abs_resource()) is not None:
+            self.refreshed_sync.set_current(addr, None, provider or "")
 
     def refreshed_object(self, addr: AbsResourceInstance, provider: str, value: dict[str, Any] | None,
                          schema: Schema, old: ObjectState, private: Any = NOT_FOUND) -> None:
-        if self.refreshed is None:
+        refreshed = self.refreshed_sync
+        if refreshed is None:
             return
         if value is None:
-            with self.lock:
-                self.refreshed.set_current(addr, None, provider)
+            refreshed.set_current(addr, None, provider)
             return
         attrs, sens = encode_object(value, schema)  # outside the lock: it is the slow part
         obj = ObjectState(attributes=attrs, status=old.status, schema_version=schema.version,
                           sensitive_attributes=sens, private=old.private if private is NOT_FOUND else private,
                           dependencies=old.dependencies, create_before_destroy=old.create_before_destroy)
-        with self.lock:
-            self.refreshed.set_current(addr, obj, provider)
+        refreshed.set_current(addr, obj, provider)
 
     def record_drift(self, addr: AbsResourceInstance, provider: str, before: Any, after: Any,
                      schema: Schema) -> None:
@@ -267,12 +266,11 @@ class WalkContext:
         return self._decode_from_state(addr)
 
     def _decode_from_state(self, addr: AbsResourceInstance) -> Any:
-        with self.lock:
-            obj = self.state.current(addr)
-            if obj is None:
-                return NOT_FOUND
-            rs = self.state.resources[addr.abs_resource()]
-            schema = self.schema_for(rs.provider, addr.resource)
+        obj = self.sync.current(addr)
+        provider = self.sync.provider_of(addr.abs_resource())
+        if obj is None or provider is None:
+            return NOT_FOUND
+        schema = self.schema_for(provider, addr.resource)
         if schema is None:
             return NOT_FOUND
         value = decode_object(obj.attributes, schema, obj.sensitive_attributes)

@@ -642,9 +642,8 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
                 else:
                     g.add(PlanInstanceNode(self, addr, exp))
             # count / for_each orphans of this resource in this module instance
-            with ctx.lock:
-                rs = ctx.state.resources.get(abs_res)
-                state_keys = list(rs.instances.keys()) if rs else []
+            state_keys = ctx.sync.instance_keys(abs_res)
+            state_provider = ctx.sync.provider_of(abs_res)
             live = set(exp.keys)
             for key in state_keys:
                 if key in live:
@@ -653,22 +652,22 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
                 if self.targets and not any(target_contains(t, addr) for t in self.targets):
                     continue
                 reason = orphan_rules.orphan_reason(key, module_declared=True, resource_declared=True, mode=exp.mode)
-                g.add(PlanOrphanNode(addr, rs.provider if rs else self.provider_addr, reason or "", rc.addr.mode))
+                g.add(PlanOrphanNode(addr, state_provider or self.provider_addr, reason or "", rc.addr.mode))
         # instances of this resource in module instances that no longer exist (a for_each key or
         # count index of a module call removed)
         live_modules = set(ctx.instances_of(self.module))
-        with ctx.lock:
-            gone = [rs for ra, rs in ctx.state.resources.items()
-                    if ra.resource == rc.addr and ra.module.module() == self.module and ra.module not in live_modules]
-        for rs in gone:
-            for key, inst in rs.instances.items():
-                addr = rs.addr.instance(key)
-                if inst.current is None:
+        gone = ctx.sync.resources_where(lambda ra: ra.resource == rc.addr and ra.module.module() == self.module
+                                        and ra.module not in live_modules)
+        for ra, provider, keys in gone:
+            for key, has_current in keys:
+                addr = ra.instance(key)
+                if not has_current:
                     continue
                 if self.targets and not any(target_contains(t, addr) for t in self.targets):
                     continue
-                reason = orphan_rules.orphan_reason(key, module_declared=True, resource_declared=True, module_instance_live=False)
-                g.add(PlanOrphanNode(addr, rs.provider, reason or "", rc.addr.mode))
+                reason = orphan_rules.orphan_reason(key, module_declared=True, resource_declared=True,
+                                                    module_instance_live=False)
+                g.add(PlanOrphanNode(addr, provider, reason or "", rc.addr.mode))
         return g, diags
 
 
@@ -777,8 +776,7 @@ class PlanInstanceNode(_InstanceNode):
                                f"The provider {provider_addr} does not support resource type \"{rc.addr.type}\".",
                                rc.range, address=addr_s)
         ctx.hook.pre_diff(addr_s)
-        with ctx.lock:
-            obj = ctx.state.current(addr)
+        obj = ctx.sync.current(addr)
         prior = None
         tainted = False
         prior_private = obj.private if obj is not None else None
@@ -1069,9 +1067,7 @@ class PlanOrphanNode(Node, Executable, ProviderConsumer):
     def execute(self, ctx: "WalkContext") -> Diagnostics:
         diags = Diagnostics()
         addr = self.addr
-        with ctx.lock:
-            inst = ctx.state.instance(addr)
-            obj = (inst.deposed.get(self.deposed) if self.deposed else inst.current) if inst else None
+        obj = ctx.sync.deposed(addr, self.deposed) if self.deposed else ctx.sync.current(addr)
         if obj is None:
             return diags
         if self.mode == "data":
@@ -1211,8 +1207,7 @@ class ApplyInstanceNode(Node, Executable):
         diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s))
         if diags.has_errors:
             return diags
-        with ctx.lock:
-            obj = ctx.state.current(addr)
+        obj = ctx.sync.current(addr)
         prior = None
         if ch.action is Action.UPDATE and obj is not None:
             prior, d = ctx.read_stored(provider, addr, obj, schema)
@@ -1333,11 +1328,7 @@ class DestroyInstanceNode(Node, Executable):
         provider = ctx.providers.get(ch.provider)
         if provider is None:
             return diags.error("Provider not configured", f"No provider for {addr_s}.", address=addr_s)
-        with ctx.lock:
-            inst = ctx.state.instance(addr)
-            obj = None
-            if inst is not None:
-                obj = inst.deposed.get(self.deposed_key) if self.deposed_key else inst.current
+        obj = ctx.sync.deposed(addr, self.deposed_key) if self.deposed_key else ctx.sync.current(addr)
         if obj is None:
             return diags
         schema = provider.resource_schemas().get(addr.resource.type)
