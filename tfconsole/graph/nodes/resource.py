@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 from tfconsole.addrs import AbsResource, AbsResourceInstance, InstanceKey, ModuleInstance
 from tfconsole.addrs import Module as ModulePath
-from tfconsole.addrs import target_contains
 from tfconsole.config.body import Body
 from tfconsole.config.model import CheckRule, ResourceConfig
 from tfconsole.diags import Diagnostics, SourceRange
@@ -25,8 +24,7 @@ from tfconsole.providers.interface import ApplyRequest, BlockSchema, PlanRequest
 from tfconsole.states.objcodec import decode_object, encode_object, remark
 from tfconsole.states.state import ObjectState
 
-from ..dag import Graph
-from .. import orphans as orphan_rules
+from .expansion import ExpandFacts
 from .base import (
     DynamicExpandable, Executable, Node, ProviderConsumer, Referenceable, Referencer, RefKey, expr_keys,
     keys_for_traversals,
@@ -615,14 +613,16 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
     def execute(self, ctx: "WalkContext") -> Diagnostics:
         return Diagnostics()
 
-    def dynamic_expand(self, ctx: "WalkContext") -> tuple[Graph | None, Diagnostics]:
+    def expansion(self, ctx: "WalkContext") -> tuple[ExpandFacts | None, Diagnostics]:
+        """Evaluate count / for_each in every instance of the module and register the result;
+        the facts for the expand steps: instances, keys still in state, removed module instances."""
         from tfconsole.walk.context import scope_for
 
-        diags = Diagnostics()
-        g = Graph()
-        rc = self.rc
         if ctx.operation == "validate":
-            return self._validate_expand(ctx)
+            return self._validate_expansion(ctx)
+        diags = Diagnostics()
+        rc = self.rc
+        facts = ExpandFacts(self)
         for mi in ctx.instances_of(self.module):
             abs_res = AbsResource(mi, rc.addr)
             exp, d = evaluate_expansion(rc.count, rc.for_each, scope_for(ctx, mi), str(abs_res),
@@ -631,44 +631,31 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
             if exp is None:
                 continue
             ctx.register_resource_expansion(abs_res, exp)
-            for key in exp.keys:
-                addr = abs_res.instance(key)
-                if (self.targets and not any(target_contains(t, addr) for t in self.targets)) or \
-                        any(target_contains(t, addr) for t in self.excludes):
-                    g.add(PlanSkippedInstance(self, addr, exp))
-                    continue
-                if rc.addr.mode == "data":
-                    g.add(PlanDataInstanceNode(self, addr, exp))
-                else:
-                    g.add(PlanInstanceNode(self, addr, exp))
-            # count / for_each orphans of this resource in this module instance
-            state_keys = ctx.sync.instance_keys(abs_res)
-            state_provider = ctx.sync.provider_of(abs_res)
-            live = set(exp.keys)
-            for key in state_keys:
-                if key in live:
-                    continue
-                addr = abs_res.instance(key)
-                if self.targets and not any(target_contains(t, addr) for t in self.targets):
-                    continue
-                reason = orphan_rules.orphan_reason(key, module_declared=True, resource_declared=True, mode=exp.mode)
-                g.add(PlanOrphanNode(addr, state_provider or self.provider_addr, reason or "", rc.addr.mode))
-        # instances of this resource in module instances that no longer exist (a for_each key or
-        # count index of a module call removed)
+            facts.instances.append((abs_res, exp))
+            facts.in_state[abs_res] = (ctx.sync.provider_of(abs_res), ctx.sync.instance_keys(abs_res))
         live_modules = set(ctx.instances_of(self.module))
-        gone = ctx.sync.resources_where(lambda ra: ra.resource == rc.addr and ra.module.module() == self.module
-                                        and ra.module not in live_modules)
-        for ra, provider, keys in gone:
-            for key, has_current in keys:
-                addr = ra.instance(key)
-                if not has_current:
-                    continue
-                if self.targets and not any(target_contains(t, addr) for t in self.targets):
-                    continue
-                reason = orphan_rules.orphan_reason(key, module_declared=True, resource_declared=True,
-                                                    module_instance_live=False)
-                g.add(PlanOrphanNode(addr, provider, reason or "", rc.addr.mode))
-        return g, diags
+        facts.gone = ctx.sync.resources_where(lambda ra: ra.resource == rc.addr and ra.module.module() == self.module
+                                              and ra.module not in live_modules)
+        return facts, diags
+
+    def _validate_expansion(self, ctx: "WalkContext") -> tuple[ExpandFacts | None, Diagnostics]:
+        """validate: one representative instance per module instance, with unknown keys and inputs."""
+        from tfconsole.walk.context import Expansion, scope_for
+
+        diags = Diagnostics()
+        rc = self.rc
+        facts = ExpandFacts(self, validate=True)
+        for mi in ctx.instances_of(self.module):
+            abs_res = AbsResource(mi, rc.addr)
+            exp, d = evaluate_expansion(rc.count, rc.for_each, scope_for(ctx, mi), str(abs_res),
+                                        allow_unknown=True)
+            diags.extend(d)
+            if exp is None:
+                continue
+            rep = Expansion(exp.mode, [None], unknown=True) if exp.mode else Expansion("", [None])
+            ctx.register_resource_expansion(abs_res, Expansion(exp.mode, [], unknown=True) if exp.mode else exp)
+            facts.instances.append((abs_res, rep))
+        return facts, diags
 
 
 class _InstanceNode(Node, Executable):
@@ -683,28 +670,6 @@ class _InstanceNode(Node, Executable):
         self.addr = addr
         self.exp = exp
         self.name = str(addr) + self.suffix
-
-
-def _validate_expand(self: ResourceNode, ctx: "WalkContext") -> tuple[Graph | None, Diagnostics]:
-    """validate: one representative instance per module instance, with unknown keys and inputs."""
-    from tfconsole.walk.context import Expansion, scope_for
-
-    diags = Diagnostics()
-    g = Graph()
-    rc = self.rc
-    for mi in ctx.instances_of(self.module):
-        abs_res = AbsResource(mi, rc.addr)
-        exp, d = evaluate_expansion(rc.count, rc.for_each, scope_for(ctx, mi), str(abs_res), allow_unknown=True)
-        diags.extend(d)
-        if exp is None:
-            continue
-        rep = Expansion(exp.mode, [None], unknown=True) if exp.mode else Expansion("", [None])
-        ctx.register_resource_expansion(abs_res, Expansion(exp.mode, [], unknown=True) if exp.mode else exp)
-        g.add(ValidateInstanceNode(self, abs_res.instance(None), rep))
-    return g, diags
-
-
-ResourceNode._validate_expand = _validate_expand  # type: ignore[attr-defined]
 
 
 class ValidateInstanceNode(_InstanceNode):
