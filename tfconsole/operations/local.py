@@ -58,9 +58,14 @@ def load_configuration(ctx: Any, req: OperationRequest, res: OperationResult) ->
 
 
 def state_manager(ctx: Any, req: OperationRequest, operation: str, *, lock: bool = True) -> Any:
-    """The workspace's state manager from the configured backend."""
-    mgr = ctx.backend().state_manager(req.workspace, lock=lock and req.lock, lock_timeout=req.lock_timeout,
-                                      operation=operation)
+    """The workspace's state manager from the configured backend (backends.BACKENDS: local,
+    or whatever a remote backend registers). The walk's terraform.workspace is fixed to the
+    workspace whose state it works on."""
+    backend = ctx.backend()
+    workspace = req.workspace or backend.current_workspace()
+    ctx.opts.workspace = workspace
+    mgr = backend.state_manager(workspace, lock=lock and req.lock, lock_timeout=req.lock_timeout,
+                                operation=operation)
     mgr.on_lock_wait = req.view.lock_waiting
     return mgr
 
