@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tfconsole.config import body as B
+from tfconsole.config import cache_store as CS
 from tfconsole.config import parse_cache as PC
 from tfconsole.config.loader import load_config
 from tfconsole.lang import ast as A
@@ -28,7 +29,7 @@ MAIN = 'locals {\n  a = { b = [1, -2.5, "x${var.y}"], c = true }\n}\nvariable "y
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty XDG cache home and an empty in-process memo; returns the tfconsole cache dir."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    B._MEMO.clear()
+    PC._MEMO.clear()
     return tmp_path / "xdg" / "tfconsole"
 
 
@@ -79,14 +80,14 @@ def test_unchanged_files_are_not_parsed_again_and_an_edit_reparses_one(
     first = shape(mod.locals["a"].expr)
 
     for _ in range(2):  # a new process: the in-process memo is empty, the disk cache is not
-        B._MEMO.clear()
+        PC._MEMO.clear()
         parses.clear()
         mod, diags = load_config(str(conf))
         assert not diags.has_errors and parses == []
         assert shape(mod.locals["a"].expr) == first
 
     (conf / "b.tf").write_text('output "o" {\n  value = local.a.c\n}\n')
-    B._MEMO.clear()
+    PC._MEMO.clear()
     parses.clear()
     mod, diags = load_config(str(conf))
     assert not diags.has_errors and parses == ["b.tf"]
@@ -103,7 +104,7 @@ def test_a_module_called_six_times_is_parsed_once(tmp_path: Path, cache: Path, p
 
 
 def test_cache_directory_is_private_and_entries_are_json(cache: Path) -> None:
-    B.parse_file_cached(MAIN, "main.tf")
+    PC.parse_file_cached(MAIN, "main.tf")
     assert stat.S_IMODE(cache.stat().st_mode) == 0o700
     [entry] = entries(cache)
     assert stat.S_IMODE(entry.stat().st_mode) == 0o600
@@ -182,7 +183,7 @@ def test_damaged_entries_are_ignored_and_rebuilt(cache: Path, parses: list[str],
     parses.clear()
     payload = payload.replace(b"KEY", PC.entry_key(MAIN).encode()).replace(b"FORMAT", str(PC.CACHE_FORMAT).encode())
     path = plant(cache, MAIN, payload)
-    body, diags = B.parse_file_cached(MAIN, "main.tf")
+    body, diags = PC.parse_file_cached(MAIN, "main.tf")
     assert not len(diags) and shape(body) == fresh and parses == ["main.tf"]
     assert json.loads(path.read_text())["key"] == PC.entry_key(MAIN)
 
@@ -196,7 +197,7 @@ def forged(cache: Path, mode: int) -> Path:
 
 def test_entries_others_could_write_are_not_read(cache: Path) -> None:
     forged(cache, 0o644)
-    body, _ = B.parse_file_cached(MAIN, "main.tf")
+    body, _ = PC.parse_file_cached(MAIN, "main.tf")
     assert isinstance(body.blocks[0].body.attributes["a"].expr, A.ObjectCons)  # the real file, not the forgery
 
 
@@ -205,21 +206,21 @@ def test_a_cache_directory_that_is_not_ours_is_not_used(tmp_path: Path, cache: P
     elsewhere.mkdir(mode=0o700)
     cache.parent.mkdir(parents=True)
     cache.symlink_to(elsewhere)  # a symlink planted where the directory should be
-    B.parse_file_cached(MAIN, "main.tf")
+    PC.parse_file_cached(MAIN, "main.tf")
     assert list(elsewhere.iterdir()) == [] and parses == ["main.tf"]
     if os.getuid() == 0:  # as root, also a real directory owned by someone else
         cache.unlink()
         cache.mkdir(mode=0o700)
         os.chown(cache, 4242, -1)
-        B._MEMO.clear()
-        B.parse_file_cached(MAIN, "main.tf")
+        PC._MEMO.clear()
+        PC.parse_file_cached(MAIN, "main.tf")
         assert list(cache.iterdir()) == [] and parses == ["main.tf", "main.tf"]
 
 
 def test_an_open_cache_directory_is_made_private(cache: Path) -> None:
     cache.mkdir(parents=True, mode=0o755)
     os.chmod(cache, 0o777)
-    B.parse_file_cached(MAIN, "main.tf")
+    PC.parse_file_cached(MAIN, "main.tf")
     assert stat.S_IMODE(cache.stat().st_mode) == 0o700 and entries(cache)
 
 
@@ -232,12 +233,12 @@ def test_prune_removes_stale_entries_and_keeps_recent_ones(cache: Path, monkeypa
         os.utime(p, (now - i * 60, now - i * 60))
     old = cache / f"hcl-{99:064x}.json"
     old.write_text("{}")
-    os.utime(old, (now - PC.MAX_AGE_S - 10, now - PC.MAX_AGE_S - 10))
+    os.utime(old, (now - CS.MAX_AGE_S - 10, now - CS.MAX_AGE_S - 10))
     tmp = cache / ".hcl-x.tmp"
     tmp.write_text("half")
     os.utime(tmp, (now - 7200, now - 7200))
-    monkeypatch.setattr(PC, "MAX_ENTRIES", 4)
-    assert PC.prune(str(cache)) == 4  # the old one, the stray temporary, and the two least recent
+    monkeypatch.setattr(CS, "MAX_ENTRIES", 4)
+    assert CS.prune(str(cache)) == 4  # the old one, the stray temporary, and the two least recent
     assert sorted(p.name for p in cache.iterdir()) == [f"hcl-{i:064x}.json" for i in range(4)]
 
 

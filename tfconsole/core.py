@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 import datetime as _dt
-import os
 import threading
 import weakref
 from dataclasses import dataclass, field
@@ -17,10 +16,12 @@ from tfconsole.config.inputs import collect_inputs
 from tfconsole.config.loader import load_config
 from tfconsole.config.model import Module
 from tfconsole.diags import Diagnostics
-from tfconsole.graph.builder import apply_steps, build, plan_steps, validate_steps
+from tfconsole.graph.builder import (
+    apply_destroy_steps, apply_steps, build, dynamic_expand, plan_destroy_steps, plan_steps, validate_steps,
+)
 from tfconsole.graph.dag import Graph
 from tfconsole.graph.transforms import BuildContext, parse_targets
-from tfconsole.lang.values import contains_marks, equal, to_json_typed, type_of, unmark_deep
+from tfconsole.lang.values import equal, to_json_typed, type_of, unmark_deep
 from tfconsole.plans import Action, OutputChange, Plan
 from tfconsole.plans.staleness import state_meta
 from tfconsole.states.state import OutputState, State
@@ -145,7 +146,7 @@ class Context:
 
     def _walk(self, g: Graph, ctx: WalkContext, operation: str) -> WalkResult:
         walker = Walker(execute=lambda v: v.execute(ctx),
-                        expand=lambda v: v.dynamic_expand(ctx) if hasattr(v, "dynamic_expand") else (None, Diagnostics()),
+                        expand=lambda v: dynamic_expand(v, ctx),
                         parallelism=self.opts.parallelism, hook=self.hook)
         self._walker = walker
         self._walk_ctx = ctx
@@ -194,7 +195,7 @@ class Context:
         if not quiet:
             return self._walk(g, ctx, "validate")
         walker = Walker(execute=lambda v: v.execute(ctx),
-                        expand=lambda v: v.dynamic_expand(ctx) if hasattr(v, "dynamic_expand") else (None, Diagnostics()),
+                        expand=lambda v: dynamic_expand(v, ctx),
                         parallelism=self.opts.parallelism, hook=Hook())
         return walker.walk(g, "validate")
 
@@ -303,29 +304,13 @@ class Context:
         return plan, diags
 
     def _plan_destroy(self, prior: State, plan: Plan, ctx: WalkContext, tgt: list, diags: Diagnostics) -> tuple[Plan, Diagnostics]:
-        from tfconsole.graph.nodes.resource import PlanOrphanNode
-
-        g = Graph()
-        b = BuildContext(self.config, prior, targets=tgt, destroy=True)  # type: ignore[arg-type]
-        from tfconsole.graph.transforms import ProviderTransformer, RootTransformer
-
-        selected = _destroy_selection(prior, tgt)
-        for rs in prior.resources.values():
-            for key, inst in rs.instances.items():
-                addr = rs.addr.instance(key)
-                if selected is not None and addr not in selected:
-                    continue
-                if inst.current is not None:
-                    g.add(PlanOrphanNode(addr, rs.provider, "", rs.addr.resource.mode))
-                for dk in inst.deposed:
-                    g.add(PlanOrphanNode(addr, rs.provider, "", rs.addr.resource.mode, deposed=dk))
-        ProviderTransformer().transform(g, b)
-        RootTransformer().transform(g, b)
-        diags.append(b.diags)
+        assert self.config is not None
+        b = BuildContext(self.config, prior, targets=tgt, destroy=True)
+        g, d = self._build(plan_destroy_steps(), b, "plan-destroy")
+        diags.append(d)
         if diags.has_errors:
             plan.errored = True
             return plan, diags
-        self.last_graph = g
         ctx.refresh = False
         res = self._walk(g, ctx, "plan-destroy")
         diags.append(res.diags)
@@ -507,25 +492,9 @@ class Context:
         return base, diags
 
     def _destroy_graph(self, plan: Plan, state: State) -> tuple[Graph, Diagnostics]:
-        from tfconsole.graph.nodes.resource import DestroyInstanceNode
-        from tfconsole.graph.transforms import (
-            CycleValidationTransformer, DestroyEdgeTransformer, ProviderTransformer, RootTransformer,
-            TransitiveReductionTransformer,
-        )
-
         assert self.config is not None
         b = BuildContext(self.config, state, plan=plan, destroy=True)
-        g = Graph()
-        for ch in plan.changes:
-            if ch.action in (Action.DELETE, Action.FORGET):
-                mod = self.config.module_at(ch.addr.module.module())
-                rc = mod.resources.get(ch.addr.resource) if mod else None
-                g.add(DestroyInstanceNode(ch, rc))
-        for t in (ProviderTransformer(), DestroyEdgeTransformer(), RootTransformer(), CycleValidationTransformer(),
-                  TransitiveReductionTransformer()):
-            t.transform(g, b)
-        self.last_graph = g
-        return g, b.diags
+        return self._build(apply_destroy_steps(), b, "apply-destroy")
 
     def _write_outputs(self, state: State, plan: Plan, ctx: WalkContext | None) -> None:
         if plan.destroy:
@@ -565,27 +534,6 @@ def _in_module(mi: ModuleInstance, t: Any) -> Any:
     if isinstance(t, AbsResourceInstance):
         return AbsResourceInstance(ModuleInstance(mi.steps + t.module.steps), t.resource, t.key)
     return AbsResource(ModuleInstance(mi.steps + t.module.steps), t.resource)
-
-
-def _destroy_selection(state: State, targets: list) -> set | None:
-    """-target with destroy: the targets plus everything in state that depends on them."""
-    if not targets:
-        return None
-    from tfconsole.addrs import target_contains
-
-    selected = {a for a, _ in state.all_instances() if any(target_contains(t, a) for t in targets)}
-    changed = True
-    while changed:
-        changed = False
-        configs = {str(a.config()) for a in selected}
-        for a, inst in state.all_instances():
-            if a in selected:
-                continue
-            objs = ([inst.current] if inst.current else []) + list(inst.deposed.values())
-            if any(dep in configs for o in objs for dep in o.dependencies):
-                selected.add(a)
-                changed = True
-    return selected
 
 
 def _output_value(out: OutputState | None) -> Any:

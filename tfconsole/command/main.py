@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from tfconsole.diags import Diagnostics
 from tfconsole.lang.values import dumps_json
+from tfconsole.operations import OperationView
 from tfconsole.walk.hooks import Hook
 
 from .flags import COMMANDS, Args, help_hint, parse, usage
@@ -53,6 +54,63 @@ class CLIHook(Hook):
             self._p(f"{addr}: Reading...")
         else:
             self._p(f"{addr}: Refreshing state...{f' [id={id_hint}]' if id_hint else ''}")
+
+
+class CLIView(OperationView):
+    """How an operation's progress reaches the terminal: diagnostics as each phase ends, the
+    lock wait, the plan, the approval prompt, and signals cancelling the running walk."""
+
+    def __init__(self, cli: "CLI", a: Args) -> None:
+        self.cli = cli
+        self.args = a
+        self.ctx: Any = None
+        self.answered_no = False
+        self._interrupts: Any = None
+
+    def context_ready(self, ctx: Any) -> None:
+        self.ctx = ctx
+
+    def diagnostics(self, diags: Diagnostics, phase: str) -> None:
+        if not self.cli.files or phase == "config":
+            if self.ctx is not None and self.ctx.config is not None:
+                self.cli.files = {k: v for m in self.ctx.config.descendants() for k, v in m.files.items()}
+            elif diags.has_errors:
+                self.cli._collect_files_for_diags()  # the error may quote the backend block
+        self.cli.diags(diags, warnings_to_stderr=(phase == "state"))
+
+    def lock_waiting(self) -> None:
+        self.cli.out("Acquiring state lock. This may take a few moments...")
+
+    def walk_started(self, ctx: Any) -> None:
+        self._interrupts = self.cli.interrupts.operation(ctx)
+        self._interrupts.__enter__()
+
+    def walk_ended(self, ctx: Any) -> None:
+        if self._interrupts is not None:
+            self._interrupts.__exit__(None, None, None)
+            self._interrupts = None
+
+    def plan_ready(self, plan: Any) -> None:
+        from .views import render_plan
+
+        self.cli.out(render_plan(plan))
+
+    def importing(self, addr: Any, import_id: str) -> None:
+        self.cli.out(f"{addr}: Importing from ID \"{import_id}\"...")
+
+    def confirm(self, plan: Any) -> bool:
+        if self.args.bool("auto-approve"):
+            return True
+        if not sys.stdin.isatty():
+            self.cli.stderr.write("╷\n│ Error: No value for required approval\n│\n│ Apply requires "
+                                  "approval: pass -auto-approve when running without a terminal.\n╵\n")
+            return False
+        what = "destroy all remote objects managed by this configuration" if plan.destroy else \
+            "perform the actions described above"
+        self.cli.out(f"Do you want to {what}?\n  Only 'yes' will be accepted to approve.\n")
+        ans = input("  Enter a value: ")
+        self.answered_no = ans.strip() != "yes"
+        return not self.answered_no
 
 
 class CLI:
@@ -131,18 +189,25 @@ class CLI:
                 ctx.close()
 
     # ------------------------------------------------------------------ helpers
-    def context(self, a: Args) -> Any:
-        from tfconsole.core import Context, Options
+    def request(self, a: Args, **kw: Any) -> Any:
+        """The operation request a command's flags describe, reporting through a CLIView."""
+        from tfconsole.operations import OperationRequest
 
         cli_vars: list[tuple[str, str]] = []
         # -var and -var-file in command-line order: a later one wins
         for k, v in a.ordered:
             if k in ("var", "var-file"):
                 cli_vars.append((k, v))
-        opts = Options(working_dir=".", cli_vars=cli_vars, parallelism=max(1, a.value("parallelism", 10)),
-                       lock=a.value("lock", True), lock_timeout=a.value("lock-timeout", 0.0),
-                       state_path=a.value("state", None))
-        ctx = Context(opts, [CLIHook(self.out)] if not a.value("json", False) else [])
+        return OperationRequest(
+            working_dir=".", cli_vars=cli_vars, parallelism=max(1, a.value("parallelism", 10)),
+            lock=a.value("lock", True), lock_timeout=a.value("lock-timeout", 0.0), state_path=a.value("state", None),
+            hooks=[CLIHook(self.out)] if not a.value("json", False) else [], view=CLIView(self, a),
+            dry_run=bool(a.value("dry-run", False)), **kw)
+
+    def context(self, a: Args, req: Any = None) -> Any:
+        from tfconsole.operations import new_context
+
+        ctx = new_context(req if req is not None else self.request(a))
         self._contexts.append(ctx)
         return ctx
 
@@ -290,114 +355,70 @@ class CLI:
         self.out("Success! The configuration is valid.\n")
         return 0
 
-    def _plan(self, a: Args, ctx: Any, mgr: Any, destroy: bool = False) -> tuple[Any, int]:
-        state, ok = self.load_state(mgr)
-        if not ok:
-            return None, 1
-        refresh_only = a.bool("refresh-only")
-        with self.interrupts.operation(ctx):
-            plan, d = ctx.plan(state, destroy=destroy or a.bool("destroy"), refresh_only=refresh_only,
-                               refresh=a.bool("refresh", True), targets=a.all("target"), replace=a.all("replace"),
-                               excludes=a.all("exclude"))
-        self.diags(d)
-        if d.has_errors:
+    def _plan_request(self, a: Args, **kw: Any) -> Any:
+        return self.request(a, destroy=a.bool("destroy"), refresh_only=a.bool("refresh-only"),
+                            refresh=a.bool("refresh", True), targets=a.all("target"), replace=a.all("replace"),
+                            excludes=a.all("exclude"), **kw)
+
+    def _planning_failed(self, res: Any) -> None:
+        if res.failed_phase == "plan":
             self.stderr.write("\nPlanning failed. tfconsole encountered an error while generating this plan.\n\n")
-            return None, 1
-        return plan, 0
 
     def cmd_plan(self, a: Args) -> int:
-        from .views import render_plan
+        from tfconsole import operations
 
-        ctx = self.context(a)
-        if not self.load(ctx):
+        req = self._plan_request(a)
+        req.context = self.context(a, req)
+        res = operations.plan(req)
+        self._planning_failed(res)
+        if not res.ok:
             return 1
-        mgr = self.manager(ctx, a, "OperationTypePlan")
-        with _locked(self, mgr) as ok:
-            if not ok:
-                return 1
-            plan, rc = self._plan(a, ctx, mgr)
-            if plan is None:
-                return rc
-            self.out(render_plan(plan))
-            out = a.get("out")
-            if not out and plan.has_changes():
-                self.out("─" * 77 + "\n\nNote: You didn't use the -out option to save this plan, so tfconsole "
-                         "can't\nguarantee to take exactly these actions if you run \"tfconsole apply\" now.")
-            if out:
-                from tfconsole.plans.planfile import write_plan
+        plan = res.plan
+        out = a.get("out")
+        if not out and plan.has_changes():
+            self.out("─" * 77 + "\n\nNote: You didn't use the -out option to save this plan, so tfconsole "
+                     "can't\nguarantee to take exactly these actions if you run \"tfconsole apply\" now.")
+        if out:
+            from tfconsole.plans.planfile import write_plan
 
-                wd = write_plan(plan, out)
-                self.diags(wd)
-                if wd.has_errors:
-                    return 1
-                self.out(f"Saved the plan to: {out}\n\nTo perform exactly these actions, run the following command "
-                         f"to apply:\n    tfconsole apply \"{out}\"")
+            wd = write_plan(plan, out)
+            self.diags(wd)
+            if wd.has_errors:
+                return 1
+            self.out(f"Saved the plan to: {out}\n\nTo perform exactly these actions, run the following command "
+                     f"to apply:\n    tfconsole apply \"{out}\"")
         if a.bool("detailed-exitcode"):
             return 2 if plan.has_changes() else 0
         return 0
 
     def cmd_apply(self, a: Args, destroy: bool = False) -> int:
-        from .views import render_plan
+        from tfconsole import operations
 
-        ctx = self.context(a)
+        req = self._plan_request(a)
+        req.destroy = req.destroy or destroy
+        req.context = self.context(a, req)
         planfile = a.pos[0] if a.pos else None
         if planfile:
-            plan = self.open_plan(ctx, planfile)
-            if plan is None:
+            req.plan = self.open_plan(req.context, planfile)
+            if req.plan is None:
                 return 1
+        res = operations.apply(req)
+        self._planning_failed(res)
+        if not res.ok:
+            if res.declined and req.view.answered_no:
+                self.out("\nApply cancelled.")
+            return 1
+        plan = res.plan
+        if not planfile and not plan.has_changes() and not plan.refresh_only:
+            self._print_outputs(res.state)
+            return 0
+        add, change, dest = plan.summary()
+        if plan.destroy:
+            self.out(f"\nDestroy complete! Resources: {dest} destroyed.")
         else:
-            if not self.load(ctx):
-                return 1
-        mgr = self.manager(ctx, a, "OperationTypeApply")
-        with _locked(self, mgr) as ok:
-            if not ok:
-                return 1
-            if not planfile:
-                plan, rc = self._plan(a, ctx, mgr, destroy=destroy)
-                if plan is None:
-                    return rc
-                self.out(render_plan(plan))
-                if not plan.has_changes() and not plan.refresh_only:
-                    self._print_outputs_after(mgr)
-                    return 0
-                if not a.bool("auto-approve"):
-                    if not sys.stdin.isatty():
-                        self.stderr.write("╷\n│ Error: No value for required approval\n│\n│ Apply requires "
-                                          "approval: pass -auto-approve when running without a terminal.\n╵\n")
-                        return 1
-                    what = "destroy all remote objects managed by this configuration" if destroy else \
-                        "perform the actions described above"
-                    self.out(f"Do you want to {what}?\n  Only 'yes' will be accepted to approve.\n")
-                    ans = input("  Enter a value: ")
-                    if ans.strip() != "yes":
-                        self.out("\nApply cancelled.")
-                        return 1
-            else:
-                from tfconsole.plans.staleness import check_applicable
-
-                st, okk = self.load_state(mgr)
-                if not okk:
-                    return 1
-                sd = check_applicable(plan, st)
-                self.diags(sd)
-                if sd.has_errors:
-                    return 1
-            with self.interrupts.operation(ctx):
-                state, d = ctx.apply(plan, mgr)
-            self.diags(d)
-            if d.has_errors:
-                return 1
-            add, change, dest = plan.summary()
-            if plan.destroy:
-                self.out(f"\nDestroy complete! Resources: {dest} destroyed.")
-            else:
-                self.out(f"\nApply complete! Resources: {add} added, {change} changed, {dest} destroyed.")
-            self._print_outputs(state)
+            self.out(f"\nApply complete! Resources: {add} added, {change} changed, {dest} destroyed.")
+        self._print_outputs(res.state)
         return 0
-
-    def _print_outputs_after(self, mgr: Any) -> None:
-        if mgr.state is not None:
-            self._print_outputs(mgr.state)
 
     def _print_outputs(self, state: Any) -> None:
         from .views import render_output_value
@@ -604,115 +625,29 @@ class CLI:
         self.out(render_state_instance(addr, v))
         return 0
 
-    def _mutate_state(self, a: Args, fn: Callable[[Any, list[str]], int]) -> int:
-        """Lock, load, let fn edit the state (it appends its report lines), write it, unlock.
-        The report is printed only once the new state is written (or for -dry-run)."""
-        ctx = self.context(a)
-        mgr = self.manager(ctx, a, "OperationTypeState")
-        report: list[str] = []
-        with _locked(self, mgr) as ok:
-            if not ok:
-                return 1
-            state, okk = self.load_state(mgr)
-            if not okk:
-                return 1
-            rc = fn(state, report)
-            if rc == 0 and not a.value("dry-run", False):
-                d = mgr.persist(state)
-                self.diags(d)
-                if d.has_errors:
-                    return 1
-        for line in report:
+    def _edited(self, res: Any) -> int:
+        """A state edit's outcome: its report once the state is written (or for -dry-run)."""
+        if not res.ok:
+            return 1
+        for line in res.report:
             self.out(line)
-        return rc
+        return 0
 
     def cmd_state_rm(self, a: Args) -> int:
-        from tfconsole.addrs import AddressError, parse_target
+        from tfconsole import operations
 
         if not a.pos:
             self.stderr.write("At least one address is required.\n")
             return 1
-
-        dry = a.bool("dry-run")
-
-        def fn(state: Any, report: list[str]) -> int:
-            removed = 0
-            for text in a.pos:
-                try:
-                    t = parse_target(text)
-                except AddressError as exc:
-                    self.stderr.write(f"Error parsing address {text}: {exc}\n")
-                    return 1
-                for addr, inst in list(state.all_instances()):
-                    from tfconsole.addrs import target_contains
-
-                    if target_contains(t, addr):
-                        state.set_current(addr, None, state.resources[addr.abs_resource()].provider)
-                        report.append(f"{'Would remove' if dry else 'Removed'} {addr}")
-                        removed += 1
-            if removed == 0:
-                if dry:
-                    report.append("Would have removed nothing.")
-                    return 0
-                self.stderr.write("Error: Invalid target address\n\nNo matching objects found.\n")
-                return 1
-            if not dry:
-                report.append(f"Successfully removed {removed} resource instance(s).")
-            return 0
-
-        return self._mutate_state(a, fn)
+        return self._edited(operations.state_rm(self.request(a), list(a.pos)))
 
     def cmd_state_mv(self, a: Args) -> int:
-        from tfconsole.addrs import AbsResource, AbsResourceInstance, AddressError, parse_target
+        from tfconsole import operations
 
         if len(a.pos) != 2:
             self.stderr.write("Exactly two arguments expected: the source and destination addresses.\n")
             return 1
-
-        def fn(state: Any, report: list[str]) -> int:
-            try:
-                src, dst = parse_target(a.pos[0]), parse_target(a.pos[1])
-            except AddressError as exc:
-                self.stderr.write(f"Error parsing address: {exc}\n")
-                return 1
-            if isinstance(src, AbsResource) and isinstance(dst, AbsResource):
-                rs = state.resources.pop(src, None)
-                if rs is None:
-                    self.stderr.write(f"Error: Invalid source address\n\nCannot move {src}: does not match anything "
-                                      "in the current state.\n")
-                    return 1
-                if dst in state.resources:
-                    state.resources[src] = rs
-                    self.stderr.write(f"Error: Invalid target address\n\nCannot move to {dst}: there is already a "
-                                      "resource at that address in the current state.\n")
-                    return 1
-                rs.addr = dst
-                state.resources[dst] = rs
-            elif isinstance(src, (AbsResource, AbsResourceInstance)):
-                si = src if isinstance(src, AbsResourceInstance) else src.instance(None)
-                di = dst if isinstance(dst, AbsResourceInstance) else dst.instance(None)  # type: ignore[union-attr]
-                obj = state.current(si)
-                if obj is None:
-                    self.stderr.write(f"Error: Invalid source address\n\nCannot move {si}: does not match anything "
-                                      "in the current state.\n")
-                    return 1
-                if state.current(di) is not None:
-                    self.stderr.write(f"Error: Invalid target address\n\nCannot move to {di}: there is already a "
-                                      "resource instance at that address in the current state.\n")
-                    return 1
-                prov = state.resources[si.abs_resource()].provider
-                state.set_current(si, None, prov)
-                state.set_current(di, obj, prov)
-            else:
-                self.stderr.write("Error: module moves are not supported by state mv yet; use a moved block.\n")
-                return 1
-            if a.bool("dry-run"):
-                report.append(f"Would move \"{a.pos[0]}\" to \"{a.pos[1]}\"")
-            else:
-                report.append(f"Move \"{a.pos[0]}\" to \"{a.pos[1]}\"\nSuccessfully moved 1 object(s).")
-            return 0
-
-        return self._mutate_state(a, fn)
+        return self._edited(operations.state_mv(self.request(a), a.pos[0], a.pos[1]))
 
     def cmd_state_pull(self, a: Args) -> int:
         from tfconsole.states.statefile import write_state
@@ -735,125 +670,34 @@ class CLI:
         self.diags(d)
         if d.has_errors or new is None:
             return 1
+        from tfconsole import operations
 
-        def fn(state: Any, report: list[str]) -> int:
-            if not a.bool("force") and state.lineage and new.lineage != state.lineage and not state.is_empty():
-                self.stderr.write("Failed to write state: cannot import state with lineage "
-                                  f"{new.lineage!r} over unrelated state with lineage {state.lineage!r}\n")
-                return 1
-            if not a.bool("force") and new.lineage == state.lineage and new.serial < state.serial:
-                self.stderr.write(f"Failed to write state: cannot import state with serial {new.serial} over newer "
-                                  f"state with serial {state.serial}\n")
-                return 1
-            state.resources = new.resources
-            state.outputs = new.outputs
-            state.lineage = new.lineage
-            return 0
-
-        return self._mutate_state(a, fn)
+        return self._edited(operations.state_push(self.request(a), new, force=a.bool("force")))
 
     def _taint(self, a: Args, status: str) -> int:
+        from tfconsole import operations
 
-        addr = self.instance_arg(a, 1, "Exactly one argument expected: the address of a resource instance.")
-        if addr is None:
+        if len(a.pos) != 1:
+            self.stderr.write("Exactly one argument expected: the address of a resource instance.\n")
             return 1
-
-        def fn(state: Any, report: list[str]) -> int:
-            obj = state.current(addr)
-            if obj is None and a.bool("allow-missing"):
-                d = Diagnostics()
-                d.warning("No such resource instance", f"Resource instance {addr} was not found, but this is not "
-                          "an error because -allow-missing was set.")
-                self.diags(d)
-                return 0
-            if obj is None:
-                self.stderr.write(f"╷\n│ Error: No such resource instance\n│\n│ There is no resource instance in the "
-                                  f"state with the address {addr}. If the resource configuration has just been "
-                                  "added, you must run \"terraform apply\" first to create the object before "
-                                  "tainting it.\n╵\n")
-                return 1
-            if status == "ready" and obj.status != "tainted":
-                self.stderr.write(f"╷\n│ Error: Resource instance is not tainted\n│\n│ Resource instance {addr} is "
-                                  "not currently tainted, and so it cannot be untainted.\n╵\n")
-                return 1
-            obj.status = status
-            report.append(f"Resource instance {addr} has been {'marked as tainted' if status == 'tainted' else 'successfully untainted'}.")
-            return 0
-
-        return self._mutate_state(a, fn)
+        edit = operations.taint if status == "tainted" else operations.untaint
+        return self._edited(edit(self.request(a), a.pos[0], allow_missing=a.bool("allow-missing")))
 
     def cmd_import(self, a: Args) -> int:
-        """tfconsole import ADDR ID: read an existing object into state through its provider."""
-        from tfconsole.graph.nodes.resource import encode_object, remark
-        from tfconsole.graph.transforms import ProviderTransformer
-        from tfconsole.states.state import ObjectState
+        """tfconsole import ADDR ID: the import operation reads the object through its provider."""
+        from tfconsole import operations
 
-        addr = self.instance_arg(a, 2, "The import command expects two arguments: ADDR and ID.")
-        if addr is None:
+        if len(a.pos) != 2:
+            self.stderr.write("The import command expects two arguments: ADDR and ID.\n")
             return 1
-        ctx = self.context(a)
-        if not self.load(ctx):
+        req = self.request(a)
+        req.context = self.context(a, req)
+        res = operations.import_resource(req, a.pos[0], a.pos[1])
+        if not res.ok:
             return 1
-        mod = ctx.config.module_at(addr.module.module())
-        rc = mod.resources.get(addr.resource) if mod else None
-        if rc is None or addr.resource.mode != "managed":
-            self.stderr.write(f"╷\n│ Error: Configuration for import target does not exist\n│\n│ The "
-                              f"configuration for the given import {addr} does not exist. All target instances "
-                              "must have an associated configuration to be imported.\n╵\n")
-            return 1
-        local = rc.provider_ref[0] if rc.provider_ref else rc.provider_local_name
-        source = ProviderTransformer.source_for(mod, local)
-        prov_addr = addr.module.module().prefix() + f'provider["{source}"]'
-        provider = ctx.providers.instance(prov_addr, source)
-        if provider is None:
-            self.stderr.write(f"Error: provider {source} is not available.\n")
-            return 1
-        if hasattr(provider, "base_dir"):
-            provider.base_dir = "."  # type: ignore[attr-defined]
-        provider, d = ctx.providers.configure(prov_addr, source, provider, {}, "apply")
-        schema = provider.resource_schemas().get(addr.resource.type)
-        if schema is None:
-            self.stderr.write(f"Error: the provider does not support resource type {addr.resource.type}.\n")
-            return 1
-        self.out(f"{addr}: Importing from ID \"{a.pos[1]}\"...")
-        imported, d2 = provider.import_resource_state(addr.resource.type, a.pos[1])
-        d.append(d2)
-        value = imported[0].state if imported else None
-        private = imported[0].private if imported else None
-        if value is not None and not d.has_errors:
-            resp = provider.read_resource(addr.resource.type, value, private)
-            d.append(resp.diags)
-            private = resp.private
-            if resp.new_state is None and not resp.diags.has_errors:
-                d.error("Cannot import non-existent remote object",
-                        f"While attempting to import an existing object to \"{addr}\", the provider detected "
-                        "that no object exists with the given id. Only pre-existing objects can be imported; "
-                        "check that the id is correct and that it is associated with the provider's configured "
-                        "region or endpoint, or use \"terraform apply\" to create a new remote object for this "
-                        "resource.")
-            value = resp.new_state
-        self.diags(d)
-        if d.has_errors or value is None:
-            return 1
-        mgr = self.manager(ctx, a, "OperationTypeImport")
-        with _locked(self, mgr) as ok:
-            if not ok:
-                return 1
-            state, okk = self.load_state(mgr)
-            if not okk:
-                return 1
-            if state.current(addr) is not None:
-                self.stderr.write(f"╷\n│ Error: Resource already managed by Terraform\n│\n│ Terraform is already "
-                                  f"managing a remote object for {addr}. To import to this address you must first "
-                                  "remove the existing object from the state.\n╵\n")
-                return 1
-            attrs, sens = encode_object(remark(value, [], schema) or {}, schema)
-            state.set_current(addr, ObjectState(attributes=attrs, schema_version=schema.version,
-                                                sensitive_attributes=sens, private=private), prov_addr)
-            d = mgr.persist(state)
-            self.diags(d)
-            if d.has_errors:
-                return 1
+        from tfconsole.addrs import parse_instance
+
+        addr = parse_instance(a.pos[0])
         self.out(f"{addr}: Import prepared!\n  Prepared {addr.resource.type} for import\n{addr}: Refreshing "
                  f"state...\n\nImport successful!\n\nThe resources that were imported are shown above. These "
                  "resources are now in\nyour Terraform state and will henceforth be managed by Terraform.")
@@ -867,18 +711,24 @@ class CLI:
 
     # ---- workspaces
     def _backend(self, a: Args) -> Any:
-        from tfconsole.core import Context, Options
+        from tfconsole import operations
 
-        from tfconsole.backends import UnavailableBackend
-
-        ctx = Context(Options())
-        ctx.load_config()
-        b = ctx.backend()
-        if isinstance(b, UnavailableBackend):
-            self._collect_files_for_diags()
-            self.diags(b.diags)
-            return None
+        b, d = operations.open_backend(self.request(a))
+        if b is None:
+            self._failed_backend(d)
         return b
+
+    def _failed_backend(self, d: Diagnostics) -> None:
+        self._collect_files_for_diags()  # the error quotes the backend block
+        self.diags(d)
+
+    def _workspace(self, res: Any) -> bool:
+        """Report a workspace operation's problems; True when it succeeded."""
+        if res.failed_phase == "backend":
+            self._failed_backend(res.diags)
+        else:
+            self.diags(res.diags)
+        return res.ok
 
     def cmd_force_unlock(self, a: Args) -> int:
         """force-unlock LOCK_ID [-force]: the backend decides (see LocalBackend.force_unlock)."""
@@ -886,7 +736,10 @@ class CLI:
             self.stdout.write(usage(COMMANDS["force-unlock"]))
             self.stderr.write("Expected a single argument: LOCK_ID\n")
             return 1
-        err = self._backend(a).force_unlock(a.pos[0], force=a.bool("force"))
+        b = self._backend(a)
+        if b is None:
+            return 1
+        err = b.force_unlock(a.pos[0], force=a.bool("force"))
         if err:
             self.stderr.write(err + "\n")
             return 1
@@ -896,67 +749,60 @@ class CLI:
         return 0
 
     def cmd_workspace_list(self, a: Args) -> int:
-        b = self._backend(a)
-        if b is None:
-            return 1
+        from tfconsole import operations
         from tfconsole.backends import local as L
 
-        self.stdout.write(L.list_message(b.workspaces(), b.current_workspace()))
+        res = operations.workspace_list(self.request(a))
+        if not self._workspace(res):
+            return 1
+        self.stdout.write(L.list_message(res.report, res.state))
         return 0
 
     def cmd_workspace_show(self, a: Args) -> int:
-        b = self._backend(a)
-        if b is None:
+        from tfconsole import operations
+
+        res = operations.workspace_list(self.request(a))
+        if not self._workspace(res):
             return 1
-        self.out(b.current_workspace())
+        self.out(res.state)
         return 0
 
     def cmd_workspace_new(self, a: Args) -> int:
+        from tfconsole import operations
+        from tfconsole.backends import local as L
+
         if len(a.pos) != 1:
             self.stderr.write("Expected a single argument: NAME.\n")
             return 1
-        b = self._backend(a)
-        if b is None:
+        if not self._workspace(operations.workspace_new(self.request(a), a.pos[0])):
             return 1
-        d = b.new_workspace(a.pos[0])
-        self.diags(d)
-        if d.has_errors:
-            return 1
-        from tfconsole.backends import local as L
-
         self.out(L.created_message(a.pos[0]))
         return 0
 
     def cmd_workspace_select(self, a: Args) -> int:
+        from tfconsole import operations
+        from tfconsole.backends import local as L
+
         if len(a.pos) != 1:
             self.stderr.write("Expected a single argument: NAME.\n")
             return 1
-        b = self._backend(a)
-        if b is None:
+        res = operations.workspace_select(self.request(a), a.pos[0], or_create=a.bool("or-create"))
+        if not self._workspace(res):
             return 1
-        created, d = b.select_workspace(a.pos[0], or_create=a.bool("or-create"))
-        self.diags(d)
-        if d.has_errors:
-            return 1
-        from tfconsole.backends import local as L
-
-        self.out(L.created_message(a.pos[0]) if created else L.switched_message(a.pos[0]))
+        self.out(L.created_message(a.pos[0]) if res.report else L.switched_message(a.pos[0]))
         return 0
 
     def cmd_workspace_delete(self, a: Args) -> int:
+        from tfconsole import operations
+        from tfconsole.backends import local as L
+
         if len(a.pos) != 1:
             self.stderr.write("Expected a single argument: NAME.\n")
             return 1
-        b = self._backend(a)
-        if b is None:
+        res = operations.workspace_delete(self.request(a), a.pos[0], force=a.bool("force"))
+        if not self._workspace(res):
             return 1
-        non_empty, d = b.delete_workspace(a.pos[0], force=a.bool("force"))
-        self.diags(d)
-        if d.has_errors:
-            return 1
-        from tfconsole.backends import local as L
-
-        self.out(L.deleted_message(a.pos[0], non_empty))
+        self.out(L.deleted_message(a.pos[0], bool(res.report)))
         return 0
 
     # ---- the console
@@ -990,23 +836,6 @@ def _kk(k: Any) -> tuple:
     if isinstance(k, int):
         return (1, k, "")
     return (2, 0, k)
-
-
-class _locked:
-    def __init__(self, cli: CLI, mgr: Any):
-        self.cli = cli
-        self.mgr = mgr
-        self.ok = False
-
-    def __enter__(self) -> bool:
-        d = self.mgr.lock()
-        self.cli.diags(d)
-        self.ok = not d.has_errors
-        return self.ok
-
-    def __exit__(self, *exc: Any) -> None:
-        if self.ok:
-            self.mgr.unlock()
 
 
 def _read_bounded(path: str) -> bytes:

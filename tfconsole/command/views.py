@@ -462,7 +462,8 @@ def state_decoder(session: Any) -> Any:
     view alike; without a schema, the attributes read as implied JSON. `session` is a
     providers.registry.ProviderSession (a plugin's schemas come from the cache when they can)."""
     from tfconsole.lang.values import from_json_implied
-    from tfconsole.walk.context import decode_object, provider_source_of
+    from tfconsole.states.objcodec import decode_object
+    from tfconsole.walk.context import provider_source_of
 
     def decode(addr: Any, provider: str, obj: Any) -> Any:
         schemas = session.schemas(provider_source_of(provider))

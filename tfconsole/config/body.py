@@ -123,45 +123,6 @@ def parse_file(text: str, filename: str) -> tuple[Body | None, Diagnostics]:
     return body, diags
 
 
-# (cache key, filename) -> parse result: a module called several times is parsed once
-_MEMO: dict[tuple[str, str], Body] = {}
-_MEMO_MAX = 512
-
-
-def parse_file_cached(text: str, filename: str) -> tuple[Body | None, Diagnostics]:
-    """parse_file through the parse cache: in this process, then on disk (parse_cache). Only a
-    file that parsed without any diagnostic is cached. The Body may be shared by several
-    callers: it must not be changed."""
-    from . import parse_cache
-
-    try:
-        key = parse_cache.entry_key(text)
-    except (OSError, UnicodeError):
-        return parse_file(text, filename)
-    body = _MEMO.get((key, filename))
-    if body is not None:
-        return body, Diagnostics()
-    doc = parse_cache.read_json("hcl", key)
-    if type(doc) is dict and doc.get("format") == parse_cache.CACHE_FORMAT and doc.get("key") == key:
-        try:
-            body = parse_cache.decode_body(doc.get("body"), filename)
-        except ValueError:
-            body = None
-    if body is None:
-        body, diags, numbers = _parse(text, filename)
-        if body is None or len(diags):
-            return body, diags
-        try:
-            parse_cache.write_json("hcl", key, {"format": parse_cache.CACHE_FORMAT, "key": key,
-                                                "body": parse_cache.encode_body(body, numbers)})
-        except parse_cache.NotCacheable:
-            pass
-    if len(_MEMO) >= _MEMO_MAX:
-        _MEMO.clear()
-    _MEMO[(key, filename)] = body
-    return body, Diagnostics()
-
-
 def _parse(text: str, filename: str, literals: bool = True) -> tuple[Body | None, Diagnostics, dict]:
     from .hcl_literals import read_literal
 

@@ -6,7 +6,7 @@ costs Lark about 2.5 s, so the package ships them as JSON (`hcl2_tables.json`) t
 SHA-256 of the grammar text they were made from. At run time the installed python-hcl2's grammar
 is hashed: if it matches, the shipped tables are used; if python-hcl2 changed its grammar, the
 tables are rebuilt with Lark and kept in the user's cache directory (as JSON, through
-parse_cache). Nothing here is ever unpickled or executed: the tables are numbers and strings.
+cache_store). Nothing here is ever unpickled or executed: the tables are numbers and strings.
 
 Regenerate the shipped file after changing the corrections or upgrading python-hcl2:
 
@@ -294,16 +294,16 @@ def load_tables() -> dict:
             return check_tables(json.load(f), key, deep=False)
     except (OSError, ValueError):
         pass
-    from . import parse_cache
+    from . import cache_store
 
-    cached = parse_cache.read_json("tables", key)
+    cached = cache_store.read_json("tables", key)
     if cached is not None:
         try:
             return check_tables(cached, key)
         except ValueError:
             pass
     data = build_tables(grammar)
-    parse_cache.write_json("tables", key, data)
+    cache_store.write_json("tables", key, data)
     return data
 
 

@@ -13,7 +13,8 @@ from tfconsole.diags import Diagnostics, Pos, SourceRange
 from tfconsole.lang import ast as A
 from tfconsole.lang.typeexpr import type_constraint
 
-from .body import Attribute, Block, Body, parse_file_cached, parse_json_file
+from .body import Attribute, Block, Body, parse_json_file
+from .parse_cache import parse_file_cached
 from .model import (
     Check, Lifecycle, Local, Module, ModuleCall, Moved, Output, ProviderBlock, Provisioner, Removed,
     RequiredProvider, ResourceConfig, Variable, decode_rule, expr_as_keyword, static_value, traversal_list,

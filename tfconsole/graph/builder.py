@@ -5,16 +5,20 @@ The order is the design: a comment at each step says why it stands where it does
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from tfconsole.diags import Diagnostics
 
 from .dag import Graph
 from .transforms import (
-    AttachDependenciesTransformer, BuildContext, ConfigTransformer, CycleValidationTransformer,
-    DestroyEdgeTransformer, DiffTransformer, ExcludeTransformer, InstanceReferenceTransformer, ModuleExpansionTransformer,
+    AttachDependenciesTransformer, ConfigTransformer, CycleValidationTransformer,
+    DestroyChangesTransformer, DestroyEdgeTransformer, DestroyPlanTransformer, DiffTransformer, ExcludeTransformer, InstanceReferenceTransformer, ModuleExpansionTransformer,
     OrphanResourceTransformer, ProviderTransformer, ReferenceTransformer, RootTransformer,
     SelfReferenceTransformer, TargetsTransformer, Transform, TransitiveReductionTransformer,
 )
+
+from .nodes.base import DynamicExpandable
+from .transforms.expand import ExpandInstancesTransformer, ExpandOrphansTransformer, ValidateInstancesTransformer
 
 log = logging.getLogger("tfconsole.graph")
 
@@ -77,12 +81,73 @@ def apply_steps() -> list[Transform]:
     ]
 
 
+def plan_destroy_steps() -> list[Transform]:
+    """The destroy plan proper (after the quiet refresh walk core.Context runs first)."""
+    return [
+        # 1. A delete vertex per object in state (with -target: the targets and their dependents).
+        DestroyPlanTransformer(),
+        # 2. Each delete needs its provider configured (to plan the delete and read schemas).
+        ProviderTransformer(),
+        # 3. Single root.
+        RootTransformer(),
+    ]
+
+
+def apply_destroy_steps() -> list[Transform]:
+    """Applying a destroy plan: only deletes, in reverse dependency order."""
+    return [
+        # 1. A destroy vertex per planned delete or forget.
+        DestroyChangesTransformer(),
+        # 2. Providers before anything that uses them.
+        ProviderTransformer(),
+        # 3. Dependents are destroyed before what they depend on (from the objects' recorded
+        #    dependencies), so needs the vertices above.
+        DestroyEdgeTransformer(),
+        # 4. Single root.
+        RootTransformer(),
+        # 5. Cycles are errors naming their members.
+        CycleValidationTransformer(),
+        # 6. Redundant edges removed.
+        TransitiveReductionTransformer(),
+    ]
+
+
 def validate_steps() -> list[Transform]:
     return [ConfigTransformer(), ModuleExpansionTransformer(), SelfReferenceTransformer(), ReferenceTransformer(),
             ProviderTransformer(), RootTransformer(), CycleValidationTransformer()]
 
 
-def build(steps: list[Transform], b: BuildContext, name: str) -> tuple[Graph, Diagnostics]:
+def expand_steps() -> list[Any]:
+    """A resource's instances once its count / for_each is known (walk time)."""
+    return [
+        # 1. A vertex per instance the expansion produced (skipped when -target/-exclude drop it).
+        ExpandInstancesTransformer(),
+        # 2. A delete per instance still in state that the expansion no longer produces; after
+        #    the instances, as they decide which keys are live.
+        ExpandOrphansTransformer(),
+    ]
+
+
+def validate_expand_steps() -> list[Any]:
+    """validate: one representative instance per module instance, keys unknown."""
+    return [ValidateInstancesTransformer()]
+
+
+def dynamic_expand(v: Any, ctx: Any) -> tuple[Graph | None, Diagnostics]:
+    """The walk's expand step for a vertex: its expansion's facts, built into a subgraph."""
+    if not isinstance(v, DynamicExpandable):
+        return None, Diagnostics()
+    facts, diags = v.expansion(ctx)
+    if facts is None:
+        return None, diags
+    g, d = build(validate_expand_steps() if facts.validate else expand_steps(), facts, f"expand {v.name}")
+    diags.append(d)
+    return g, diags
+
+
+def build(steps: list[Any], b: Any, name: str) -> tuple[Graph, Diagnostics]:
+    """Run the steps in order on a new graph; `b` is what they build from (a BuildContext, or
+    a vertex's ExpandFacts), its `diags` what they report."""
     g = Graph()
     for step in steps:
         step.transform(g, b)

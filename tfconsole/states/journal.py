@@ -233,7 +233,8 @@ class Journal:
         self.records = 0
         if os.fstat(self._fd).st_size == 0:
             self._append({"k": "h", "lineage": lineage, "serial": serial, "v": 1})
-            from .manager import fsync_dir
+            from .fileio import fsync_dir
+
             fsync_dir(os.path.dirname(os.path.abspath(path)))
 
     @property

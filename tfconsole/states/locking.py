@@ -45,6 +45,8 @@ from typing import Callable
 
 from tfconsole.diags import Diagnostic, Diagnostics, Severity
 
+from .fileio import atomic_write, fsync_dir
+
 __all__ = [
     "LockInfo", "StateLock", "lock_error", "lock_info_path", "LOCK_ERROR_SUMMARY", "RETIRED_STATE",
 ]
@@ -113,7 +115,6 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def _fsync_dir(path: str) -> None:
-    from .manager import fsync_dir
     fsync_dir(path)
 
 
@@ -290,7 +291,6 @@ class StateLock:
             delay = min(delay * 2, 1.0)
         self.info = LockInfo.new(operation, self.read_path, info)
         try:
-            from .manager import atomic_write
             atomic_write(self.path, self.info.to_json().encode("utf-8"))
         except OSError as exc:
             self.release()

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import glob
 import os
-import tempfile
 import threading
 import time
 import uuid
@@ -26,6 +25,7 @@ from typing import Any, Callable
 
 from tfconsole.diags import Diagnostics
 
+from .fileio import _temp_prefix, atomic_write, fsync_dir
 from .journal import Journal, replay_journal
 from .locking import LOCK_ERROR_SUMMARY, LockInfo, StateLock, lock_error
 from .state import State
@@ -46,48 +46,6 @@ def _terraform_version() -> str:
 
 # ---------------------------------------------------------------------------
 # atomic writes
-
-
-def fsync_dir(path: str) -> None:
-    try:
-        fd = os.open(path or ".", os.O_RDONLY | os.O_DIRECTORY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _temp_prefix(path: str) -> str:
-    return "." + os.path.basename(path) + "."
-
-
-def atomic_write(path: str, data: bytes) -> None:
-    """Replace path with data: a reader sees the old or the new content, never a mix, and a
-    crash at any point leaves one of the two. The file is created 0600."""
-    d = os.path.dirname(os.path.abspath(path))
-    os.makedirs(d, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=_temp_prefix(path), suffix=".tmp", dir=d)
-    try:
-        try:
-            view = memoryview(data)
-            while view:
-                n = os.write(fd, view)
-                view = view[n:]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    fsync_dir(d)
 
 
 def remove_stale_temps(path: str) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from tfconsole.addrs import AbsResource, AbsResourceInstance
 
@@ -67,6 +67,20 @@ class SyncState:
         with self._lock:
             inst = self._state.instance(addr)
             return sorted(inst.deposed) if inst else []
+
+    def instance_keys(self, addr: AbsResource) -> list[Any]:
+        """The instance keys a resource has in state (empty when it has none)."""
+        with self._lock:
+            rs = self._state.resources.get(addr)
+            return list(rs.instances) if rs else []
+
+    def resources_where(self, keep: Callable[[AbsResource], bool]
+                        ) -> list[tuple[AbsResource, str, list[tuple[Any, bool]]]]:
+        """(address, provider, [(instance key, has a current object)]) of every resource whose
+        address `keep` accepts, copied under the lock."""
+        with self._lock:
+            return [(ra, rs.provider, [(k, i.current is not None) for k, i in rs.instances.items()])
+                    for ra, rs in self._state.resources.items() if keep(ra)]
 
     def output(self, name: str) -> OutputState | None:
         with self._lock:

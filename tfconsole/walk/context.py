@@ -20,11 +20,13 @@ from tfconsole.diags import Diagnostics, SourceRange
 from tfconsole.lang.eval import NOT_FOUND, EvalError, Scope
 from tfconsole.lang.types import DYNAMIC
 from tfconsole.lang.values import (
-    ConversionError, Unknown, apply_sensitive_paths, convert, from_json_typed, is_wholly_known, mark, unmark_deep,
+    ConversionError, Unknown, convert, is_wholly_known, mark, unmark_deep,
 )
 from tfconsole.plans import Action, ResourceInstanceChange
 from tfconsole.providers.interface import Provider, Schema
+from tfconsole.states.objcodec import decode_object, encode_object, mark_stored
 from tfconsole.states.state import ObjectState, State
+from tfconsole.states.sync import SyncState
 
 from .hooks import Hook
 
@@ -50,14 +52,16 @@ class WalkContext:
                  workspace: str = "default", input_values: dict[str, Any] | None = None,
                  journal: Any = None, session: Any = None) -> None:
         self.config = config
-        self.state = state
+        # the walk's state: vertices read and change it only through this SyncState (its lock,
+        # and the journal that makes each completed change durable during an apply)
+        self.sync = SyncState(state, journal)
+        self.refreshed_sync: SyncState | None = None  # the prior state after refresh (plan)
         self.operation = operation  # "plan" | "apply" | "destroy" | "refresh" | "validate"
         self.hook = hook
         self.working_dir = working_dir
         self.workspace = workspace
         self.input_values = input_values or {}
-        self.journal = journal
-        self.lock = threading.RLock()
+        self.lock = threading.RLock()  # the walk's own bookkeeping (values, expansions, changes)
         # named values
         self.variables: dict[tuple[ModuleInstance, str], Any] = {}
         self.locals: dict[tuple[ModuleInstance, str], Any] = {}
@@ -91,23 +95,33 @@ class WalkContext:
         self.refresh_only = False
         self.destroy_mode = False
         self.moved_from: dict[AbsResourceInstance, AbsResourceInstance] = {}
-        self.refreshed: State | None = None  # the prior state after refresh (plan)
 
-    # ---- state mutation (all under the lock; each change goes to the journal too)
+    @property
+    def state(self) -> State:
+        """The walk's State itself: for whoever set the walk up, once no worker runs."""
+        return self.sync.unwrap()
+
+    @property
+    def journal(self) -> Any:
+        return self.sync.journal
+
+    @property
+    def refreshed(self) -> State | None:
+        return self.refreshed_sync.unwrap() if self.refreshed_sync is not None else None
+
+    @refreshed.setter
+    def refreshed(self, state: State | None) -> None:
+        self.refreshed_sync = SyncState(state) if state is not None else None
+
+    # ---- state changes: each through SyncState (under its lock, journaled during an apply)
     def save_raw(self, addr: AbsResourceInstance, obj: ObjectState | None, provider: str,
                  each: str | None = None) -> None:
-        with self.lock:
-            if obj is None and self.state.current(addr) is None:
-                return
-            self.state.set_current(addr, obj, provider, each)
-            rs = self.state.resources.get(addr.abs_resource())
-            if self.journal is not None:
-                self.journal.record(addr, obj, provider, rs.each if rs else (each or ""))
+        if obj is None and self.sync.current(addr) is None:
+            return
+        self.sync.set_current(addr, obj, provider, each)
 
     def save_object(self, addr: AbsResourceInstance, provider: str, value: dict[str, Any], schema: Schema,
                     status: str, private: str | None, dependencies: list[str], cbd: bool, each: str) -> None:
-        from tfconsole.graph.nodes.resource import encode_object
-
         attrs, sens = encode_object(value, schema)
         obj = ObjectState(attributes=attrs, status=status, schema_version=schema.version,
                           sensitive_attributes=sens, private=private, dependencies=sorted(dependencies),
@@ -115,59 +129,39 @@ class WalkContext:
         self.save_raw(addr, obj, provider, each)
 
     def depose(self, addr: AbsResourceInstance, key: str, provider: str) -> None:
-        with self.lock:
-            cur = self.state.current(addr)
-            if cur is None:
-                return
-            self.state.set_deposed(addr, key, cur, provider)
-            self.state.set_current(addr, None, provider)
-            if self.journal is not None:
-                self.journal.record(addr, cur, provider, "", deposed_key=key)
-                self.journal.record(addr, None, provider, "")
+        self.sync.depose_current(addr, provider, key)
 
     def remove_deposed(self, addr: AbsResourceInstance, key: str, provider: str) -> None:
-        with self.lock:
-            self.state.set_deposed(addr, key, None, provider)
-            if self.journal is not None:
-                self.journal.record(addr, None, provider, "", deposed_key=key)
+        self.sync.set_deposed(addr, key, None, provider)
 
     def store_data_result(self, addr: AbsResourceInstance, provider: str, value: dict[str, Any], schema: Schema,
                           each: str) -> None:
-        from tfconsole.graph.nodes.resource import encode_object
-
         attrs, sens = encode_object(value, schema)
         obj = ObjectState(attributes=attrs, schema_version=schema.version, sensitive_attributes=sens)
-        with self.lock:
-            self.state.set_current(addr, obj, provider, each)
-            if self.refreshed is not None:
-                self.refreshed.set_current(addr, obj, provider, each)
-            if self.journal is not None and self.operation != "plan":
-                self.journal.record(addr, obj, provider, each)
+        self.sync.set_current(addr, obj, provider, each)
+        if self.refreshed_sync is not None:
+            self.refreshed_sync.set_current(addr, obj, provider, each)
 
     def forget_data(self, addr: AbsResourceInstance) -> None:
-        with self.lock:
-            rs = self.state.resources.get(addr.abs_resource())
-            if rs is not None:
-                self.state.set_current(addr, None, rs.provider)
-            if self.refreshed is not None and self.refreshed.resources.get(addr.abs_resource()):
-                self.refreshed.set_current(addr, None, rs.provider if rs else "")
+        provider = self.sync.provider_of(addr.abs_resource())
+        if provider is not None:
+            self.sync.set_current(addr, None, provider)
+        if self.refreshed_sync is not None and self.refreshed_sync.resource(addr.abs_resource()) is not None:
+            self.refreshed_sync.set_current(addr, None, provider or "")
 
     def refreshed_object(self, addr: AbsResourceInstance, provider: str, value: dict[str, Any] | None,
                          schema: Schema, old: ObjectState, private: Any = NOT_FOUND) -> None:
-        if self.refreshed is None:
+        refreshed = self.refreshed_sync
+        if refreshed is None:
             return
-        from tfconsole.graph.nodes.resource import encode_object
-
         if value is None:
-            with self.lock:
-                self.refreshed.set_current(addr, None, provider)
+            refreshed.set_current(addr, None, provider)
             return
         attrs, sens = encode_object(value, schema)  # outside the lock: it is the slow part
         obj = ObjectState(attributes=attrs, status=old.status, schema_version=schema.version,
                           sensitive_attributes=sens, private=old.private if private is NOT_FOUND else private,
                           dependencies=old.dependencies, create_before_destroy=old.create_before_destroy)
-        with self.lock:
-            self.refreshed.set_current(addr, obj, provider)
+        refreshed.set_current(addr, obj, provider)
 
     def record_drift(self, addr: AbsResourceInstance, provider: str, before: Any, after: Any,
                      schema: Schema) -> None:
@@ -272,12 +266,11 @@ class WalkContext:
         return self._decode_from_state(addr)
 
     def _decode_from_state(self, addr: AbsResourceInstance) -> Any:
-        with self.lock:
-            obj = self.state.current(addr)
-            if obj is None:
-                return NOT_FOUND
-            rs = self.state.resources[addr.abs_resource()]
-            schema = self.schema_for(rs.provider, addr.resource)
+        obj = self.sync.current(addr)
+        provider = self.sync.provider_of(addr.abs_resource())
+        if obj is None or provider is None:
+            return NOT_FOUND
+        schema = self.schema_for(provider, addr.resource)
         if schema is None:
             return NOT_FOUND
         value = decode_object(obj.attributes, schema, obj.sensitive_attributes)
@@ -309,7 +302,7 @@ class WalkContext:
                             f"Provider {provider.source} returned no object when upgrading the stored state of "
                             f"{addr}.")
             return None, diags
-        return _mark_stored(value, schema, obj.sensitive_attributes), diags
+        return mark_stored(value, schema, obj.sensitive_attributes), diags
 
     def resource_value(self, addr: AbsResource, rng: SourceRange | None) -> Any:
         with self.lock:
@@ -373,71 +366,6 @@ def provider_source_of(provider_addr: str) -> str:
     if start < 0 or end < 0:
         return provider_addr
     return provider_addr[start + 2:end]
-
-
-# id(BlockSchema) -> (the block, its implied type, its sensitive attribute names); the block
-# is kept so its id is not reused while cached. Bounded: a provider may build new schema
-# objects on every call.
-_BLOCK_FACTS: dict[int, tuple[Any, Any, tuple[str, ...]]] = {}
-
-
-def _block_facts(block: Any) -> tuple[Any, tuple[str, ...]]:
-    facts = _BLOCK_FACTS.get(id(block))
-    if facts is None or facts[0] is not block:
-        facts = (block, block.implied_type(), tuple(block.sensitive_attrs()))
-        if len(_BLOCK_FACTS) >= 512:
-            _BLOCK_FACTS.clear()
-        _BLOCK_FACTS[id(block)] = facts
-    return facts[1], facts[2]
-
-
-def decode_object(attrs: dict[str, Any], schema: Schema, sensitive_attributes: list[Any]) -> dict[str, Any]:
-    ty, sensitive_names = _block_facts(schema.block)
-    value = from_json_typed(attrs, ty)
-    if not sensitive_attributes and not sensitive_names:
-        return value
-    paths = [state_path_to_tuple(p) for p in sensitive_attributes or []]
-    for name in sensitive_names:
-        paths.append((name,))
-    if paths:
-        value = apply_sensitive_paths(value, [p for p in paths if p is not None])
-    return value
-
-
-def _mark_stored(value: dict[str, Any], schema: Schema, sensitive_attributes: list[Any]) -> dict[str, Any]:
-    paths = [t for t in (state_path_to_tuple(p) for p in sensitive_attributes or []) if t is not None]
-    paths += [(name,) for name in schema.block.sensitive_attrs()]
-    return apply_sensitive_paths(value, paths) if paths else value
-
-
-def state_path_to_tuple(p: Any) -> tuple | None:
-    """v4 state sensitive path: [{"type":"get_attr","value":"x"}, {"type":"index","value":{"value":0,"type":"number"}}]"""
-    out: list[Any] = []
-    if not isinstance(p, list):
-        return None
-    for step in p:
-        if not isinstance(step, dict):
-            return None
-        if step.get("type") == "get_attr":
-            out.append(step.get("value"))
-        elif step.get("type") == "index":
-            v = step.get("value")
-            if isinstance(v, dict):
-                v = v.get("value")
-            out.append(v)
-    return tuple(out)
-
-
-def tuple_to_state_path(path: tuple) -> list[dict]:
-    out = []
-    for i, step in enumerate(path):
-        if i == 0 or (isinstance(step, str) and False):
-            out.append({"type": "get_attr", "value": step})
-        elif isinstance(step, int):
-            out.append({"type": "index", "value": {"value": step, "type": "number"}})
-        else:
-            out.append({"type": "index", "value": {"value": step, "type": "string"}})
-    return out
 
 
 class ModuleData:
@@ -597,17 +525,6 @@ def scope_for(ctx: WalkContext, mi: ModuleInstance, *, key: InstanceKey = None, 
             each = (key, expansion.each_values.get(key))
     return Scope(ModuleData(ctx, mi), count_index=count_index, each=each, self_value=self_value,
                  base_dir=ctx.working_dir)
-
-
-def mark_sensitive_attrs(value: dict[str, Any], schema: Schema) -> dict[str, Any]:
-    sens = schema.block.sensitive_attrs()
-    if not sens:
-        return value
-    out = dict(value)
-    for k in sens:
-        if k in out and out[k] is not None:
-            out[k] = mark(out[k])
-    return out
 
 
 def is_destroying(action: Action) -> bool:

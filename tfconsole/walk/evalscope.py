@@ -112,8 +112,7 @@ def _publish_resource(wctx: WalkContext, node: ResourceNode) -> None:
     rc = node.rc
     for mi in wctx.instances_of(node.module):
         addr = AbsResource(mi, rc.addr)
-        rs = wctx.state.resources.get(addr)
-        keys: list[Any] = list(rs.instances) if rs is not None else []
+        keys: list[Any] = wctx.sync.instance_keys(addr)
         if not keys and (rc.count is not None or rc.for_each is not None):
             continue  # nothing in state: the whole value is unknown
         if rc.count is not None:

@@ -1,10 +1,14 @@
-"""The graph walker: one coordinator thread, a pool of worker threads, a parallelism semaphore.
+"""The graph walker: one coordinator thread and a pool of `parallelism` worker threads.
 
 Only the coordinator (the thread that calls `walk`) touches the ready/running/done bookkeeping;
 workers execute vertices and report back through a queue. A vertex starts as soon as all of its
-dependencies are done. The semaphore is held only while a vertex executes (and expands), never
-while its expanded sub-graph is being walked: the sub-graph's vertices join this same walk and the
-parent completes when all of them have.
+dependencies are done. Parallelism has one mechanism, the size of the pool: a worker is busy only
+while a vertex executes (and expands), never while its expanded sub-graph is being walked: the
+sub-graph's vertices join this same walk and the parent completes when all of them have.
+
+A walk never ends quietly with work left: when nothing is running and vertices are still waiting
+(a dependency that can never complete: a cycle the builder missed, or an expansion that added
+edges into vertices outside it), the walk reports an error naming them.
 
 On a vertex failure its descendants are skipped (no extra noise) and independent work goes on;
 `cancel()` stops scheduling anything new, lets in-flight vertices finish, and returns.
@@ -53,7 +57,6 @@ class Walker:
         self.parallelism = max(1, parallelism)
         self.hook = hook or Hook()
         self._cancel = threading.Event()
-        self.semaphore = threading.Semaphore(self.parallelism)
 
     def cancel(self) -> None:
         self._cancel.set()
@@ -61,6 +64,17 @@ class Walker:
     @property
     def cancelled(self) -> bool:
         return self._cancel.is_set()
+
+    def _stuck(self, left: list[Any], result: WalkResult) -> None:
+        """Nothing runs, yet vertices wait: none of them can ever start. Say which, as an error."""
+        names = sorted(v.name for v in left)
+        shown = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+        result.diags.error("Graph walk stopped with work outstanding",
+                           f"{len(names)} vertices could never start because a dependency of theirs can never "
+                           f"complete: {shown}. This is a bug in tfconsole's graph; nothing more was run.")
+        for v in left:
+            result.skipped.append(v)
+            self.hook.vertex_skipped(v.name, "a dependency can never complete")
 
     # ------------------------------------------------------------------
     def walk(self, graph: Graph, operation: str = "walk") -> WalkResult:
@@ -81,6 +95,7 @@ class Walker:
         open_children: dict[int, int] = {}
         failed_children: dict[int, bool] = {}
         poisoned: set[int] = set()
+        waiting: dict[int, Any] = {}  # every vertex not yet completed, by id
         in_flight = 0
         outstanding = 0  # vertices not yet completed (including expanded parents)
 
@@ -94,6 +109,7 @@ class Walker:
                 dependents[vid] = g.dependents(v)
                 if parent is not None:
                     parent_of[vid] = parent
+                waiting[vid] = v
                 outstanding += 1
                 if deps:
                     on_waiting(v.name, [d.name for d in deps])
@@ -118,6 +134,7 @@ class Walker:
             while stack:
                 cur, cur_ok, why = stack.pop()
                 outstanding -= 1
+                waiting.pop(id(cur), None)
                 if why is not None:
                     result.skipped.append(cur)
                     on_skipped(cur.name, why)
@@ -150,21 +167,20 @@ class Walker:
                 if self._cancel.is_set():
                     done_q.put(("skip", v, None))
                     continue
-                with self.semaphore:
-                    start = time.monotonic()
-                    on_started(v.name)
-                    sub = None
-                    try:
-                        diags = self.execute(v)
-                        if not diags.has_errors and self.expand is not None:
-                            sub, d2 = self.expand(v)
-                            diags.append(d2)
-                    except Exception as exc:  # noqa: BLE001 - a bug in a vertex must not kill the walk
-                        import traceback
+                start = time.monotonic()
+                on_started(v.name)
+                sub = None
+                try:
+                    diags = self.execute(v)
+                    if not diags.has_errors and self.expand is not None:
+                        sub, d2 = self.expand(v)
+                        diags.append(d2)
+                except Exception as exc:  # noqa: BLE001 - a bug in a vertex must not kill the walk
+                    import traceback
 
-                        diags = Diagnostics()
-                        diags.error("Internal error", f"{v.name}: {exc!r}\n{traceback.format_exc()}")
-                    elapsed = time.monotonic() - start
+                    diags = Diagnostics()
+                    diags.error("Internal error", f"{v.name}: {exc!r}\n{traceback.format_exc()}")
+                elapsed = time.monotonic() - start
                 done_q.put(("done", v, VertexResult(v, diags, sub, elapsed)))
                 result.timings[v.name] = (start - t0, start - t0 + elapsed)
 
@@ -180,7 +196,8 @@ class Walker:
                 schedule(v)
             while outstanding > 0:
                 if in_flight == 0:
-                    break  # nothing running and nothing schedulable: cancelled or inconsistent
+                    self._stuck(list(waiting.values()), result)
+                    break
                 kind, v, res = done_q.get()
                 in_flight -= 1
                 if kind == "skip":

@@ -13,7 +13,6 @@ from tfconsole.diags import Diagnostics
 from tfconsole.lang import ast as A
 
 if TYPE_CHECKING:
-    from tfconsole.graph.dag import Graph
     from tfconsole.walk.context import WalkContext
 
 RefKey = tuple[ModulePath, str]
@@ -46,7 +45,10 @@ class Executable:
 
 
 class DynamicExpandable:
-    def dynamic_expand(self, ctx: "WalkContext") -> tuple["Graph | None", Diagnostics]:
+    """Expands when walked: returns the facts its subgraph is built from (builder.dynamic_expand
+    turns them into a graph with the expand steps), or None when there is nothing to add."""
+
+    def expansion(self, ctx: "WalkContext") -> tuple[Any, Diagnostics]:
         raise NotImplementedError
 
 

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 from tfconsole.addrs import AbsResource, AbsResourceInstance, InstanceKey, ModuleInstance
 from tfconsole.addrs import Module as ModulePath
-from tfconsole.addrs import target_contains
 from tfconsole.config.body import Body
 from tfconsole.config.model import CheckRule, ResourceConfig
 from tfconsole.diags import Diagnostics, SourceRange
@@ -15,17 +14,17 @@ from tfconsole.lang import ast as A
 from tfconsole.lang.eval import NOT_FOUND, Scope, evaluate
 from tfconsole.lang.types import DYNAMIC, STRING, DynamicType, ListType, MapType, ObjectType, SetType
 from tfconsole.lang.values import (
-    ConversionError, Null, Sensitive, TList, TMap, TSet, Unknown, apply_sensitive_paths, convert, equal,
-    find_infinity, is_null, is_wholly_known, mark, sensitive_paths, to_json_typed, type_of, unmark, unmark_deep,
+    ConversionError, Null, Sensitive, TList, TMap, TSet, Unknown, convert, equal,
+    find_infinity, is_null, is_wholly_known, mark, sensitive_paths, type_of, unmark, unmark_deep,
 )
 from tfconsole.plans import (
-    Action, REASON_BY_REQUEST, REASON_BY_TRIGGERS, REASON_CANNOT_UPDATE, REASON_COUNT_INDEX, REASON_EACH_KEY,
-    REASON_NO_MODULE, REASON_NO_RESOURCE_CONFIG, REASON_TAINTED, REASON_WRONG_REPETITION, ResourceInstanceChange,
+    Action, REASON_BY_REQUEST, REASON_BY_TRIGGERS, REASON_CANNOT_UPDATE, REASON_TAINTED, ResourceInstanceChange,
 )
 from tfconsole.providers.interface import ApplyRequest, BlockSchema, PlanRequest, Schema
+from tfconsole.states.objcodec import decode_object, encode_object, remark
 from tfconsole.states.state import ObjectState
 
-from ..dag import Graph
+from .expansion import ExpandFacts
 from .base import (
     DynamicExpandable, Executable, Node, ProviderConsumer, Referenceable, Referencer, RefKey, expr_keys,
     keys_for_traversals,
@@ -540,47 +539,6 @@ def _infinity_diag(addr_s: str, rc: Any) -> Any:
                  "JSON", "", rc.range if rc is not None else None, address=addr_s)
 
 
-def encode_object(value: dict[str, Any], schema: Schema) -> tuple[dict[str, Any], list[Any]]:
-    """(attributes JSON, sensitive_attributes) for the state file."""
-    clean, _ = unmark_deep(value)
-    attrs = to_json_typed(clean, schema.block.implied_type())
-    out: list[Any] = []
-    for k, v in value.items():
-        _state_marks(v, [{"type": "get_attr", "value": k}], out)
-    return attrs, out
-
-
-def _state_marks(v: Any, path: list[dict], out: list[Any]) -> None:
-    """v4 state paths of every marked value: objects step by get_attr, maps and lists by index."""
-    t = type(v)
-    if t is Sensitive:
-        out.append(path)
-        return
-    if t is dict:
-        for k, x in v.items():
-            _state_marks(x, path + [{"type": "get_attr", "value": k}], out)
-    elif t is TMap:
-        for k, x in v.items():
-            _state_marks(x, path + [{"type": "index", "value": {"value": k, "type": "string"}}], out)
-    elif t is list or t is TList:
-        for i, x in enumerate(v):
-            _state_marks(x, path + [{"type": "index", "value": {"value": i, "type": "number"}}], out)
-    elif t is TSet:
-        from tfconsole.lang.values import contains_marks
-
-        if contains_marks(v):
-            out.append(path)
-
-
-def remark(value: dict[str, Any] | None, paths: list[tuple], schema: Schema) -> dict[str, Any] | None:
-    if value is None:
-        return None
-    out = apply_sensitive_paths(value, paths)
-    from tfconsole.walk.context import mark_sensitive_attrs
-
-    return mark_sensitive_attrs(out, schema)
-
-
 def check_rules(rules: list[CheckRule], scope: Scope, summary: str, addr: str) -> Diagnostics:
     diags = Diagnostics()
     for rule in rules:
@@ -655,14 +613,16 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
     def execute(self, ctx: "WalkContext") -> Diagnostics:
         return Diagnostics()
 
-    def dynamic_expand(self, ctx: "WalkContext") -> tuple[Graph | None, Diagnostics]:
+    def expansion(self, ctx: "WalkContext") -> tuple[ExpandFacts | None, Diagnostics]:
+        """Evaluate count / for_each in every instance of the module and register the result;
+        the facts for the expand steps: instances, keys still in state, removed module instances."""
         from tfconsole.walk.context import scope_for
 
-        diags = Diagnostics()
-        g = Graph()
-        rc = self.rc
         if ctx.operation == "validate":
-            return self._validate_expand(ctx)
+            return self._validate_expansion(ctx)
+        diags = Diagnostics()
+        rc = self.rc
+        facts = ExpandFacts(self)
         for mi in ctx.instances_of(self.module):
             abs_res = AbsResource(mi, rc.addr)
             exp, d = evaluate_expansion(rc.count, rc.for_each, scope_for(ctx, mi), str(abs_res),
@@ -671,49 +631,31 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
             if exp is None:
                 continue
             ctx.register_resource_expansion(abs_res, exp)
-            for key in exp.keys:
-                addr = abs_res.instance(key)
-                if (self.targets and not any(target_contains(t, addr) for t in self.targets)) or \
-                        any(target_contains(t, addr) for t in self.excludes):
-                    g.add(PlanSkippedInstance(self, addr, exp))
-                    continue
-                if rc.addr.mode == "data":
-                    g.add(PlanDataInstanceNode(self, addr, exp))
-                else:
-                    g.add(PlanInstanceNode(self, addr, exp))
-            # count / for_each orphans of this resource in this module instance
-            with ctx.lock:
-                rs = ctx.state.resources.get(abs_res)
-                state_keys = list(rs.instances.keys()) if rs else []
-            live = set(exp.keys)
-            for key in state_keys:
-                if key in live:
-                    continue
-                addr = abs_res.instance(key)
-                if self.targets and not any(target_contains(t, addr) for t in self.targets):
-                    continue
-                if exp.mode == "" or (key is None) or (isinstance(key, int) != (exp.mode == "list")):
-                    reason = REASON_WRONG_REPETITION
-                elif exp.mode == "list":
-                    reason = REASON_COUNT_INDEX
-                else:
-                    reason = REASON_EACH_KEY
-                g.add(PlanOrphanNode(addr, rs.provider if rs else self.provider_addr, reason, rc.addr.mode))
-        # instances of this resource in module instances that no longer exist (a for_each key or
-        # count index of a module call removed)
+            facts.instances.append((abs_res, exp))
+            facts.in_state[abs_res] = (ctx.sync.provider_of(abs_res), ctx.sync.instance_keys(abs_res))
         live_modules = set(ctx.instances_of(self.module))
-        with ctx.lock:
-            gone = [rs for ra, rs in ctx.state.resources.items()
-                    if ra.resource == rc.addr and ra.module.module() == self.module and ra.module not in live_modules]
-        for rs in gone:
-            for key, inst in rs.instances.items():
-                addr = rs.addr.instance(key)
-                if inst.current is None:
-                    continue
-                if self.targets and not any(target_contains(t, addr) for t in self.targets):
-                    continue
-                g.add(PlanOrphanNode(addr, rs.provider, REASON_NO_MODULE, rc.addr.mode))
-        return g, diags
+        facts.gone = ctx.sync.resources_where(lambda ra: ra.resource == rc.addr and ra.module.module() == self.module
+                                              and ra.module not in live_modules)
+        return facts, diags
+
+    def _validate_expansion(self, ctx: "WalkContext") -> tuple[ExpandFacts | None, Diagnostics]:
+        """validate: one representative instance per module instance, with unknown keys and inputs."""
+        from tfconsole.walk.context import Expansion, scope_for
+
+        diags = Diagnostics()
+        rc = self.rc
+        facts = ExpandFacts(self, validate=True)
+        for mi in ctx.instances_of(self.module):
+            abs_res = AbsResource(mi, rc.addr)
+            exp, d = evaluate_expansion(rc.count, rc.for_each, scope_for(ctx, mi), str(abs_res),
+                                        allow_unknown=True)
+            diags.extend(d)
+            if exp is None:
+                continue
+            rep = Expansion(exp.mode, [None], unknown=True) if exp.mode else Expansion("", [None])
+            ctx.register_resource_expansion(abs_res, Expansion(exp.mode, [], unknown=True) if exp.mode else exp)
+            facts.instances.append((abs_res, rep))
+        return facts, diags
 
 
 class _InstanceNode(Node, Executable):
@@ -728,28 +670,6 @@ class _InstanceNode(Node, Executable):
         self.addr = addr
         self.exp = exp
         self.name = str(addr) + self.suffix
-
-
-def _validate_expand(self: ResourceNode, ctx: "WalkContext") -> tuple[Graph | None, Diagnostics]:
-    """validate: one representative instance per module instance, with unknown keys and inputs."""
-    from tfconsole.walk.context import Expansion, scope_for
-
-    diags = Diagnostics()
-    g = Graph()
-    rc = self.rc
-    for mi in ctx.instances_of(self.module):
-        abs_res = AbsResource(mi, rc.addr)
-        exp, d = evaluate_expansion(rc.count, rc.for_each, scope_for(ctx, mi), str(abs_res), allow_unknown=True)
-        diags.extend(d)
-        if exp is None:
-            continue
-        rep = Expansion(exp.mode, [None], unknown=True) if exp.mode else Expansion("", [None])
-        ctx.register_resource_expansion(abs_res, Expansion(exp.mode, [], unknown=True) if exp.mode else exp)
-        g.add(ValidateInstanceNode(self, abs_res.instance(None), rep))
-    return g, diags
-
-
-ResourceNode._validate_expand = _validate_expand  # type: ignore[attr-defined]
 
 
 class ValidateInstanceNode(_InstanceNode):
@@ -821,8 +741,7 @@ class PlanInstanceNode(_InstanceNode):
                                f"The provider {provider_addr} does not support resource type \"{rc.addr.type}\".",
                                rc.range, address=addr_s)
         ctx.hook.pre_diff(addr_s)
-        with ctx.lock:
-            obj = ctx.state.current(addr)
+        obj = ctx.sync.current(addr)
         prior = None
         tainted = False
         prior_private = obj.private if obj is not None else None
@@ -1113,9 +1032,7 @@ class PlanOrphanNode(Node, Executable, ProviderConsumer):
     def execute(self, ctx: "WalkContext") -> Diagnostics:
         diags = Diagnostics()
         addr = self.addr
-        with ctx.lock:
-            inst = ctx.state.instance(addr)
-            obj = (inst.deposed.get(self.deposed) if self.deposed else inst.current) if inst else None
+        obj = ctx.sync.deposed(addr, self.deposed) if self.deposed else ctx.sync.current(addr)
         if obj is None:
             return diags
         if self.mode == "data":
@@ -1127,7 +1044,6 @@ class PlanOrphanNode(Node, Executable, ProviderConsumer):
             return diags.error("Provider not available",
                                f"{addr} is in state with provider {self.provider_addr}, which is not available.",
                                address=str(addr))
-        from tfconsole.walk.context import decode_object
 
         provider = ctx.providers.get(self.provider_addr)
         if provider is not None:
@@ -1205,7 +1121,7 @@ class ApplyInstanceNode(Node, Executable):
 
     @for_resource
     def execute(self, ctx: "WalkContext") -> Diagnostics:
-        from tfconsole.walk.context import decode_object, scope_for
+        from tfconsole.walk.context import scope_for
 
         diags = Diagnostics()
         ch = self.change
@@ -1256,8 +1172,7 @@ class ApplyInstanceNode(Node, Executable):
         diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s))
         if diags.has_errors:
             return diags
-        with ctx.lock:
-            obj = ctx.state.current(addr)
+        obj = ctx.sync.current(addr)
         prior = None
         if ch.action is Action.UPDATE and obj is not None:
             prior, d = ctx.read_stored(provider, addr, obj, schema)
@@ -1368,7 +1283,6 @@ class DestroyInstanceNode(Node, Executable):
 
     @for_resource
     def execute(self, ctx: "WalkContext") -> Diagnostics:
-        from tfconsole.walk.context import decode_object
 
         diags = Diagnostics()
         ch = self.change
@@ -1379,11 +1293,7 @@ class DestroyInstanceNode(Node, Executable):
         provider = ctx.providers.get(ch.provider)
         if provider is None:
             return diags.error("Provider not configured", f"No provider for {addr_s}.", address=addr_s)
-        with ctx.lock:
-            inst = ctx.state.instance(addr)
-            obj = None
-            if inst is not None:
-                obj = inst.deposed.get(self.deposed_key) if self.deposed_key else inst.current
+        obj = ctx.sync.deposed(addr, self.deposed_key) if self.deposed_key else ctx.sync.current(addr)
         if obj is None:
             return diags
         schema = provider.resource_schemas().get(addr.resource.type)

@@ -15,9 +15,10 @@ from .instance_references import InstanceReferenceTransformer
 from .providers import ProviderTransformer
 from .dependencies import AttachDependenciesTransformer
 from .destroy_edges import DestroyEdgeTransformer
+from .destroy import DestroyChangesTransformer, DestroyPlanTransformer
 from .targets import TargetsTransformer, ExcludeTransformer
 from .root import RootTransformer
 from .reduction import TransitiveReductionTransformer
 from .validation import CycleValidationTransformer, SelfReferenceTransformer
 
-__all__ = ["BuildContext", "Transform", "parse_targets", "ConfigTransformer", "OrphanResourceTransformer", "DiffTransformer", "ModuleExpansionTransformer", "ReferenceTransformer", "InstanceReferenceTransformer", "ProviderTransformer", "AttachDependenciesTransformer", "DestroyEdgeTransformer", "TargetsTransformer", "ExcludeTransformer", "RootTransformer", "TransitiveReductionTransformer", "CycleValidationTransformer", "SelfReferenceTransformer"]
+__all__ = ["BuildContext", "Transform", "parse_targets", "ConfigTransformer", "OrphanResourceTransformer", "DiffTransformer", "ModuleExpansionTransformer", "ReferenceTransformer", "InstanceReferenceTransformer", "ProviderTransformer", "AttachDependenciesTransformer", "DestroyEdgeTransformer", "DestroyChangesTransformer", "DestroyPlanTransformer", "TargetsTransformer", "ExcludeTransformer", "RootTransformer", "TransitiveReductionTransformer", "CycleValidationTransformer", "SelfReferenceTransformer"]

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..dag import Graph
-from ..nodes.resource import ApplyResourceNode, ResourceNode
+from ..nodes.resource import ApplyInstanceNode, ApplyResourceNode, ResourceNode
 from .base import BuildContext, Transform
 
 class AttachDependenciesTransformer(Transform):
@@ -16,6 +16,11 @@ class AttachDependenciesTransformer(Transform):
                 for a in g.ancestors(v):
                     if isinstance(a, (ResourceNode, ApplyResourceNode)):
                         deps.add(a.name)
+                    elif isinstance(a, ApplyInstanceNode):
+                        # an apply graph's reference to one instance goes to that instance's
+                        # vertex, not its resource's barrier: the resource is a dependency all the same
+                        deps.add(str(a.addr.config()))
+                deps.discard(v.name)
                 v.dependencies = sorted(deps)
         # create_before_destroy is inherited by everything a create_before_destroy resource depends on
         for v in g.vertices():

@@ -5,8 +5,9 @@ from dataclasses import dataclass
 from typing import Any
 from tfconsole.addrs import AbsResourceInstance, Module as ModulePath
 from tfconsole.config.model import Module
-from tfconsole.plans import REASON_NO_MODULE, REASON_NO_RESOURCE_CONFIG
+from tfconsole.plans import REASON_NO_RESOURCE_CONFIG
 from ..dag import Graph
+from .. import orphans as orphan_rules
 from ..nodes.resource import PlanOrphanNode
 from .base import BuildContext, Transform, _target_contains
 
@@ -24,9 +25,10 @@ class OrphanResourceTransformer(Transform):
                         g.add(PlanOrphanNode(rs.addr.instance(key), rs.provider, REASON_NO_RESOURCE_CONFIG,
                                              rs.addr.resource.mode, deposed=dk))
                 continue
-            reason = REASON_NO_RESOURCE_CONFIG if mod_cfg is not None else REASON_NO_MODULE
             for key, inst in rs.instances.items():
                 addr = rs.addr.instance(key)
+                reason = orphan_rules.orphan_reason(key, module_declared=mod_cfg is not None, resource_declared=False)
+                assert reason is not None
                 if b.targets and not any(_target_contains(t, addr) for t in b.targets):
                     continue
                 forget = any(_removed_matches(r, addr) and not r.destroy for r in removed)

@@ -1,0 +1,162 @@
+"""The user's tfconsole cache directory and its JSON entries: where the parse cache
+(parse_cache.py) and the grammar tables (hcl_tables.py) keep what they computed.
+
+An entry is data, never code: JSON only. The directory is `$XDG_CACHE_HOME/tfconsole` (or
+`~/.cache/tfconsole`), mode 0700 and owned by the user, with files of mode 0600; a directory or
+file owned by someone else, or writable by others, is not used. Every failure (no home, a
+read-only disk, a planted file) only means nothing is cached.
+
+Knows nothing of what it stores: it imports nothing from the parser, so the parser's own
+modules may use it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import stat
+import tempfile
+import time
+from typing import Any
+
+MAX_ENTRY_BYTES = 64 * 1024 * 1024  # an entry bigger than this is not read
+# Pruned when an entry is written: entries unused for this long go, and beyond these totals the
+# least recently used go (a read marks an entry used, at most once a day).
+MAX_AGE_S = 30 * 86400
+MAX_ENTRIES = 2000
+MAX_TOTAL_BYTES = 512 * 1024 * 1024
+_DAY = 86400
+
+
+def cache_dir(create: bool = True) -> str | None:
+    """The tfconsole cache directory, made 0700 if need be; None when there is no safe one."""
+    base = os.environ.get("XDG_CACHE_HOME") or ""
+    if not os.path.isabs(base):  # the XDG spec: a relative value is ignored
+        home = os.path.expanduser("~")
+        if not os.path.isabs(home):
+            return None
+        base = os.path.join(home, ".cache")
+    path = os.path.join(base, "tfconsole")
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        if not create:
+            return None
+        try:
+            os.makedirs(base, mode=0o700, exist_ok=True)
+            os.mkdir(path, 0o700)
+            st = os.lstat(path)
+        except OSError:
+            return None
+    except OSError:
+        return None
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid():
+        return None
+    if stat.S_IMODE(st.st_mode) != 0o700:
+        try:
+            os.chmod(path, 0o700)
+        except OSError:
+            return None
+    return path
+
+
+def _entry_path(kind: str, key: str, create: bool) -> str | None:
+    d = cache_dir(create)
+    if d is None or not key.isalnum() or not kind.isalnum():
+        return None
+    return os.path.join(d, f"{kind}-{key}.json")
+
+
+def read_json(kind: str, key: str) -> Any:
+    """The JSON document stored under (kind, key), or None: missing, not ours, not 0600, too big,
+    or not JSON."""
+    path = _entry_path(kind, key, create=False)
+    if path is None:
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if (not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or stat.S_IMODE(st.st_mode) & 0o077
+                or st.st_size > MAX_ENTRY_BYTES):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(MAX_ENTRY_BYTES + 1)
+        if time.time() - st.st_mtime > _DAY:
+            os.utime(fd)  # used: keeps it from being pruned as stale
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+
+
+def write_json(kind: str, key: str, doc: Any) -> bool:
+    """Store `doc` under (kind, key): a 0600 file written to a temporary name and renamed, so a
+    reader never sees half an entry. False (and nothing left behind) on any failure."""
+    path = _entry_path(kind, key, create=True)
+    if path is None:
+        return False
+    try:
+        data = json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    except (ValueError, TypeError, RecursionError):
+        return False
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{kind}-", suffix=".tmp", dir=os.path.dirname(path))
+        with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), 0o600)
+            f.write(data)
+        os.replace(tmp, path)
+        prune(os.path.dirname(path))
+        return True
+    except OSError:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        return False
+
+
+def prune(directory: str) -> int:
+    """Remove stale entries (and temporary files left by a killed writer); returns how many."""
+    now = time.time()
+    entries = []
+    removed = 0
+    try:
+        with os.scandir(directory) as it:
+            for de in it:
+                if not de.name.endswith((".json", ".tmp")) or not de.is_file(follow_symlinks=False):
+                    continue
+                st = de.stat(follow_symlinks=False)
+                if de.name.endswith(".tmp"):
+                    stale = now - st.st_mtime > 3600
+                else:
+                    stale = now - st.st_mtime > MAX_AGE_S
+                    if not stale:
+                        entries.append((st.st_mtime, st.st_size, de.path))
+                if stale and _unlink(de.path):
+                    removed += 1
+    except OSError:
+        return removed
+    total = sum(e[1] for e in entries)
+    entries.sort()
+    while entries and (len(entries) > MAX_ENTRIES or total > MAX_TOTAL_BYTES):
+        _, size, path = entries.pop(0)
+        total -= size
+        if _unlink(path):
+            removed += 1
+    return removed
+
+
+def _unlink(path: str) -> bool:
+    try:
+        os.unlink(path)
+        return True
+    except OSError:
+        return False

@@ -1,0 +1,97 @@
+"""What an operation is asked to do, what it tells its caller while it runs, and what it returns.
+
+The CLI and the console build an OperationRequest, pass it to one of the operations in this
+package, and render the OperationResult; neither touches a state manager, a lock or a Context on
+its own. Modelled on OpenTofu's backend.Operation / RunningOperation and the op.View the local
+backend reports through (internal/backend/backend.go, internal/backend/local/backend_apply.go).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tfconsole.diags import Diagnostics
+
+
+class OperationView:
+    """How a running operation reports to the UI that started it. The defaults keep quiet and
+    approve: the console reads everything from the result; the CLI prints as it goes."""
+
+    def diagnostics(self, diags: Diagnostics, phase: str) -> None:
+        """Diagnostics of one phase ("config", "lock", "state", "plan", "apply", "write", "edit"),
+        as soon as that phase ends. The result carries them all too."""
+
+    def lock_waiting(self) -> None:
+        """The state is locked by someone else and this operation waits (-lock-timeout)."""
+
+    def context_ready(self, ctx: Any) -> None:
+        """The Context that will walk exists: the caller may keep it to cancel the walk."""
+
+    def walk_started(self, ctx: Any) -> None:
+        """A plan or apply walk begins (a signal handler may now cancel `ctx`)."""
+
+    def walk_ended(self, ctx: Any) -> None:
+        """The walk begun by walk_started is over."""
+
+    def plan_ready(self, plan: Any) -> None:
+        """A plan was made (plan, apply, destroy, refresh), before any confirmation."""
+
+    def importing(self, addr: Any, import_id: str) -> None:
+        """import: the provider is asked for the object with this id."""
+
+    def confirm(self, plan: Any) -> bool:
+        """A plan made by `apply` / `destroy` is ready; True applies it, False stops."""
+        return True
+
+
+@dataclass
+class OperationRequest:
+    """One operation: where, with which settings, against which workspace."""
+
+    working_dir: str = "."
+    cli_vars: list[tuple[str, str]] = field(default_factory=list)
+    parallelism: int = 10
+    lock: bool = True
+    lock_timeout: float = 0.0
+    state_path: str | None = None
+    workspace: str | None = None
+    # plan settings
+    destroy: bool = False
+    refresh: bool = True
+    refresh_only: bool = False
+    targets: list[str] = field(default_factory=list)
+    excludes: list[str] = field(default_factory=list)
+    replace: list[str] = field(default_factory=list)
+    # apply: a plan made earlier (a plan file, or the one the console reviewed) and the Context
+    # holding its configuration; None plans first
+    plan: Any = None
+    context: Any = None
+    hooks: list[Any] = field(default_factory=list)
+    view: OperationView = field(default_factory=OperationView)
+    dry_run: bool = False
+
+
+@dataclass
+class OperationResult:
+    """What an operation did. `failed_phase` names the phase that stopped it (None: it ran to
+    the end); `report` holds the lines a state edit reports once its state is written."""
+
+    diags: Diagnostics = field(default_factory=Diagnostics)
+    plan: Any = None
+    state: Any = None
+    context: Any = None
+    cancelled: bool = False
+    declined: bool = False
+    failed_phase: str | None = None
+    report: list[str] = field(default_factory=list)
+    orphans: list[tuple[str, str]] = field(default_factory=list)  # (address, reason: why)
+
+    @property
+    def ok(self) -> bool:
+        return self.failed_phase is None and not self.declined
+
+    def fail(self, phase: str, diags: Diagnostics | None = None) -> "OperationResult":
+        if diags is not None:
+            self.diags.append(diags)
+        self.failed_phase = phase
+        return self

@@ -1,0 +1,129 @@
+"""The one codec between a resource instance's value (with sensitive marks) and its state object
+(attributes JSON + sensitive_attributes paths), for every reader and writer of state objects:
+the walk's vertices, import, show and the state views.
+
+It must not import the graph or the walk: both sit above it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from tfconsole.lang.values import (
+    Sensitive, TList, TMap, TSet, apply_sensitive_paths, from_json_typed, mark, to_json_typed, unmark_deep,
+)
+from tfconsole.providers.interface import Schema
+
+
+def encode_object(value: dict[str, Any], schema: Schema) -> tuple[dict[str, Any], list[Any]]:
+    """(attributes JSON, sensitive_attributes) for the state file."""
+    clean, _ = unmark_deep(value)
+    attrs = to_json_typed(clean, schema.block.implied_type())
+    out: list[Any] = []
+    for k, v in value.items():
+        _state_marks(v, [{"type": "get_attr", "value": k}], out)
+    return attrs, out
+
+
+def _state_marks(v: Any, path: list[dict], out: list[Any]) -> None:
+    """v4 state paths of every marked value: objects step by get_attr, maps and lists by index."""
+    t = type(v)
+    if t is Sensitive:
+        out.append(path)
+        return
+    if t is dict:
+        for k, x in v.items():
+            _state_marks(x, path + [{"type": "get_attr", "value": k}], out)
+    elif t is TMap:
+        for k, x in v.items():
+            _state_marks(x, path + [{"type": "index", "value": {"value": k, "type": "string"}}], out)
+    elif t is list or t is TList:
+        for i, x in enumerate(v):
+            _state_marks(x, path + [{"type": "index", "value": {"value": i, "type": "number"}}], out)
+    elif t is TSet:
+        from tfconsole.lang.values import contains_marks
+
+        if contains_marks(v):
+            out.append(path)
+
+
+def remark(value: dict[str, Any] | None, paths: list[tuple], schema: Schema) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    out = apply_sensitive_paths(value, paths)
+    return mark_sensitive_attrs(out, schema)
+
+
+# id(BlockSchema) -> (the block, its implied type, its sensitive attribute names); the block
+# is kept so its id is not reused while cached. Bounded: a provider may build new schema
+# objects on every call.
+_BLOCK_FACTS: dict[int, tuple[Any, Any, tuple[str, ...]]] = {}
+
+
+def _block_facts(block: Any) -> tuple[Any, tuple[str, ...]]:
+    facts = _BLOCK_FACTS.get(id(block))
+    if facts is None or facts[0] is not block:
+        facts = (block, block.implied_type(), tuple(block.sensitive_attrs()))
+        if len(_BLOCK_FACTS) >= 512:
+            _BLOCK_FACTS.clear()
+        _BLOCK_FACTS[id(block)] = facts
+    return facts[1], facts[2]
+
+
+def decode_object(attrs: dict[str, Any], schema: Schema, sensitive_attributes: list[Any]) -> dict[str, Any]:
+    ty, sensitive_names = _block_facts(schema.block)
+    value = from_json_typed(attrs, ty)
+    if not sensitive_attributes and not sensitive_names:
+        return value
+    paths = [state_path_to_tuple(p) for p in sensitive_attributes or []]
+    for name in sensitive_names:
+        paths.append((name,))
+    if paths:
+        value = apply_sensitive_paths(value, [p for p in paths if p is not None])
+    return value
+
+
+def mark_stored(value: dict[str, Any], schema: Schema, sensitive_attributes: list[Any]) -> dict[str, Any]:
+    paths = [t for t in (state_path_to_tuple(p) for p in sensitive_attributes or []) if t is not None]
+    paths += [(name,) for name in schema.block.sensitive_attrs()]
+    return apply_sensitive_paths(value, paths) if paths else value
+
+
+def state_path_to_tuple(p: Any) -> tuple | None:
+    """v4 state sensitive path: [{"type":"get_attr","value":"x"}, {"type":"index","value":{"value":0,"type":"number"}}]"""
+    out: list[Any] = []
+    if not isinstance(p, list):
+        return None
+    for step in p:
+        if not isinstance(step, dict):
+            return None
+        if step.get("type") == "get_attr":
+            out.append(step.get("value"))
+        elif step.get("type") == "index":
+            v = step.get("value")
+            if isinstance(v, dict):
+                v = v.get("value")
+            out.append(v)
+    return tuple(out)
+
+
+def tuple_to_state_path(path: tuple) -> list[dict]:
+    out = []
+    for i, step in enumerate(path):
+        if i == 0 or (isinstance(step, str) and False):
+            out.append({"type": "get_attr", "value": step})
+        elif isinstance(step, int):
+            out.append({"type": "index", "value": {"value": step, "type": "number"}})
+        else:
+            out.append({"type": "index", "value": {"value": step, "type": "string"}})
+    return out
+
+
+def mark_sensitive_attrs(value: dict[str, Any], schema: Schema) -> dict[str, Any]:
+    sens = schema.block.sensitive_attrs()
+    if not sens:
+        return value
+    out = dict(value)
+    for k in sens:
+        if k in out and out[k] is not None:
+            out[k] = mark(out[k])
+    return out
