@@ -264,5 +264,6 @@ async def _plan_apply(app: Any, pilot: Any) -> None:
     await wait_for(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy)
     await pilot.press("a")
     await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
-    await pilot.press("y")
+    # a plan that replaces or destroys anything wants "yes" typed out, as Terraform's does
+    await pilot.press(*(["y", "e", "s", "enter"] if app.screen.typed else ["y"]))
     await wait_for(pilot, lambda: app.summary_line.startswith("Apply complete!") and not app.busy)

@@ -198,8 +198,10 @@ async def test_marks_target_replan(tmp_path: Path) -> None:
         await pilot.press("p")
         await wait_for(pilot, lambda: summary(app).startswith("Plan:"))
         tree = app.query_one("#plan-tree")
+        await pilot.pause(0.2)  # the plan's own cursor placement (after a refresh) comes first
         tree.move_cursor(app.instance_nodes["terraform_data.a[1]"])
-        await pilot.pause(0.05)
+        await wait_for(pilot, lambda: tree.cursor_node is not None
+                       and tree.cursor_node.data.addr == "terraform_data.a[1]")
         await pilot.press("space")
         await pilot.pause(0.05)
         assert app.marks == {"terraform_data.a[1]"}

@@ -45,11 +45,16 @@ def _context(req: OperationRequest, res: OperationResult) -> Any:
 
 
 def load_configuration(ctx: Any, req: OperationRequest, res: OperationResult) -> bool:
-    """Load the configuration and its input variables, and refuse a backend tfconsole lacks."""
+    """Load the configuration and its input variables, and refuse a backend tfconsole lacks and
+    plugins that do not match the lock file."""
     from tfconsole.backends import check_backend
 
     d = ctx.load_config()
     d.append(check_backend(ctx.backend_root()))
+    if not d.has_errors:  # Terraform refuses missing or changed plugins before any operation
+        from tfconsole.providers.plugin.locate import check_before_operation
+
+        d.append(check_before_operation(ctx.opts.working_dir, ctx.config))
     res.diags.append(d)
     req.view.diagnostics(d, "config")
     if d.has_errors:
