@@ -158,4 +158,6 @@ class UnavailableStateManager:
         return Diagnostics().append(self.diags)
 
 
-from . import local as _local  # noqa: F401 - registers "local"
+from . import local as _local  # noqa: F401,E402 - registers "local"
+from . import http as _http  # noqa: F401,E402 - registers "http"
+from . import pg as _pg  # noqa: F401,E402 - registers "pg"
