@@ -224,7 +224,7 @@ class PgBackend(WorkspaceBackend):
 
     def _create_workspace(self, name: str) -> Diagnostics:
         """Terraform's StateMgr for a missing row: under the lock, write an empty state."""
-        mgr = self.state_manager(name, operation="init")
+        mgr = self._manager(name, True, 0.0, "init")
         diags = mgr.lock()
         if diags.has_errors:
             return Diagnostics().error(f"failed to lock state in Postgres: {diags.errors()[0].detail}")
@@ -253,7 +253,11 @@ class PgBackend(WorkspaceBackend):
         d = self.prepare()
         if d.has_errors:
             return UnavailableStateManager(d)
-        name = name or self.current_workspace()
+        # as in Terraform, a workspace's row appears with its first state: until then a run locks
+        # the global key -1 ("locked for workspace creation")
+        return self._manager(name or self.current_workspace(), lock, lock_timeout, operation)
+
+    def _manager(self, name: str, lock: bool, lock_timeout: float, operation: str) -> RemoteStateManager:
         jd = journal_dir(self.working_dir, self.data_dir)
         return RemoteStateManager(PgClient(self.cfg, name), os.path.join(jd, f"{name}.journal"), lock=lock,
                                   lock_timeout=lock_timeout, operation=operation)
