@@ -229,6 +229,16 @@ def run_init(cli: Any, a: Any) -> int:
     view.blank()
     if a.bool("backend", True):
         view.out("backend")
+        from tfconsole.backends.migrate import init_backend
+
+        message, d = init_backend(root, ".", a.value("backend-config", []) or [], reconfigure=a.bool("reconfigure"),
+                                  migrate=a.bool("migrate-state"), force_copy=a.bool("force-copy"))
+        if d.has_errors:
+            cli.diags(warnings.append(d))
+            return 1
+        warnings.append(d)
+        if message:
+            cli.out(message)
     view.blank()
     ok, state_locks = _providers_from_state(cli, view, inst, cfg, root, mreqs.flatten(), config_locks, previous,
                                             warnings)
