@@ -105,7 +105,7 @@ def _workspaces_with_state(backend: Any, diags: Diagnostics) -> list[str]:
         finally:
             mgr.close()
         diags.append(d)
-        if state is not None and (state.lineage or state.serial or list(state.all_instances()) or state.outputs):
+        if state is not None and (state.serial or list(state.all_instances()) or state.outputs):
             out.append(name)
     return out
 
