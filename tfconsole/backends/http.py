@@ -211,6 +211,16 @@ class HttpBackend(WorkspaceBackend):
         return RemoteStateManager(HttpClient(self.cfg), os.path.join(jd, f"{name}.journal"), lock=lock,
                                   lock_timeout=lock_timeout, operation=operation)
 
+    def read_raw(self, name: str = DEFAULT_WORKSPACE) -> tuple[bytes | None, Diagnostics]:
+        """A workspace's state as stored, without lock or journal (terraform_remote_state)."""
+        if name != DEFAULT_WORKSPACE:
+            return None, Diagnostics().error(WORKSPACES_NOT_SUPPORTED)
+        client = HttpClient(self.cfg)
+        try:
+            return client.get()
+        finally:
+            client.close()
+
     def force_unlock(self, lock_id: str, *, force: bool = False) -> str | None:
         client = HttpClient(self.cfg)
         try:

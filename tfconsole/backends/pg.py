@@ -262,6 +262,17 @@ class PgBackend(WorkspaceBackend):
         return RemoteStateManager(PgClient(self.cfg, name), os.path.join(jd, f"{name}.journal"), lock=lock,
                                   lock_timeout=lock_timeout, operation=operation)
 
+    def read_raw(self, name: str = DEFAULT_WORKSPACE) -> tuple[bytes | None, Diagnostics]:
+        """A workspace's state as stored, without lock or journal (terraform_remote_state)."""
+        d = self.prepare()
+        if d.has_errors:
+            return None, d
+        c = PgClient(self.cfg, name)
+        try:
+            return c.get()
+        finally:
+            c.close()
+
     def force_unlock(self, lock_id: str, *, force: bool = False) -> str | None:
         # an advisory lock belongs to its session: nobody else can release it, and it goes when
         # the session ends; Terraform's pg force-unlock likewise succeeds without doing anything

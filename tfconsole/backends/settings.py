@@ -27,8 +27,10 @@ class Settings:
         return {name: self._one(name, kind, var, default) for name, (kind, var, default) in attributes.items()}
 
     def _one(self, name: str, kind: str, var: str | None, default: Any) -> Any:
+        from tfconsole.lang.values import is_null
+
         v = self.settings.get(name)
-        if v is not None:
+        if not is_null(v):
             return self._typed(name, kind, v, f"The \"{name}\" argument")
         if var and self.env.get(var):
             return self._typed(name, kind, self.env[var], f"The {var} environment variable")
