@@ -332,7 +332,7 @@ def _current_state(root: Any) -> Any:
     except Exception:  # noqa: BLE001 - a backend problem is reported by the commands that use it
         return None
     path = getattr(mgr, "path", None)  # an unavailable backend's stand-in has none
-    if path is None or not os.path.exists(path):
+    if not getattr(mgr, "remote", False) and (path is None or not os.path.exists(path)):
         return None
     state, d = mgr.load()
     return None if d.has_errors else state
