@@ -149,10 +149,13 @@ def test_workspaces_refused_as_terraform_refuses_them(tmp_path: Path, env: dict[
     ours = workdir(tmp_path, "ours", state_server.config(), SIMPLE % "one")
     theirs = workdir(tmp_path, "theirs", state_server.config(), SIMPLE % "one")
     must(terraform(theirs, "init", "-input=false", "-no-color", env=env))
-    t = terraform(theirs, "workspace", "new", "-no-color", "dev", env=env)
-    o = tfconsole(ours, "workspace", "new", "-no-color", "dev", env=env)
-    assert t.returncode == o.returncode == 1
-    assert " ".join(o.stderr.split()).replace("Error: ", "") == " ".join(t.stderr.split()).replace("Error: ", "")
+    for args in (["new", "dev"], ["list"], ["select", "dev"], ["select", "default"], ["delete", "dev"]):
+        t = terraform(theirs, "workspace", args[0], "-no-color", *args[1:], env=env)
+        o = tfconsole(ours, "workspace", args[0], "-no-color", *args[1:], env=env)
+        assert t.returncode == o.returncode == 1, (args, t.stdout, o.stdout)
+        assert " ".join(o.stderr.split()).replace("Error: ", "") == " ".join(t.stderr.split()), (args, o.stderr)
+    assert must(tfconsole(ours, "workspace", "show", env=env)) == must(terraform(theirs, "workspace", "show",
+                                                                                 env=env)) == "default\n"
 
 
 def test_kill_9_mid_apply_loses_nothing(tmp_path: Path, env: dict[str, str], state_server: StateServer) -> None:

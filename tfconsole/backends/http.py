@@ -200,6 +200,16 @@ class HttpBackend(WorkspaceBackend):
     def _remove_workspace(self, name: str) -> Diagnostics:
         return Diagnostics().error(WORKSPACES_NOT_SUPPORTED)
 
+    # Terraform's `workspace list / select / delete` fail at once on a backend without workspaces
+    def check_workspaces(self) -> Diagnostics:
+        return Diagnostics().error(WORKSPACES_NOT_SUPPORTED)
+
+    def select_workspace(self, name: str, *, or_create: bool = False) -> tuple[bool, Diagnostics]:
+        return False, self.check_workspaces()
+
+    def delete_workspace(self, name: str, **_: Any) -> tuple[bool, Diagnostics]:
+        return False, self.check_workspaces()
+
     def state_manager(self, name: str | None = None, *, lock: bool = True, lock_timeout: float = 0.0,
                       operation: str = "OperationTypeApply") -> Any:
         from . import UnavailableStateManager

@@ -110,6 +110,10 @@ class WorkspaceBackend:
             return p
         return os.path.join(self.working_dir, p)
 
+    def check_workspaces(self) -> Diagnostics:
+        """Errors when the backend cannot list workspaces (http: it has only the default one)."""
+        return Diagnostics()
+
     # ---- what a backend supplies
     def workspaces(self) -> list[str]:
         raise NotImplementedError

@@ -909,6 +909,10 @@ class CLI:
         b = self._backend(a)
         if b is None:
             return 1
+        d = b.check_workspaces() if hasattr(b, "check_workspaces") else None
+        if d is not None and d.has_errors:
+            self.diags(d)
+            return 1
         from tfconsole.backends import local as L
 
         self.stdout.write(L.list_message(b.workspaces(), b.current_workspace()))
