@@ -141,3 +141,31 @@ def test_migrate_local_http_local_and_refusal_of_several_workspaces(tmp_path: Pa
     must(tfconsole(d, "init", "-migrate-state", "-force-copy", "-no-color", env=env))
     assert json.loads(state_server.states["/state/two"])["outputs"]["o"]["value"] == "dev"
     assert must(tfconsole(d, "workspace", "show", env=env)).strip() == "default"
+
+
+def test_pg_record_and_hash_match_terraform(tmp_path: Path, env: dict[str, str],
+                                            pg_cluster: PgCluster) -> None:  # noqa: F811
+    dsn = pg_cluster.new_database()
+    block = 'terraform {\n  backend "pg" {\n    schema_name = "s1"\n    skip_index_creation = true\n  }\n}\n'
+    args = ["init", "-input=false", "-no-color", f"-backend-config=conn_str={dsn}",
+            "-backend-config=skip_table_creation=false"]
+    ours, theirs = workdir(tmp_path, "ours", block, BODY), workdir(tmp_path, "theirs", block, BODY)
+    must(tfconsole(ours, *args, env=env))
+    must(terraform(theirs, *args, env=env))
+    assert recorded(ours) == recorded(theirs)
+
+
+def test_bad_backend_settings_are_diagnosed(tmp_path: Path, env: dict[str, str]) -> None:
+    cases = {
+        'backend "http" {}': "address argument is required",
+        'backend "http" {\n    address = "ftp://x/y"\n  }': "address must be HTTP or HTTPS",
+        'backend "http" {\n    address = "http://x/y"\n    retry_max = "many"\n  }': "must be a whole number",
+        'backend "http" {\n    address = "http://x/y"\n    colour = "blue"\n  }': 'An argument named "colour"',
+        'backend "pg" {\n    skip_table_creation = "perhaps"\n  }': "must be a bool",
+    }
+    for i, (block, want) in enumerate(cases.items()):
+        d = workdir(tmp_path, f"c{i}", f"terraform {{\n  {block}\n}}\n", BODY)
+        for args in (["plan", "-no-color"], ["init", "-no-color"]):
+            p = tfconsole(d, *args, env=env)
+            assert p.returncode == 1 and want in " ".join(p.stderr.split()), (block, args, p.stderr)
+            assert "Traceback" not in p.stderr
