@@ -210,8 +210,9 @@ def killed_mid_apply(root: Path, backend: str, env: dict[str, str],
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate(timeout=WAIT)
-    journal = d / ".terraform" / "remote-journal" / "default.journal"
-    assert journal.exists() and not (d / "terraform.tfstate").exists()
+    journals = list((d / ".terraform" / "remote-journal").glob("*/default.journal"))
+    assert len(journals) == 1 and not (d / "terraform.tfstate").exists(), journals
+    journal = journals[0]
     created = {}
     for line in journal.read_text().splitlines()[1:]:
         rec = json.loads(line)

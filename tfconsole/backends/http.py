@@ -217,7 +217,7 @@ class HttpBackend(WorkspaceBackend):
         name = name or self.current_workspace()
         if name != DEFAULT_WORKSPACE:
             return UnavailableStateManager(Diagnostics().error(WORKSPACES_NOT_SUPPORTED))
-        jd = journal_dir(self.working_dir, self.data_dir)
+        jd = journal_dir(self.working_dir, self.data_dir, "http", self.cfg["address"])
         return RemoteStateManager(HttpClient(self.cfg), os.path.join(jd, f"{name}.journal"), lock=lock,
                                   lock_timeout=lock_timeout, operation=operation)
 

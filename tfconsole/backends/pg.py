@@ -258,7 +258,7 @@ class PgBackend(WorkspaceBackend):
         return self._manager(name or self.current_workspace(), lock, lock_timeout, operation)
 
     def _manager(self, name: str, lock: bool, lock_timeout: float, operation: str) -> RemoteStateManager:
-        jd = journal_dir(self.working_dir, self.data_dir)
+        jd = journal_dir(self.working_dir, self.data_dir, "pg", f"{self.cfg['conn_str']}|{self.cfg['schema_name']}")
         return RemoteStateManager(PgClient(self.cfg, name), os.path.join(jd, f"{name}.journal"), lock=lock,
                                   lock_timeout=lock_timeout, operation=operation)
 

@@ -7,7 +7,7 @@ filesystem StateManager, so every command works unchanged on any backend.
 
 Durability (Terraform persists remote state at most every 20 s, so a crash loses up to 20 s of
 work): an apply appends every completed change to a journal under the data directory,
-``.terraform/remote-journal/<workspace>.journal`` (never a state file in the working
+``.terraform/remote-journal/<type>-<store hash>/<workspace>.journal`` (never a state file in the working
 directory), pushes the state to the server every PUSH_INTERVAL seconds while it runs and at the
 end, and removes the journal once the final state is on the server. A run killed mid-apply
 leaves the journal; the next run that takes the lock folds it into the remote state before
@@ -26,6 +26,7 @@ import os
 import threading
 import time
 import uuid
+import zlib
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
@@ -64,9 +65,12 @@ class RemoteClient(Protocol):
     def close(self) -> None: ...
 
 
-def journal_dir(working_dir: str, data_dir: str) -> str:
+def journal_dir(working_dir: str, data_dir: str, kind: str, identity: str) -> str:
+    """Where a backend's journals live: one directory per state store (backend type and a hash of
+    what identifies the store, e.g. the http address), so a journal is never folded into another
+    store's state after the backend is reconfigured."""
     d = data_dir if os.path.isabs(data_dir) else os.path.join(working_dir or ".", data_dir)
-    return os.path.join(d, JOURNAL_DIR)
+    return os.path.join(d, JOURNAL_DIR, f"{kind}-{zlib.crc32(identity.encode('utf-8')):08x}")
 
 
 def push_interval() -> float:
