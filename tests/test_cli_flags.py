@@ -149,8 +149,7 @@ def test_help_prints_the_commands_usage(name: str, tmp_path: Path) -> None:
 
 def test_unimplemented_terraform_flag_is_refused_before_anything_changes(tmp_path: Path) -> None:
     (tmp_path / "main.tf").write_text(CONFIG)
-    for args in (["init", "-backend-config=x.hcl"], ["init", "-migrate-state"], ["apply", "-auto-approve",
-                                                                                 "-state-out=o"]):
+    for args in (["init", "-from-module=x"], ["apply", "-auto-approve", "-state-out=o"]):
         p = tfconsole(tmp_path, *args)
         assert p.returncode == 1
         assert "Unsupported command-line flag" in p.stderr and f"-{args[-1][1:].split('=')[0]}" in p.stderr

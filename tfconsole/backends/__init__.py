@@ -80,6 +80,12 @@ def open_backend(root: Any, working_dir: str, overrides: Overrides | None = None
     diags.append(d)
     if diags.has_errors:
         return UnavailableBackend(diags), diags
+    from .config import effective_settings  # what `init` recorded (-backend-config), while unchanged
+
+    settings, d = effective_settings(kind, settings, working_dir)
+    diags.append(d)
+    if diags.has_errors:
+        return UnavailableBackend(diags), diags
     backend, d = BACKENDS[kind](working_dir, settings, overrides)
     diags.append(d)
     if backend is None or diags.has_errors:
@@ -158,4 +164,6 @@ class UnavailableStateManager:
         return Diagnostics().append(self.diags)
 
 
-from . import local as _local  # noqa: F401 - registers "local"
+from . import local as _local  # noqa: F401,E402 - registers "local"
+from . import http as _http  # noqa: F401,E402 - registers "http"
+from . import pg as _pg  # noqa: F401,E402 - registers "pg"

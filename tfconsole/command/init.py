@@ -229,6 +229,16 @@ def run_init(cli: Any, a: Any) -> int:
     view.blank()
     if a.bool("backend", True):
         view.out("backend")
+        from tfconsole.backends.migrate import init_backend
+
+        message, d = init_backend(root, ".", a.value("backend-config", []) or [], reconfigure=a.bool("reconfigure"),
+                                  migrate=a.bool("migrate-state"), force_copy=a.bool("force-copy"))
+        if d.has_errors:
+            cli.diags(warnings.append(d))
+            return 1
+        warnings.append(d)
+        if message:
+            cli.out(message)
     view.blank()
     ok, state_locks = _providers_from_state(cli, view, inst, cfg, root, mreqs.flatten(), config_locks, previous,
                                             warnings)
@@ -322,7 +332,7 @@ def _current_state(root: Any) -> Any:
     except Exception:  # noqa: BLE001 - a backend problem is reported by the commands that use it
         return None
     path = getattr(mgr, "path", None)  # an unavailable backend's stand-in has none
-    if path is None or not os.path.exists(path):
+    if not getattr(mgr, "remote", False) and (path is None or not os.path.exists(path)):
         return None
     state, d = mgr.load()
     return None if d.has_errors else state

@@ -39,6 +39,9 @@ def _with_backend(req: OperationRequest, fn: Any) -> OperationResult:
 def workspace_list(req: OperationRequest) -> OperationResult:
     """report = the workspace names; state = the current one's name."""
     def run(b: Any, res: OperationResult) -> OperationResult:
+        d = b.check_workspaces() if hasattr(b, "check_workspaces") else Diagnostics()
+        if d.has_errors:  # http: only the default workspace, and Terraform says so
+            return res.fail("workspace", d)
         res.report = list(b.workspaces())
         res.state = b.current_workspace()
         return res

@@ -963,9 +963,9 @@ class ConsoleApp(App[int]):
 
     # ------------------------------------------------------------------ workspaces
     def _backend(self) -> Any:
-        from tfconsole.backends.local import LocalBackend
+        from tfconsole.core import Context, Options
 
-        return LocalBackend(self.working_dir)
+        return Context(Options(working_dir=self.working_dir)).backend()  # local, http or pg, as configured
 
     def _show_workdir(self) -> None:
         name = os.path.basename(self.working_dir.rstrip(os.sep)) or self.working_dir

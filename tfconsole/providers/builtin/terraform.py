@@ -84,30 +84,37 @@ class TerraformProvider(Provider):
     def read_data_source(self, type_name: str, config: dict[str, Any]) -> tuple[dict[str, Any] | None, Diagnostics]:
         diags = Diagnostics()
         backend = config.get("backend")
-        if backend != "local":
-            diags.error("Invalid backend configuration",
-                        f"The backend {backend!r} is not supported by tfconsole; only \"local\" is.")
-            return None, diags
         cfg = config.get("config") or {}
-        path = cfg.get("path") if isinstance(cfg, dict) else None
-        workspace = config.get("workspace") or "default"
-        if not path:
-            path = "terraform.tfstate" if workspace == "default" else \
-                os.path.join("terraform.tfstate.d", str(workspace), "terraform.tfstate")
-        if not os.path.isabs(path):
-            path = os.path.join(self.base_dir, path)
+        workspace = config.get("workspace")
+        workspace = "default" if is_null(workspace) or not workspace else workspace
         outputs: dict[str, Any] = {}
         defaults = config.get("defaults")
         if isinstance(defaults, dict):
             outputs.update(defaults)
-        try:
-            with open(path, encoding="utf-8") as fh:
-                data = json.load(fh)
-        except FileNotFoundError:
-            data = {}
-        except (OSError, ValueError) as exc:
-            diags.error("Error loading state", f"Unable to read the state file {path}: {exc}")
+        if backend in ("http", "pg"):
+            data = _remote_state(str(backend), cfg, str(workspace), self.base_dir, diags)
+            if data is None:
+                return None, diags
+        elif backend != "local":
+            diags.error("Invalid backend configuration",
+                        f"The backend {backend!r} is not supported by tfconsole; it has \"local\", \"http\" "
+                        "and \"pg\".")
             return None, diags
+        else:
+            path = cfg.get("path") if isinstance(cfg, dict) else None
+            if not path:
+                path = "terraform.tfstate" if workspace == "default" else \
+                    os.path.join("terraform.tfstate.d", str(workspace), "terraform.tfstate")
+            if not os.path.isabs(path):
+                path = os.path.join(self.base_dir, path)
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    data = json.load(fh)
+            except FileNotFoundError:
+                data = {}
+            except (OSError, ValueError) as exc:
+                diags.error("Error loading state", f"Unable to read the state file {path}: {exc}")
+                return None, diags
         for name, out in (data.get("outputs") or {}).items():
             try:
                 outputs[name] = from_json_typed(out.get("value"), type_from_json(out.get("type", "dynamic")))
@@ -116,6 +123,28 @@ class TerraformProvider(Provider):
         result = dict(config)
         result["outputs"] = outputs
         return result, diags
+
+
+def _remote_state(kind: str, cfg: Any, workspace: str, base_dir: str, diags: Diagnostics) -> dict | None:
+    """A state file's JSON read from an http or pg backend (empty when it has no state yet)."""
+    from tfconsole.backends import BACKENDS, Overrides
+
+    if not isinstance(cfg, dict):
+        diags.error("Invalid backend configuration", "The \"config\" argument must be an object.")
+        return None
+    backend, d = BACKENDS[kind](base_dir, cfg, Overrides())
+    diags.append(d)
+    if backend is None or diags.has_errors:
+        return None
+    raw, d = backend.read_raw(workspace)
+    diags.append(d)
+    if diags.has_errors:
+        return None
+    try:
+        return json.loads(raw) if raw else {}
+    except ValueError as exc:
+        diags.error("Error loading state", f"The state of the {kind} backend is not JSON: {exc}")
+        return None
 
 
 def _output_unknown(inp: Any) -> Any:
