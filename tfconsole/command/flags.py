@@ -102,7 +102,7 @@ VARS = (
 INPUT = _f("input", B, "Ask for missing input (tfconsole never prompts for variables).", True, IGN)
 COMPACT = _f("compact-warnings", B, "Show warnings in a compact form.", False, IGN)
 POLICIES = _f("policies", R, "Evaluate these policy files.", status=UNS, metavar="PATH")
-JSON_UI = _f("json", B, "Machine-readable output (Terraform's JSON UI stream).", False, UNS)
+JSON_UI = _f("json", B, "Machine-readable output (Terraform's JSON UI stream).", False)
 REMOTE_VERSION = _f("ignore-remote-version", B, "Continue when the remote Terraform version differs "
                     "(tfconsole has only local state).", False, IGN)
 DRY_RUN = _f("dry-run", B, "Show what would change, change nothing.", False)

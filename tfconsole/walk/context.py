@@ -208,6 +208,7 @@ class WalkContext:
             # marks kept: a sensitive command's output is suppressed by the provisioner
             d = run_local_exec(config, self.working_dir,
                                lambda line, a=str(addr): self.hook.provision_output(a, "local-exec", line))
+            self.hook.post_provision(str(addr), p.type, "failed" if d.has_errors else None)
             if d.has_errors and p.on_failure_continue:
                 continue
             if d.has_errors:

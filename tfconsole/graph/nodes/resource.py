@@ -836,7 +836,7 @@ class PlanInstanceNode(_InstanceNode):
                 ctx.hook.pre_refresh(addr_s, _id_hint(prior))
                 resp = provider.read_resource(rc.addr.type, unmark_deep(prior)[0], obj.private)
                 diags.extend(_with_addr(resp.diags, addr_s, rc.range if rc is not None else None))
-                ctx.hook.post_refresh(addr_s)
+                ctx.hook.post_refresh(addr_s, _id_hint(resp.new_state))
                 if resp.diags.has_errors:
                     return diags
                 new_prior = remark(resp.new_state, sensitive_paths(prior), schema)
@@ -989,11 +989,11 @@ def _walk_steps(v: Any, steps: tuple) -> Any:
     return v
 
 
-def _id_hint(v: dict[str, Any] | None) -> str | None:
-    if not v:
-        return None
-    i, _ = unmark(v.get("id"))
-    return i if isinstance(i, str) else None
+def _id_hint(v: dict[str, Any] | None, or_name: bool = False) -> str | None:
+    """What the hooks show of an object ([id=...]): Terraform's ObjectValueID(OrName)."""
+    from tfconsole.walk.hooks import object_id
+
+    return object_id(v, or_name)
 
 
 class PlanDataInstanceNode(_InstanceNode):
@@ -1294,7 +1294,7 @@ class ApplyInstanceNode(Node, Executable):
         if self.deposed_key and obj is not None:
             ctx.depose(addr, self.deposed_key, ch.provider)
         action = "create" if ch.action is not Action.UPDATE else "update"
-        ctx.hook.pre_apply(addr_s, action, _id_hint(prior))
+        ctx.hook.pre_apply(addr_s, action, _id_hint(prior, or_name=True))
         t0 = time.monotonic()
         resp = provider.apply_resource(ApplyRequest(addr.resource.type, clean_prior, presp.planned, clean_config,
                                                     presp.private))
@@ -1402,7 +1402,7 @@ class DestroyInstanceNode(Node, Executable):
             if pd.has_errors:
                 return diags
         shown = addr_s + (f" (deposed object {self.deposed_key})" if self.deposed_key else "")
-        ctx.hook.pre_apply(shown, "delete", _id_hint(prior))
+        ctx.hook.pre_apply(shown, "delete", _id_hint(prior, or_name=True))
         t0 = time.monotonic()
         # the destroy half of a replacement carries the private data of the plan (as Terraform's
         # apply sends the change's), a plain destroy the stored object's
