@@ -56,8 +56,11 @@ def plan(cli: Any, a: Args) -> int:
     return 0
 
 
-def _plan(cli: Any, view: JSONView, a: Args, ctx: Any, mgr: Any, destroy: bool = False) -> tuple[Any, int]:
-    """Plan and report it (an errored plan is reported before its errors, as Terraform does)."""
+def _plan(cli: Any, view: JSONView, a: Args, ctx: Any, mgr: Any, destroy: bool = False,
+          held: Diagnostics | None = None) -> tuple[Any, int]:
+    """Plan and report it, then its diagnostics (an errored plan's changes come before its
+    errors, as Terraform writes them). With `held`, warnings of a successful plan are kept
+    there instead: apply reports them with its own at the end."""
     state, ok = cli.load_state(mgr)
     if not ok:
         return None, 1
@@ -65,11 +68,10 @@ def _plan(cli: Any, view: JSONView, a: Args, ctx: Any, mgr: Any, destroy: bool =
         p, d = ctx.plan(state, destroy=destroy or a.bool("destroy"), refresh_only=a.bool("refresh-only"),
                         refresh=a.bool("refresh", True), targets=a.all("target"), replace=a.all("replace"),
                         excludes=a.all("exclude"))
-    warnings = Diagnostics([x for x in d if not x.is_error])
     if p is not None and (not d.has_errors or p.changes):
-        cli.diags(warnings)
         view.plan(p)
-        cli.diags(Diagnostics(d.errors()))
+    if held is not None and not d.has_errors:
+        held.extend(d)
     else:
         cli.diags(d)
     if d.has_errors:
@@ -91,6 +93,7 @@ def apply(cli: Any, a: Args, destroy: bool = False, refresh: bool = False) -> in
         cli.diags(d)
         return 1
     ctx = cli.context(a)
+    held = Diagnostics()
     if planfile:
         p = cli.open_plan(ctx, planfile)
         if p is None:
@@ -105,7 +108,8 @@ def apply(cli: Any, a: Args, destroy: bool = False, refresh: bool = False) -> in
             if not _applicable(cli, mgr, p):
                 return 1
         else:
-            p, rc = _plan_quietly(cli, a, ctx, mgr, destroy) if refresh else _plan(cli, view, a, ctx, mgr, destroy)
+            p, rc = _plan_quietly(cli, a, ctx, mgr, destroy) if refresh else \
+                _plan(cli, view, a, ctx, mgr, destroy, held)
             if p is None:
                 return rc
         if p.has_changes() or p.refresh_only:
@@ -113,7 +117,9 @@ def apply(cli: Any, a: Args, destroy: bool = False, refresh: bool = False) -> in
                 state, d = ctx.apply(p, mgr)
         else:
             state, d = mgr.state, Diagnostics()
-        cli.diags(d)
+        if p.targets and not d.has_errors:
+            d.append(targeted_apply_warning())
+        cli.diags(held.extend(d))
         if d.has_errors:
             return 1
         if not refresh:
@@ -139,6 +145,17 @@ def _plan_quietly(cli: Any, a: Args, ctx: Any, mgr: Any, destroy: bool) -> tuple
     if d.has_errors:
         return None, 1
     return p, 0
+
+
+def targeted_apply_warning() -> Any:
+    from tfconsole.diags import warning
+
+    return warning("Applied changes may be incomplete", "The plan was created with the -target option in effect, so "
+                   "some changes requested in the configuration may have been ignored and the output values may not "
+                   "be fully updated. Run the following command to verify that no other changes are pending:\n    "
+                   "terraform plan\n\nNote that the -target option is not suitable for routine use, and is "
+                   "provided only for exceptional situations such as recovering from errors or mistakes, or when "
+                   "Terraform specifically suggests to use it as part of an error message.")
 
 
 def _applicable(cli: Any, mgr: Any, p: Any) -> bool:

@@ -311,12 +311,16 @@ class JSONHook(Hook):
                                payload)
 
     def pre_refresh(self, addr: str, id_hint: str | None) -> None:
+        if _is_data(addr):  # a data source read: Terraform reports it as an apply of "read"
+            return self.pre_apply(addr, "read", None)
         ra = resource_addr(addr)
         payload: dict[str, Any] = {"resource": ra}
         suffix = _id_fields(payload, _id_only(id_hint))
         self.view.hook_message("refresh_start", f"{ra['addr']}: Refreshing state...{suffix}", payload)
 
     def post_refresh(self, addr: str, id_hint: str | None = None) -> None:
+        if _is_data(addr):
+            return self.post_apply(addr, "read", 0.0, None, id_hint)
         ra = resource_addr(addr)
         payload: dict[str, Any] = {"resource": ra}
         suffix = _id_fields(payload, _id_only(id_hint))
@@ -343,6 +347,10 @@ class JSONHook(Hook):
         else:
             self.view.hook_message("provision_complete", f"{ra['addr']}: ({provisioner}) Provisioning complete",
                                    {"resource": ra, "provisioner": provisioner})
+
+
+def _is_data(addr: str) -> bool:
+    return addr.startswith("data.") or ".data." in addr
 
 
 def _id_only(hint: str | None) -> str | None:

@@ -8,6 +8,7 @@ type. Each value is written as JSON, tagged only where JSON alone would be ambig
     integer, finite float             a JSON number (floats keep their ".0")
     {"f": "inf" | "-inf" | "nan"}     a non-finite float
     {"d": "1.5e400"}                  a Decimal (long numbers read from a state file)
+    {"g": "512:0.1"}                  a number (Num): its precision, its shortest digits at it
     {"o": {...}}                      an object (dict)
     {"t": [...]}                      a tuple (list)
     {"l": [...], "e": TYPE}           a list of element type TYPE
@@ -25,10 +26,13 @@ from __future__ import annotations
 
 import base64
 import math
+import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from tfconsole.addrs import AbsResource, AbsResourceInstance, AddressError, parse_instance, parse_target
+from tfconsole.lang import numbers as N
+from tfconsole.lang.numbers import Num
 from tfconsole.lang.types import Type, type_from_json
 from tfconsole.lang.values import Null, Sensitive, TList, TMap, TSet, Unknown
 
@@ -70,6 +74,8 @@ def encode_value(v: Any) -> Any:
         return {"x": encode_value(v.value)}
     if isinstance(v, Decimal):
         return {"d": str(v)}
+    if t is Num:  # the shortest digits at the number's precision identify it exactly
+        return {"g": f"{v.precision}:{N.text(v)}"}
     raise CodecError(f"cannot encode a value of Python type {t.__name__}")
 
 
@@ -111,7 +117,33 @@ def decode_value(j: Any, where: str = "value") -> Any:
             d = Decimal("nan")
         if d.is_finite():
             return d
+    if tag == "g" and type(body) is str and len(body) <= 100_000:
+        n = _decode_num(body)
+        if n is not None:
+            return n
     raise CodecError(f"{where}: not an encoded value: {_short(j)}")
+
+
+_PLAIN_DECIMAL = re.compile(r"-?\d+(\.\d+)?")
+
+
+def _decode_num(body: str) -> Any:
+    import gmpy2
+
+    prec, _, digits = body.partition(":")
+    if not prec.isdigit() or not 2 <= int(prec) <= 4096:
+        return None
+    if digits in ("+Inf", "-Inf"):
+        return N.parse(digits)
+    if not _PLAIN_DECIMAL.fullmatch(digits):
+        return None
+    try:
+        f = gmpy2.mpfr(digits, int(prec))
+    except ValueError:
+        return None
+    if not gmpy2.is_finite(f):
+        return None
+    return Num(f)
 
 
 def _decode_collection(j: dict, where: str) -> Any:

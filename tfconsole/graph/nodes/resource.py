@@ -1050,7 +1050,7 @@ class PlanDataInstanceNode(_InstanceNode):
         ctx.hook.pre_refresh(addr_s, None)
         result, d = provider.read_data_source(rc.addr.type, clean)
         diags.extend(_with_addr(d, addr_s, rc.range))
-        ctx.hook.post_refresh(addr_s)
+        ctx.hook.post_refresh(addr_s, _id_hint(result))
         if d.has_errors or result is None:
             if not d.has_errors:
                 diags.error("Provider produced null object", f"The data source {addr_s} returned no result.",
