@@ -107,6 +107,7 @@ def apply(cli: Any, a: Args, destroy: bool = False, refresh: bool = False) -> in
         if planfile:
             if not _applicable(cli, mgr, p):
                 return 1
+            view.saved_plan(p)
         else:
             p, rc = _plan_quietly(cli, a, ctx, mgr, destroy) if refresh else \
                 _plan(cli, view, a, ctx, mgr, destroy, held)

@@ -212,6 +212,14 @@ class JSONView:
         if outs:
             self.message("info", f"Outputs: {len(outs)}", "outputs", outputs=dict(sorted(outs.items())))
 
+    def saved_plan(self, plan: Any) -> None:
+        """Applying a saved plan, Terraform first lists its changes (without a summary)."""
+        for ch in sorted(plan.changes, key=lambda c: _addr_order(c.addr)):
+            if ch.action.value == "no-op" or (ch.addr.resource.mode == "data" and change_action(ch.action) == "delete"):
+                continue
+            c = resource_change(ch)
+            self.message("info", f"{c['resource']['addr']}: Plan to {c['action']}", "planned_change", change=c)
+
     def change_summary(self, cs: dict) -> None:
         self.message("info", change_summary_text(cs), "change_summary", changes=cs)
 

@@ -34,10 +34,15 @@ class EvalError(Exception):
         # "f(a, b)": the signature of the function whose call failed (Terraform prints
         # "while calling f(a, b)" under the source line)
         self.function_call = function_call
+        # the scope `expr` failed in (set by ev() as the error leaves the innermost expression):
+        # what the diagnostic's value annotations are looked up in
+        self.scope: Any = None
 
     def diagnostic(self) -> Diagnostic:
+        from .diagvalues import expression_values
+
         return Diagnostic(Severity.ERROR, self.summary, self.detail, self.range,
-                          function_call=self.function_call)
+                          function_call=self.function_call, values=expression_values(self.expr, self.scope))
 
 
 class Data(Protocol):
@@ -157,7 +162,16 @@ class _NoData:
 
 
 def ev(e: A.Expr, s: Scope) -> Any:
-    return _DISPATCH[type(e)](e, s)
+    try:
+        return _DISPATCH[type(e)](e, s)
+    except EvalError as exc:
+        # the innermost expression an error leaves (unless the error named its own, an
+        # operand) and its scope: Terraform's diagnostic Expression and EvalContext
+        if exc.scope is None:
+            exc.scope = s
+            if exc.expr is None:
+                exc.expr = e
+        raise
 
 
 def _literal(e: A.Literal, s: Scope) -> Any:
@@ -477,8 +491,9 @@ def index(v: Any, key: Any, rng: SourceRange | None) -> Any:
                 detail = "the collection has no elements."
             elif k < 0:
                 detail = "a negative number is not a valid index for a sequence."
-            else:
-                detail = "the given index is greater than or equal to the length of the collection."
+            else:  # past the end: HCL's plain message (go-cty's own detail is not shown)
+                raise EvalError("Invalid index", "The given key does not identify an element in this collection "
+                                "value.", rng)
             raise EvalError("Invalid index", "The given key does not identify an element in this collection "
                             f"value: {detail}", rng)
         return mark(v[k], marked)
@@ -544,7 +559,11 @@ def _relative(e: A.RelativeTraversal, s: Scope) -> Any:
     if e.step is not None:
         return get_attr(src, e.step, e.range)
     key = ev(e.key, s)  # type: ignore[arg-type]
-    return index(src, key, e.range)
+    # an index error points at the brackets, as HCL's does
+    rng = e.range
+    if rng is not None and e.source.range is not None:
+        rng = SourceRange(rng.filename, e.source.range.end, rng.end)
+    return index(src, key, rng)
 
 
 def _splat(e: A.Splat, s: Scope) -> Any:
@@ -759,15 +778,15 @@ def _to_bool(v: Any, e: A.Expr, what: str) -> bool:
         raise EvalError("Null condition" if what == "condition" else "Invalid operand",
                         "The condition value is null. Conditions must either be true or false."
                         if what == "condition" else f"Unsuitable value for {what}: a bool is required.",
-                        e.range)
+                        e.range, expr=e)
     try:
         return convert(v, BOOL)
     except ConversionError:
         if what == "condition":
             raise EvalError("Incorrect condition type",
-                            "The condition expression must be of type bool.", e.range) from None
+                            "The condition expression must be of type bool.", e.range, expr=e) from None
         raise EvalError("Invalid operand", f"Unsuitable value for {what}: a bool is required.",
-                        e.range) from None
+                        e.range, expr=e) from None
 
 
 def _to_number(v: Any, e: A.Expr, what: str) -> Any:
@@ -775,12 +794,12 @@ def _to_number(v: Any, e: A.Expr, what: str) -> Any:
     if t is int or t is Num:
         return v
     if is_null(v):
-        raise EvalError("Invalid operand", f"Unsuitable value for {what}: a number is required.", e.range)
+        raise EvalError("Invalid operand", f"Unsuitable value for {what}: a number is required.", e.range, expr=e)
     try:
         return convert(v, NUMBER)
     except ConversionError:
         raise EvalError("Invalid operand", f"Unsuitable value for {what}: a number is required.",
-                        e.range) from None
+                        e.range, expr=e) from None
 
 
 def _binary(e: A.Binary, s: Scope) -> Any:
