@@ -1138,7 +1138,9 @@ class PlanOrphanNode(Node, Executable, ProviderConsumer):
         else:
             prior = decode_object(obj.attributes, schema, obj.sensitive_attributes)
         if provider is not None and ctx.refresh and not self.deposed and not ctx.destroy_mode:
+            ctx.hook.pre_refresh(str(addr), _id_hint(prior))
             resp = provider.read_resource(addr.resource.type, unmark_deep(prior)[0], obj.private)
+            ctx.hook.post_refresh(str(addr), _id_hint(resp.new_state))
             diags.extend(_with_addr(resp.diags, str(addr)))
             if resp.new_state is None:
                 ctx.refreshed_object(addr, self.provider_addr, None, schema, obj)
