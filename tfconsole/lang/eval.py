@@ -626,7 +626,9 @@ def _call(e: A.FunctionCall, s: Scope) -> Any:
             if exc.arg_index is not None:
                 params = fn.params + ([fn.variadic] if fn.variadic else [])
                 exc.param_name = params[min(exc.arg_index, len(params) - 1)].name
-        raise EvalError(exc.summary, exc.detail, _error_range(e, exc.arg_index, exc.summary),
+        # an argument's error is about that argument: its references are the ones annotated
+        arg = e.args[exc.arg_index] if exc.arg_index is not None and 0 <= exc.arg_index < len(e.args) else None
+        raise EvalError(exc.summary, exc.detail, _error_range(e, exc.arg_index, exc.summary), expr=arg,
                         function_call=fn.signature(called)) from None
     except EvalError as exc:
         if exc.function_call is None and (special is None or exc.summary in _CALL_SUMMARIES):

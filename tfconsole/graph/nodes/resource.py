@@ -99,28 +99,23 @@ def evaluate_expansion(count: A.Expr | None, for_each: A.Expr | None, scope: Sco
                         "Sensitive values, or values derived from sensitive values, cannot be used as for_each "
                         "arguments. If used, the sensitive value could be exposed as a resource instance key.",
                         for_each.range)
-            return None, diags
+            return None, _annotate(diags, for_each, scope, sensitive=True)
         if isinstance(raw, Unknown):
             if allow_unknown:
                 return Expansion("map", [], unknown=True), diags
-            kind = "set includes values" if isinstance(raw.type, SetType) else "map includes keys"
-            diags.error("Invalid for_each argument",
-                        f"The \"for_each\" {kind} derived from resource attributes that cannot be determined "
-                        "until apply, and so Terraform cannot determine the full set of keys that will identify "
-                        "the instances of this resource.\n\nWhen working with unknown values in for_each, it's "
-                        "better to define the map keys statically in your configuration and place apply-time "
-                        "results only in the map values.", for_each.range)
-            return None, diags
+            diags.error("Invalid for_each argument", _UNKNOWN_SET if isinstance(raw.type, SetType) else _UNKNOWN_MAP,
+                        for_each.range)
+            return None, _annotate(diags, for_each, scope, unknown=True)
         if is_null(raw):
             diags.error("Invalid for_each argument", "The given \"for_each\" argument value is unsuitable: the "
                         "given \"for_each\" argument value is null. A map, or set of strings is allowed.",
                         for_each.range)
-            return None, diags
+            return None, _annotate(diags, for_each, scope)
         if isinstance(raw, (dict, TMap, TSet)) and len(raw) > MAX_INSTANCES:
             diags.error("Invalid for_each argument", f"The given \"for_each\" argument value is unsuitable: "
                         f"{len(raw):,} elements; tfconsole supports at most {MAX_INSTANCES:,} instances of one "
                         "resource or module.", for_each.range)
-            return None, diags
+            return None, _annotate(diags, for_each, scope)
         if isinstance(raw, (dict, TMap)):
             keys = sorted(raw.keys())
             return Expansion("map", keys, {k: raw[k] for k in keys}), diags
@@ -131,29 +126,53 @@ def evaluate_expansion(count: A.Expr | None, for_each: A.Expr | None, scope: Sco
                 if isinstance(item, Unknown):
                     if allow_unknown:
                         return Expansion("map", [], unknown=True), diags
-                    diags.error("Invalid for_each argument", "The \"for_each\" set includes values derived from "
-                                "resource attributes that cannot be determined until apply, and so Terraform "
-                                "cannot determine the full set of keys that will identify the instances of "
-                                "this resource.", for_each.range)
-                    return None, diags
+                    diags.error("Invalid for_each argument", _UNKNOWN_SET, for_each.range)
+                    return None, _annotate(diags, for_each, scope, unknown=True)
                 if is_null(item):
                     diags.error("Invalid for_each set argument", "The given \"for_each\" argument value is "
                                 "unsuitable: \"for_each\" sets must not contain null values.", for_each.range)
-                    return None, diags
+                    return None, _annotate(diags, for_each, scope)
                 if not isinstance(item, str):
                     diags.error("Invalid for_each set argument",
                                 "The given \"for_each\" argument value is unsuitable: \"for_each\" supports sets "
                                 f"of strings, but you have provided a set containing type "
                                 f"{type_of(item).friendly()}.", for_each.range)
-                    return None, diags
+                    return None, _annotate(diags, for_each, scope)
                 vals.append(item)
             return Expansion("map", sorted(vals), {k: k for k in vals}), diags
         diags.error("Invalid for_each argument",
                     "The given \"for_each\" argument value is unsuitable: the \"for_each\" argument must be a "
                     f"map, or set of strings, and you have provided a value of type {type_of(raw).friendly()}.",
                     for_each.range)
-        return None, diags
+        return None, _annotate(diags, for_each, scope)
     return Expansion("", [None]), diags
+
+
+_TARGET_HINT = ("\n\nAlternatively, you could use the -target planning option to first apply only the resources "
+                "that the for_each value depends on, and then apply a second time to fully converge.")
+_UNKNOWN_SET = ("The \"for_each\" set includes values derived from resource attributes that cannot be determined "
+                "until apply, and so Terraform cannot determine the full set of keys that will identify the "
+                "instances of this resource.\n\nWhen working with unknown values in for_each, it's better to use a "
+                "map value where the keys are defined statically in your configuration and where only the values "
+                "contain apply-time results." + _TARGET_HINT)
+_UNKNOWN_MAP = ("The \"for_each\" map includes keys derived from resource attributes that cannot be determined "
+                "until apply, and so Terraform cannot determine the full set of keys that will identify the "
+                "instances of this resource.\n\nWhen working with unknown values in for_each, it's better to define "
+                "the map keys statically in your configuration and place apply-time results only in the map "
+                "values." + _TARGET_HINT)
+
+
+def _annotate(diags: Diagnostics, expr: A.Expr, scope: Scope, unknown: bool = False,
+              sensitive: bool = False) -> Diagnostics:
+    """The last diagnostic (about the for_each expression) with what the expression referred
+    to, as Terraform annotates it; only errors pay for this."""
+    from dataclasses import replace
+
+    from tfconsole.lang.diagvalues import expression_values
+
+    if diags.items:
+        diags.items[-1] = replace(diags.items[-1], values=expression_values(expr, scope, unknown, sensitive))
+    return diags
 
 
 def _NUMBER() -> Any:
