@@ -123,6 +123,43 @@ resource "terraform_data" "r" {
 }
 '''
 
+FAILING = '''
+resource "terraform_data" "ok" {
+  input = "fine"
+}
+resource "terraform_data" "bad" {
+  input = terraform_data.ok.output
+  provisioner "local-exec" {
+    command = "echo about to fail; exit 3"
+  }
+}
+resource "terraform_data" "after" {
+  input = terraform_data.bad.output
+}
+'''
+
+CBD = '''
+variable "v" {
+  default = 1
+}
+resource "terraform_data" "c" {
+  triggers_replace = var.v
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+'''
+
+MOVED = '''
+resource "terraform_data" "new" {
+  input = "same"
+}
+moved {
+  from = terraform_data.old
+  to   = terraform_data.new
+}
+'''
+
 APPLY = ["apply", "-json", "-auto-approve", "-input=false"]
 PLAN = ["plan", "-json", "-input=false"]
 SETUP = ["apply", "-auto-approve", "-input=false", "-no-color"]
@@ -153,6 +190,10 @@ CASES: dict[str, list[tuple[dict[str, str], list[list[str]]]]] = {
     "data_source_and_provisioner": [({"main.tf": DATA_AND_PROVISIONER, "other.tfstate": REMOTE_STATE},
                                      [APPLY])],
     # (without outputs: tfconsole still applies outputs outside the targets, Terraform does not)
+    "apply_errored": [({"main.tf": FAILING}, [APPLY])],
+    "create_before_destroy": [({"main.tf": CBD}, [SETUP]), ({"main.tf": CBD.replace("default = 1", "default = 2")},
+                                                            [PLAN, APPLY])],
+    "moved": [({"main.tf": MOVED.replace("new", "old").split("moved")[0]}, [SETUP]), ({"main.tf": MOVED}, [PLAN, APPLY])],
     "targeted": [({"main.tf": CHAIN[:CHAIN.index('output "o"')]}, [[*APPLY, "-target=terraform_data.a[1]"],
                                                                    [*PLAN, "-target=terraform_data.b"]])],
 }
