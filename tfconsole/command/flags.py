@@ -133,7 +133,7 @@ _COMMANDS = [
                 INPUT, COMPACT, REMOTE_VERSION,
                 _f("test-directory", S, "Directory of test files (tfconsole runs no tests).", "tests", IGN,
                    "PATH"),
-                _f("json", B, "Machine-readable output.", False, UNS),
+                _f("json", B, "Machine-readable output (Terraform's JSON UI stream).", False),
                 _f("state-provider-lock-file", S, "Lock file for the state storage provider.", status=UNS,
                    metavar="PATH"),
                 POLICIES,

@@ -380,3 +380,70 @@ def _id_fields(payload: dict, hint: str | None) -> str:
 
 __all__ = ["JSONHook", "JSONView", "UI_VERSION", "change_summary_text", "go_json", "plan_counts", "resource_addr",
            "resource_change", "timestamp"]
+
+
+# ---------------------------------------------------------------------------
+# init
+
+
+# init's message keys (command/init.py MESSAGES) -> (Terraform's message code or None for a log
+# line, the JSON text)
+INIT_MESSAGES: dict[str, tuple[str | None, str]] = {
+    "modules": ("initializing_modules_message", "Initializing modules..."),
+    "backend": ("initializing_backend_message", "Initializing the backend..."),
+    "pending_config": ("initializing_provider_plugin_from_config_message",
+                       "Initializing provider plugins found in the configuration..."),
+    "pending_state": ("initializing_provider_plugin_from_state_message",
+                      "Initializing provider plugins found in the state..."),
+    "builtin": (None, "%s is built in to Terraform"),
+    "builtin_ours": (None, "%s is built in to tfconsole"),
+    "reusing_config": (None, "%s: Reusing previous version from the dependency lock file"),
+    "reusing_state": (None, "Reusing previous version of %s"),
+    "finding": (None, "Finding matching versions for provider: %s, version_constraint: \"%s\""),
+    "finding_latest": (None, "%s: Finding latest version..."),
+    "already_installed": (None, "%s v%s: Using previously-installed provider version"),
+    "using_cache": (None, "%s v%s: Using from the shared cache directory"),
+    "installing": (None, "Installing provider version: %s v%s..."),
+    "installed": (None, "Installed provider version: %s v%s (unauthenticated)"),
+    "lock_created": ("lock_info", "Terraform has created a lock file .terraform.lock.hcl to record the provider\n"
+                     "selections it made above. Include this file in your version control repository\n"
+                     "so that Terraform can guarantee to make the same selections by default when\n"
+                     "you run \"terraform init\" in the future."),
+    "lock_changed": ("dependencies_lock_changes_info",
+                     "Terraform has made some changes to the provider dependency selections recorded\n"
+                     "in the .terraform.lock.hcl file. Review those changes and commit them to your\n"
+                     "version control system if they represent changes you intended to make."),
+    "success": ("output_init_success_message", "Terraform has been successfully initialized!"),
+    "success_cli": ("output_init_success_cli_message",
+                    "You may now begin working with Terraform. Try running \"terraform plan\" to see\n"
+                    "any changes that are required for your infrastructure. All Terraform commands\n"
+                    "should now work.\n\n"
+                    "If you ever set or change modules or backend configuration for Terraform,\n"
+                    "rerun this command to reinitialize your working directory. If you forget, other\n"
+                    "commands will detect it and remind you to do so if necessary."),
+    "empty": ("output_init_empty_message", "Terraform initialized in an empty directory!\n\n"
+              "The directory has no Terraform configuration files. You may begin working\n"
+              "with Terraform immediately by creating Terraform configuration files."),
+}
+
+
+def init_view(cli: Any) -> Any:
+    """init's view for `init -json`: its messages as init_output / log messages."""
+    from .init import InitView
+
+    class JSONInitView(InitView):
+        def out(self, code: str, *params: Any) -> None:
+            msg_code, text = INIT_MESSAGES.get(code, (code, code))
+            text = (text % params if params else text).strip()
+            if msg_code is None:
+                cli.json_view.log(text)
+            else:
+                cli.json_view.message("info", text, "init_output", message_code=msg_code)
+
+        def blank(self) -> None:
+            pass
+
+        def item(self, text: str) -> None:
+            cli.json_view.log(text.strip())
+
+    return JSONInitView(cli)
