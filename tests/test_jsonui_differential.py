@@ -197,6 +197,7 @@ CASES: dict[str, list[tuple[dict[str, str], list[list[str]]]]] = {
     "init": [({"main.tf": FOR_EACH_MODULE, "m/main.tf": MODULE}, [["init", "-json", "-input=false"]])],
     "init_empty_directory": [({}, [["init", "-json", "-input=false"]])],
     "init_configuration_error": [({"main.tf": 'resource "terraform_data" {\n}\n'}, [["init", "-json", "-input=false"]])],
+    "apply_no_changes": [({"main.tf": CHAIN}, [SETUP, APPLY])],
     "targeted": [({"main.tf": CHAIN[:CHAIN.index('output "o"')]}, [[*APPLY, "-target=terraform_data.a[1]"],
                                                                    [*PLAN, "-target=terraform_data.b"]])],
 }
@@ -315,6 +316,48 @@ def test_json_stream_equals_terraform(case: str, runners: Any, tmp_path: Path) -
                 b = json.dumps(g, indent=1, sort_keys=True).splitlines()
                 pytest.fail(f"{where}: the streams differ (- Terraform, + tfconsole)\n"
                             + "\n".join(difflib.unified_diff(a, b, lineterm="", n=4)))
+
+
+VALIDATE_CASES = {
+    "valid": {"main.tf": CHAIN},
+    "module": {"main.tf": FOR_EACH_MODULE, "m/main.tf": MODULE},
+    "operand_and_sensitive_output": {"main.tf": '''
+variable "x" {
+  default = 5
+}
+variable "s" {
+  default   = "abc"
+  sensitive = true
+}
+locals {
+  m = { a = 1 }
+}
+output "o" {
+  value = var.x + local.m.a + "foo"
+}
+output "f" {
+  value = cidrhost(var.s, var.x)
+}
+'''},
+    "unsupported_attribute": {"main.tf": 'locals {\n  m = { a = 1 }\n}\noutput "h" {\n  value = local.m.c\n}\n'},
+}
+
+
+@pytest.mark.parametrize("case", sorted(VALIDATE_CASES))
+def test_validate_json_equals_terraform(case: str, runners: Any, tmp_path: Path) -> None:
+    """validate -json is one document (not a stream): Terraform's, diagnostics in any order."""
+    tf, tool = runners
+    docs = {}
+    for who, runner in (("terraform", tf), ("tool", tool)):
+        d = tmp_path / who
+        d.mkdir()
+        _place(VALIDATE_CASES[case], d)
+        assert runner.run(d, ["init", "-input=false", "-no-color"]).code == 0
+        r = runner.run(d, ["validate", "-json"])
+        doc = json.loads(r.out)
+        doc["diagnostics"].sort(key=lambda x: json.dumps(x, sort_keys=True))
+        docs[who] = (r.code, doc)
+    assert docs["tool"] == docs["terraform"]
 
 
 def test_go_json_escapes_like_go() -> None:

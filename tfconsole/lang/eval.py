@@ -415,13 +415,41 @@ def _first_attr(steps: tuple) -> str:
 
 
 def _apply_steps(v: Any, steps: tuple, start: int, e: A.Expr) -> Any:
-    for i in range(start, len(steps)):
-        st = steps[i]
-        if type(st) is A.AttrStep:
-            v = get_attr(v, st.name, e.range)
-        else:
-            v = index(v, st.key, e.range)
+    i = start
+    try:
+        for i in range(start, len(steps)):
+            st = steps[i]
+            if type(st) is A.AttrStep:
+                v = get_attr(v, st.name, e.range)
+            else:
+                v = index(v, st.key, e.range)
+    except EvalError as exc:
+        if exc.range is e.range and isinstance(e, A.ScopeTraversal):
+            exc.range = _step_range(e, i) or exc.range
+        raise
     return v
+
+
+def _step_range(e: A.ScopeTraversal, i: int) -> SourceRange | None:
+    """Where step i of a traversal is in the source, as HCL points at a failing step (".c",
+    "[5]"). Steps keep no positions, so this is worked out from the traversal's own text, and
+    only when that text is exactly as wide as its source range (written without spaces)."""
+    rng = e.range
+    if rng is None or rng.start.line != rng.end.line:
+        return None
+    widths = [len("." + s.name) if isinstance(s, A.AttrStep) else len(_index_text(s.key)) for s in e.steps]
+    if len(e.root) + sum(widths) != rng.end.byte - rng.start.byte:
+        return None
+    before = len(e.root) + sum(widths[:i])
+    after = before + widths[i]
+    return SourceRange(rng.filename, Pos(rng.start.line, rng.start.column + before, rng.start.byte + before),
+                       Pos(rng.start.line, rng.start.column + after, rng.start.byte + after))
+
+
+def _index_text(key: Any) -> str:
+    import json
+
+    return "[" + (json.dumps(key, ensure_ascii=False) if isinstance(key, str) else str(key)) + "]"
 
 
 def get_attr(v: Any, name: str, rng: SourceRange | None) -> Any:
