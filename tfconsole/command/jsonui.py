@@ -167,8 +167,11 @@ class JSONView:
         self.lock = threading.Lock()
         self.hook = JSONHook(self)
 
-    def message(self, level: str, text: str, type_: str, **payload: Any) -> None:
+    def message(self, level: str, text: str, type_: str, unless: threading.Event | None = None,
+                **payload: Any) -> None:
         with self.lock:  # the timestamp taken under the lock: the lines are in time order
+            if unless is not None and unless.is_set():
+                return
             msg = {"@level": level, "@message": text, "@module": "terraform.ui", "@timestamp": timestamp(),
                    **payload, "type": type_}
             self.stream.write(go_json({k: msg[k] for k in sorted(msg)}) + "\n")
@@ -188,8 +191,8 @@ class JSONView:
             level, word = ("error", "Error") if d.is_error else ("warn", "Warning")
             self.message(level, f"{word}: {d.summary}", "diagnostic", diagnostic=diagnostic_json(d, files))
 
-    def hook_message(self, type_: str, text: str, payload: dict) -> None:
-        self.message("info", text, type_, hook=payload)
+    def hook_message(self, type_: str, text: str, payload: dict, unless: threading.Event | None = None) -> None:
+        self.message("info", text, type_, unless=unless, hook=payload)
 
     def plan(self, plan: Any) -> None:
         """What Terraform's operation view writes for a finished plan: drift, planned changes,
@@ -283,8 +286,10 @@ class JSONHook(Hook):
         while not p.done.wait(self.interval):
             secs = _seconds(round(time.time()) - p.start)
             verb = _VERBS.get(p.action, ("Applying", "applying", "Apply"))[1]
+            # (not after the completion: the check is made under the view's lock)
             self.view.hook_message("apply_progress", f"{p.addr['addr']}: Still {verb}... [{_go_duration(secs)} elapsed]",
-                                   {"resource": p.addr, "action": change_action(p.action), "elapsed_seconds": secs})
+                                   {"resource": p.addr, "action": change_action(p.action), "elapsed_seconds": secs},
+                                   unless=p.done)
 
     def pre_apply(self, addr: str, action: str, id_hint: str | None) -> None:
         ra = resource_addr(addr)
