@@ -391,11 +391,29 @@ def _traversal(e: A.ScopeTraversal, s: Scope) -> Any:
         rtype, rname = root, steps[0].name
         rest = 1
     res = Resource(mode, rtype, rname)
-    if rest < len(steps) and isinstance(steps[rest], A.IndexStep):
-        v = data.get_resource_instance(res, steps[rest].key, rng)
-        if v is not NOT_FOUND:
-            return _apply_steps(v, steps, rest + 1, e)
-    return _apply_steps(data.get_resource(res, rng), steps, rest, e)
+    try:
+        if rest < len(steps) and isinstance(steps[rest], A.IndexStep):
+            v = data.get_resource_instance(res, steps[rest].key, rng)
+            if v is not NOT_FOUND:
+                return _apply_steps(v, steps, rest + 1, e)
+        return _apply_steps(data.get_resource(res, rng), steps, rest, e)
+    except EvalError as exc:
+        _schema_attr_error(exc, steps, rest, s)
+        raise
+
+
+_NO_REFERENCES = A.Literal(None)
+
+
+def _schema_attr_error(exc: EvalError, steps: tuple, rest: int, s: Scope) -> None:
+    """An attribute a resource type does not have is, in Terraform, found against the schema
+    before anything is evaluated: its words, and no value annotations."""
+    i = rest + 1 if rest < len(steps) and isinstance(steps[rest], A.IndexStep) else rest
+    if i >= len(steps) or not isinstance(steps[i], A.AttrStep) or exc.summary != "Unsupported attribute" \
+            or f'named "{steps[i].name}"' not in exc.detail:
+        return
+    exc.detail = f'This object has no argument, nested block, or exported attribute named "{steps[i].name}".'
+    exc.expr, exc.scope = _NO_REFERENCES, s
 
 
 _REF_DETAIL = {
