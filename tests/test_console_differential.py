@@ -78,8 +78,7 @@ EXPRESSIONS = [
         strict=True, reason="numbers are float64 in tfconsole.lang until it moves to 512-bit floats")),
     # errors
     "nosuch.thing", "var.undeclared",
-    pytest.param("local.nums[10]", marks=pytest.mark.xfail(
-        strict=True, reason="tfconsole.lang words an out-of-range tuple index differently (lang owns it)")),
+    "local.nums[10]",
     "1 +", "upper(1, 2)", "[type(1)]", "local.obj.missing",
     "\"unterminated", "{ a = 1 b = 2 }",
 ]
