@@ -77,8 +77,7 @@ EXPRESSIONS = [
     "1 / 3",  # 512-bit binary floats, as go-cty
     # errors
     "nosuch.thing", "var.undeclared",
-    pytest.param("local.nums[10]", marks=pytest.mark.xfail(
-        strict=True, reason="tfconsole.lang words an out-of-range tuple index differently (lang owns it)")),
+    "local.nums[10]",
     "1 +", "upper(1, 2)", "[type(1)]", "local.obj.missing",
     "\"unterminated", "{ a = 1 b = 2 }",
 ]

@@ -250,7 +250,7 @@ class Context:
             diags.append(self._validate_for_plugins())
         if diags.has_errors:
             return Plan(errored=True), diags
-        if destroy and refresh and self._uses_plugins():
+        if destroy and refresh and not prior.is_empty():
             # Terraform refreshes before planning a destroy: a normal plan, whose changes are
             # dropped and whose refreshed state is the destroy plan's prior state
             pre, d = self.plan(state, refresh=True, targets=targets, excludes=excludes, _validated=True)

@@ -209,7 +209,8 @@ class Session:
 
 
 def _located(diags: Diagnostics) -> list[Located]:
-    return [Located(d.summary, d.detail, d.subject, None) for d in diags if d.is_error]
+    return [Located(d.summary, d.detail, d.subject, None, function_call=d.function_call, values=d.values)
+            for d in diags if d.is_error]
 
 
 # ---------------------------------------------------------------------------

@@ -22,6 +22,8 @@ class Located:
     subject: SourceRange | None
     context: SourceRange | None = None
     error: bool = True
+    function_call: str | None = None
+    values: tuple[tuple[str, str], ...] = ()
 
 
 def render(d: Located, sources: dict[str, bytes], color: bool) -> str:
@@ -63,7 +65,14 @@ def _snippet(d: Located, src: bytes | None) -> list[str]:
     lines = [src[a:b] for a, b in _line_spans(src) if _overlaps(a, b, snip.start.byte, snip.end.byte)] or [b""]
     # invalid UTF-8 is shown as the bytes it is (surrogate escapes, encoded back on output)
     out.extend(f"{snip.start.line + i:4d}: {ln.decode('utf-8', 'surrogateescape')}" for i, ln in enumerate(lines))
+    out.extend(_annotations(d))
     return out
+
+
+def _annotations(d: Located) -> list[str]:
+    from .views import value_annotations
+
+    return value_annotations(d)  # type: ignore[arg-type] - reads function_call and values only
 
 
 def _range_over(a: SourceRange, b: SourceRange) -> SourceRange:

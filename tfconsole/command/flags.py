@@ -102,7 +102,7 @@ VARS = (
 INPUT = _f("input", B, "Ask for missing input (tfconsole never prompts for variables).", True, IGN)
 COMPACT = _f("compact-warnings", B, "Show warnings in a compact form.", False, IGN)
 POLICIES = _f("policies", R, "Evaluate these policy files.", status=UNS, metavar="PATH")
-JSON_UI = _f("json", B, "Machine-readable output (Terraform's JSON UI stream).", False, UNS)
+JSON_UI = _f("json", B, "Machine-readable output (Terraform's JSON UI stream).", False)
 REMOTE_VERSION = _f("ignore-remote-version", B, "Continue when the remote Terraform version differs "
                     "(tfconsole has only local state).", False, IGN)
 DRY_RUN = _f("dry-run", B, "Show what would change, change nothing.", False)
@@ -133,7 +133,7 @@ _COMMANDS = [
                 INPUT, COMPACT, REMOTE_VERSION,
                 _f("test-directory", S, "Directory of test files (tfconsole runs no tests).", "tests", IGN,
                    "PATH"),
-                _f("json", B, "Machine-readable output.", False, UNS),
+                _f("json", B, "Machine-readable output (Terraform's JSON UI stream).", False),
                 _f("state-provider-lock-file", S, "Lock file for the state storage provider.", status=UNS,
                    metavar="PATH"),
                 POLICIES,

@@ -94,6 +94,10 @@ class InitView:
     def blank(self) -> None:
         self.cli.out("")
 
+    def item(self, text: str) -> None:
+        """A line under a heading ("- m in m")."""
+        self.cli.out(text)
+
     def say(self, code: str, *params: Any) -> None:
         """The installer's progress events."""
         if code == "pending":
@@ -185,7 +189,14 @@ def _store_plugin_dirs(dirs: list[str]) -> None:
 def run_init(cli: Any, a: Any) -> int:
     from tfconsole.config.loader import load_config
 
-    view = InitView(cli)
+    if a.bool("json"):
+        from .jsonops import start
+        from .jsonui import init_view
+
+        start(cli)
+        view = init_view(cli)
+    else:
+        view = InitView(cli)
     cfg = cli_config(cli)
     plugin_dirs = _plugin_dirs(a)
     _store_plugin_dirs(plugin_dirs)
@@ -210,7 +221,10 @@ def run_init(cli: Any, a: Any) -> int:
     if a.bool("get", True) and root is not None:
         _init_modules(view, root)
     if diags.has_errors or root is None:
-        cli.stderr.write(summary_only_error(CONFIG_ERROR, cli.color))
+        if cli.json_view is not None:
+            cli.diags(Diagnostics().error(CONFIG_ERROR))
+        else:
+            cli.stderr.write(summary_only_error(CONFIG_ERROR, cli.color))
         cli.diags(diags)
         return 1
     previous, d = lockfile.load(lockfile.LOCK_FILE)
@@ -373,6 +387,17 @@ def _save_locks(cli: Any, view: InitView, previous: Locks, new: Locks, a: Any, i
     return True
 
 
+def _installed_modules() -> set[tuple[str, str, str]]:
+    """(key, source, dir) of the modules .terraform/modules/modules.json already records."""
+    try:
+        with open(os.path.join(data_dir(), "modules", "modules.json"), encoding="utf-8") as fh:
+            data = json.load(fh)
+        return {(str(m.get("Key")), str(m.get("Source")), str(m.get("Dir"))) for m in data.get("Modules", [])
+                if isinstance(m, dict)}
+    except (OSError, ValueError, AttributeError, TypeError):
+        return set()
+
+
 def _init_modules(view: InitView, root: Any) -> bool:
     """Local module calls: Terraform's lines and .terraform/modules/modules.json (which Terraform
     itself needs to use this working directory)."""
@@ -390,8 +415,10 @@ def _init_modules(view: InitView, root: Any) -> bool:
     if len(records) == 1:
         return False
     view.out("modules")
+    installed = _installed_modules()
     for r in records[1:]:
-        view.cli.out(f"- {r['Key']} in {r['Dir']}")
+        if (r["Key"], r["Source"], r["Dir"]) not in installed:  # Terraform lists only new ones
+            view.item(f"- {r['Key']} in {r['Dir']}")
     path = os.path.join(data_dir(), "modules")
     os.makedirs(path, exist_ok=True)
     with open(os.path.join(path, "modules.json"), "w", encoding="utf-8") as fh:

@@ -32,7 +32,7 @@ class CLIHook(Hook):
 
     def pre_apply(self, addr: str, action: str, id_hint: str | None) -> None:
         verb = {"create": "Creating...", "update": "Modifying...", "delete": "Destroying...", "read": "Reading..."}
-        hint = f" [id={id_hint}]" if id_hint and action != "create" else ""
+        hint = f" [{getattr(id_hint, 'key', 'id')}={id_hint}]" if id_hint and action != "create" else ""
         self._p(f"{addr}: {verb.get(action, action)}{hint}")
 
     def post_apply(self, addr: str, action: str, elapsed: float, error: str | None, id_hint: str | None) -> None:
@@ -40,7 +40,7 @@ class CLIHook(Hook):
             return
         verb = {"create": "Creation complete", "update": "Modifications complete", "delete": "Destruction complete",
                 "read": "Read complete"}
-        hint = f" [id={id_hint}]" if id_hint and action != "delete" else ""
+        hint = f" [{getattr(id_hint, 'key', 'id')}={id_hint}]" if id_hint and action != "delete" else ""
         self._p(f"{addr}: {verb.get(action, action)} after {int(elapsed)}s{hint}")
 
     def provision_output(self, addr: str, provisioner: str, line: str) -> None:
@@ -121,6 +121,7 @@ class CLI:
         self.color = True
         self._contexts: list[Any] = []
         self.interrupts = Interrupts(self.stderr)
+        self.json_view: Any = None  # the -json UI stream (jsonui.JSONView), when a command streams one
 
     def out(self, s: str = "") -> None:
         self.stdout.write(s + "\n")
@@ -129,6 +130,8 @@ class CLI:
     def diags(self, diags: Diagnostics, warnings_to_stderr: bool = False) -> None:
         from .views import format_diagnostic, sort_diagnostics
 
+        if self.json_view is not None:
+            return self.json_view.diagnostics(diags)
         for d in sort_diagnostics(diags):
             stream = self.stderr if d.is_error or warnings_to_stderr else self.stdout
             stream.write(format_diagnostic(d, self.files, color=self.color) + "\n")
@@ -201,7 +204,8 @@ class CLI:
         return OperationRequest(
             working_dir=".", cli_vars=cli_vars, parallelism=max(1, a.value("parallelism", 10)),
             lock=a.value("lock", True), lock_timeout=a.value("lock-timeout", 0.0), state_path=a.value("state", None),
-            hooks=[CLIHook(self.out)] if not a.value("json", False) else [], view=CLIView(self, a),
+            hooks=[self.json_view.hook] if self.json_view is not None else [] if a.value("json", False) else
+            [CLIHook(self.out)], view=CLIView(self, a),
             dry_run=bool(a.value("dry-run", False)), **kw)
 
     def context(self, a: Args, req: Any = None) -> Any:
@@ -345,9 +349,12 @@ class CLI:
             return 1
         d = ctx.validate()
         if a.bool("json"):
+            from .diagjson import diagnostic_json
+
             self.out(json.dumps({
                 "format_version": "1.0", "valid": not d.has_errors, "error_count": len(d.errors()),
-                "warning_count": len(d.warnings()), "diagnostics": [x.to_json() for x in d]}, indent=2))
+                "warning_count": len(d.warnings()), "diagnostics": [diagnostic_json(x, self.files) for x in d]},
+                indent=2, ensure_ascii=False))
             return 1 if d.has_errors else 0
         self.diags(d)
         if d.has_errors:
@@ -367,6 +374,10 @@ class CLI:
     def cmd_plan(self, a: Args) -> int:
         from tfconsole import operations
 
+        if a.bool("json"):
+            from . import jsonops
+
+            return jsonops.plan(self, a)
         req = self._plan_request(a)
         req.context = self.context(a, req)
         res = operations.plan(req)
@@ -394,6 +405,10 @@ class CLI:
     def cmd_apply(self, a: Args, destroy: bool = False) -> int:
         from tfconsole import operations
 
+        if a.bool("json"):
+            from . import jsonops
+
+            return jsonops.apply(self, a, destroy=destroy)
         req = self._plan_request(a)
         req.destroy = req.destroy or destroy
         req.context = self.context(a, req)
@@ -452,6 +467,10 @@ class CLI:
     def cmd_refresh(self, a: Args) -> int:
         a.set("refresh-only", True)
         a.set("auto-approve", True)
+        if a.bool("json"):
+            from . import jsonops
+
+            return jsonops.apply(self, a, refresh=True)
         return self.cmd_apply(a)
 
     def cmd_show(self, a: Args) -> int:

@@ -74,9 +74,7 @@ def format_diagnostic(d: Diagnostic, files: dict[str, str] | None = None, color:
             ln = d.subject.start.line
             if 0 < ln <= len(all_lines):
                 lines.append(f"{ln:>4}: {all_lines[ln - 1]}")
-                if d.function_call:
-                    lines.append("    ├────────────────")
-                    lines.append(f"    │ while calling {d.function_call}")
+                lines.extend(value_annotations(d))
         lines.append("")
     elif d.address:
         lines.append(f"  with {d.address},")
@@ -89,6 +87,21 @@ def format_diagnostic(d: Diagnostic, files: dict[str, str] | None = None, color:
         return "\n" + "\n".join(lines)
     out = ["╷"] + [("│ " + x).rstrip() if x else "│" for x in lines] + ["╵"]
     return "\n".join(out)
+
+
+def value_annotations(d: Diagnostic) -> list[str]:
+    """The lines under the quoted source of an expression error: the failed call's signature
+    and what the expression's references were (Terraform's "├────" block)."""
+    if not d.function_call and not d.values:
+        return []
+    out = ["    ├────────────────"]
+    if d.function_call:
+        out.append(f"    │ while calling {d.function_call}")
+    for traversal, statement in d.values:
+        first, *rest = statement.split("\n")
+        out.append(f"    │ {traversal} {first}")
+        out.extend(f"    │   {line}" for line in rest)
+    return out
 
 
 def sort_diagnostics(diags: Diagnostics) -> list[Diagnostic]:

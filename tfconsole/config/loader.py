@@ -180,10 +180,16 @@ def _decode_file(mod: Module, body: Body, diags: Diagnostics) -> None:
 
 def _need_labels(b: Block, n: int, names: str, diags: Diagnostics) -> bool:
     if len(b.labels) != n:
+        where = b.range
+        body = getattr(b.body, "range", None)
+        if len(b.labels) < n and body is not None and body.start.column > 1:
+            # a missing label is reported at the opening brace, where HCL expected it
+            where = SourceRange(body.filename, Pos(body.start.line, body.start.column - 1, body.start.byte - 1),
+                                body.start)
         diags.error(f"{'Missing' if len(b.labels) < n else 'Extraneous'} name for {b.type}" if n else
                     "Extraneous label for " + b.type,
                     f"All {b.type} blocks must have {n} labels ({names})." if n else
-                    f"No labels are expected for {b.type} blocks.", b.range)
+                    f"No labels are expected for {b.type} blocks.", where)
         return False
     for lbl in b.labels:
         if not _valid_name(lbl):
@@ -374,7 +380,7 @@ def _without(body: Body, names: tuple[str, ...]) -> Body:
 
 
 def _resource(mod: Module, b: Block, diags: Diagnostics, mode: str = "managed") -> ResourceConfig | None:
-    if not _need_labels(b, 2, "type and name", diags):
+    if not _need_labels(b, 2, "type, name", diags):
         return None
     addr = Resource(mode, b.labels[0], b.labels[1])
     if addr in mod.resources:

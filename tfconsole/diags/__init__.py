@@ -57,6 +57,9 @@ class Diagnostic:
     context: str | None = None
     # the signature of the function whose call failed, "f(a, b)": shown as "while calling f(a, b)"
     function_call: str | None = None
+    # what the failing expression referred to, as Terraform annotates an expression error:
+    # (traversal, statement) pairs such as ("var.x", "is 5"), sorted by traversal
+    values: tuple[tuple[str, str], ...] = ()
 
     @property
     def is_error(self) -> bool:

@@ -34,10 +34,15 @@ class EvalError(Exception):
         # "f(a, b)": the signature of the function whose call failed (Terraform prints
         # "while calling f(a, b)" under the source line)
         self.function_call = function_call
+        # the scope `expr` failed in (set by ev() as the error leaves the innermost expression):
+        # what the diagnostic's value annotations are looked up in
+        self.scope: Any = None
 
     def diagnostic(self) -> Diagnostic:
+        from .diagvalues import expression_values
+
         return Diagnostic(Severity.ERROR, self.summary, self.detail, self.range,
-                          function_call=self.function_call)
+                          function_call=self.function_call, values=expression_values(self.expr, self.scope))
 
 
 class Data(Protocol):
@@ -157,7 +162,16 @@ class _NoData:
 
 
 def ev(e: A.Expr, s: Scope) -> Any:
-    return _DISPATCH[type(e)](e, s)
+    try:
+        return _DISPATCH[type(e)](e, s)
+    except EvalError as exc:
+        # the innermost expression an error leaves (unless the error named its own, an
+        # operand) and its scope: Terraform's diagnostic Expression and EvalContext
+        if exc.scope is None:
+            exc.scope = s
+            if exc.expr is None:
+                exc.expr = e
+        raise
 
 
 def _literal(e: A.Literal, s: Scope) -> Any:
@@ -377,11 +391,29 @@ def _traversal(e: A.ScopeTraversal, s: Scope) -> Any:
         rtype, rname = root, steps[0].name
         rest = 1
     res = Resource(mode, rtype, rname)
-    if rest < len(steps) and isinstance(steps[rest], A.IndexStep):
-        v = data.get_resource_instance(res, steps[rest].key, rng)
-        if v is not NOT_FOUND:
-            return _apply_steps(v, steps, rest + 1, e)
-    return _apply_steps(data.get_resource(res, rng), steps, rest, e)
+    try:
+        if rest < len(steps) and isinstance(steps[rest], A.IndexStep):
+            v = data.get_resource_instance(res, steps[rest].key, rng)
+            if v is not NOT_FOUND:
+                return _apply_steps(v, steps, rest + 1, e)
+        return _apply_steps(data.get_resource(res, rng), steps, rest, e)
+    except EvalError as exc:
+        _schema_attr_error(exc, steps, rest, s)
+        raise
+
+
+_NO_REFERENCES = A.Literal(None)
+
+
+def _schema_attr_error(exc: EvalError, steps: tuple, rest: int, s: Scope) -> None:
+    """An attribute a resource type does not have is, in Terraform, found against the schema
+    before anything is evaluated: its words, and no value annotations."""
+    i = rest + 1 if rest < len(steps) and isinstance(steps[rest], A.IndexStep) else rest
+    if i >= len(steps) or not isinstance(steps[i], A.AttrStep) or exc.summary != "Unsupported attribute" \
+            or f'named "{steps[i].name}"' not in exc.detail:
+        return
+    exc.detail = f'This object has no argument, nested block, or exported attribute named "{steps[i].name}".'
+    exc.expr, exc.scope = _NO_REFERENCES, s
 
 
 _REF_DETAIL = {
@@ -401,13 +433,41 @@ def _first_attr(steps: tuple) -> str:
 
 
 def _apply_steps(v: Any, steps: tuple, start: int, e: A.Expr) -> Any:
-    for i in range(start, len(steps)):
-        st = steps[i]
-        if type(st) is A.AttrStep:
-            v = get_attr(v, st.name, e.range)
-        else:
-            v = index(v, st.key, e.range)
+    i = start
+    try:
+        for i in range(start, len(steps)):
+            st = steps[i]
+            if type(st) is A.AttrStep:
+                v = get_attr(v, st.name, e.range)
+            else:
+                v = index(v, st.key, e.range)
+    except EvalError as exc:
+        if exc.range is e.range and isinstance(e, A.ScopeTraversal):
+            exc.range = _step_range(e, i) or exc.range
+        raise
     return v
+
+
+def _step_range(e: A.ScopeTraversal, i: int) -> SourceRange | None:
+    """Where step i of a traversal is in the source, as HCL points at a failing step (".c",
+    "[5]"). Steps keep no positions, so this is worked out from the traversal's own text, and
+    only when that text is exactly as wide as its source range (written without spaces)."""
+    rng = e.range
+    if rng is None or rng.start.line != rng.end.line:
+        return None
+    widths = [len("." + s.name) if isinstance(s, A.AttrStep) else len(_index_text(s.key)) for s in e.steps]
+    if len(e.root) + sum(widths) != rng.end.byte - rng.start.byte:
+        return None
+    before = len(e.root) + sum(widths[:i])
+    after = before + widths[i]
+    return SourceRange(rng.filename, Pos(rng.start.line, rng.start.column + before, rng.start.byte + before),
+                       Pos(rng.start.line, rng.start.column + after, rng.start.byte + after))
+
+
+def _index_text(key: Any) -> str:
+    import json
+
+    return "[" + (json.dumps(key, ensure_ascii=False) if isinstance(key, str) else str(key)) + "]"
 
 
 def get_attr(v: Any, name: str, rng: SourceRange | None) -> Any:
@@ -477,8 +537,9 @@ def index(v: Any, key: Any, rng: SourceRange | None) -> Any:
                 detail = "the collection has no elements."
             elif k < 0:
                 detail = "a negative number is not a valid index for a sequence."
-            else:
-                detail = "the given index is greater than or equal to the length of the collection."
+            else:  # past the end: HCL's plain message (go-cty's own detail is not shown)
+                raise EvalError("Invalid index", "The given key does not identify an element in this collection "
+                                "value.", rng)
             raise EvalError("Invalid index", "The given key does not identify an element in this collection "
                             f"value: {detail}", rng)
         return mark(v[k], marked)
@@ -544,7 +605,11 @@ def _relative(e: A.RelativeTraversal, s: Scope) -> Any:
     if e.step is not None:
         return get_attr(src, e.step, e.range)
     key = ev(e.key, s)  # type: ignore[arg-type]
-    return index(src, key, e.range)
+    # an index error points at the brackets, as HCL's does
+    rng = e.range
+    if rng is not None and e.source.range is not None:
+        rng = SourceRange(rng.filename, e.source.range.end, rng.end)
+    return index(src, key, rng)
 
 
 def _splat(e: A.Splat, s: Scope) -> Any:
@@ -607,7 +672,9 @@ def _call(e: A.FunctionCall, s: Scope) -> Any:
             if exc.arg_index is not None:
                 params = fn.params + ([fn.variadic] if fn.variadic else [])
                 exc.param_name = params[min(exc.arg_index, len(params) - 1)].name
-        raise EvalError(exc.summary, exc.detail, _error_range(e, exc.arg_index, exc.summary),
+        # an argument's error is about that argument: its references are the ones annotated
+        arg = e.args[exc.arg_index] if exc.arg_index is not None and 0 <= exc.arg_index < len(e.args) else None
+        raise EvalError(exc.summary, exc.detail, _error_range(e, exc.arg_index, exc.summary), expr=arg,
                         function_call=fn.signature(called)) from None
     except EvalError as exc:
         if exc.function_call is None and (special is None or exc.summary in _CALL_SUMMARIES):
@@ -759,15 +826,15 @@ def _to_bool(v: Any, e: A.Expr, what: str) -> bool:
         raise EvalError("Null condition" if what == "condition" else "Invalid operand",
                         "The condition value is null. Conditions must either be true or false."
                         if what == "condition" else f"Unsuitable value for {what}: a bool is required.",
-                        e.range)
+                        e.range, expr=e)
     try:
         return convert(v, BOOL)
     except ConversionError:
         if what == "condition":
             raise EvalError("Incorrect condition type",
-                            "The condition expression must be of type bool.", e.range) from None
+                            "The condition expression must be of type bool.", e.range, expr=e) from None
         raise EvalError("Invalid operand", f"Unsuitable value for {what}: a bool is required.",
-                        e.range) from None
+                        e.range, expr=e) from None
 
 
 def _to_number(v: Any, e: A.Expr, what: str) -> Any:
@@ -775,12 +842,12 @@ def _to_number(v: Any, e: A.Expr, what: str) -> Any:
     if t is int or t is Num:
         return v
     if is_null(v):
-        raise EvalError("Invalid operand", f"Unsuitable value for {what}: a number is required.", e.range)
+        raise EvalError("Invalid operand", f"Unsuitable value for {what}: a number is required.", e.range, expr=e)
     try:
         return convert(v, NUMBER)
     except ConversionError:
         raise EvalError("Invalid operand", f"Unsuitable value for {what}: a number is required.",
-                        e.range) from None
+                        e.range, expr=e) from None
 
 
 def _binary(e: A.Binary, s: Scope) -> Any:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import base64
 import math
+import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 

@@ -16,7 +16,7 @@ from tfconsole.addrs import (
     AbsResource, AbsResourceInstance, InstanceKey, Module as ModulePath, ModuleInstance, Resource,
 )
 from tfconsole.config.model import Module, ResourceConfig
-from tfconsole.diags import Diagnostics, SourceRange
+from tfconsole.diags import Diagnostics, Pos, SourceRange
 from tfconsole.lang.eval import NOT_FOUND, EvalError, Scope
 from tfconsole.lang.types import DYNAMIC
 from tfconsole.lang.values import (
@@ -202,12 +202,13 @@ class WalkContext:
             # marks kept: a sensitive command's output is suppressed by the provisioner
             d = run_local_exec(config, self.working_dir,
                                lambda line, a=str(addr): self.hook.provision_output(a, "local-exec", line))
+            self.hook.post_provision(str(addr), p.type, "failed" if d.has_errors else None)
             if d.has_errors and p.on_failure_continue:
                 continue
             if d.has_errors:
                 for x in d:
                     diags.error(x.summary if x.summary else "local-exec provisioner error", x.detail,
-                                p.range, address=str(addr))
+                                _open_brace(p), address=str(addr))
                 return diags
         return diags
 
@@ -529,3 +530,12 @@ def scope_for(ctx: WalkContext, mi: ModuleInstance, *, key: InstanceKey = None, 
 
 def is_destroying(action: Action) -> bool:
     return action in (Action.DELETE, Action.DELETE_THEN_CREATE, Action.CREATE_THEN_DELETE)
+
+
+def _open_brace(p: Any) -> SourceRange:
+    """Where Terraform points a provisioner's failure: the opening brace of its block (the
+    body's range starts just after it)."""
+    b = getattr(p.body, "range", None)
+    if b is None or b.start.column < 2:
+        return p.range
+    return SourceRange(b.filename, Pos(b.start.line, b.start.column - 1, b.start.byte - 1), b.start)

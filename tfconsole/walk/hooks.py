@@ -11,6 +11,52 @@ from typing import Any
 from tfconsole.diags import Diagnostic
 
 
+class IdHint(str):
+    """An object's identifying value as the hooks show it (`[id=...]`); `key` names the
+    attribute it came from: "id", "name" or a tag ("tags.Name"), as Terraform chooses."""
+
+    key: str = "id"
+
+    def __new__(cls, value: str, key: str = "id") -> "IdHint":
+        obj = super().__new__(cls, value)
+        obj.key = key
+        return obj
+
+
+def object_id(obj: Any, or_name: bool = False) -> IdHint | None:
+    """Terraform's ObjectValueID (a string `id`, else a string `name`) and, with or_name,
+    ObjectValueIDOrName (then `name`, else a string map `tags`' name or Name). A sensitive,
+    unknown or null value gives none."""
+    if not isinstance(obj, dict):
+        return None
+    hint = _string_attr(obj, ("id", "name"))
+    if hint is not None or not or_name:
+        return hint
+    from tfconsole.lang.types import STRING, MapType
+    from tfconsole.lang.values import type_of
+
+    if "name" in obj:
+        return _string_attr(obj, ("name",))
+    tags = obj.get("tags")
+    if isinstance(tags, dict) and type_of(tags) == MapType(STRING):
+        hint = _string_attr(tags, ("name", "Name"))
+        return IdHint(hint, "tags." + hint.key) if hint is not None else None
+    return None
+
+
+def _string_attr(obj: dict, keys: tuple[str, ...]) -> IdHint | None:
+    """The first of keys whose attribute is string-typed: its value if known, not null and not
+    sensitive (a switch on the first matching case, as Terraform's)."""
+    from tfconsole.lang.types import STRING
+    from tfconsole.lang.values import type_of
+
+    for key in keys:
+        if key in obj and type_of(obj[key]) == STRING:
+            v = obj[key]
+            return IdHint(v, key) if type(v) is str else None
+    return None
+
+
 class Hook:
     # ---- walk progress (every vertex, any operation)
     def walk_started(self, operation: str, vertex_names: list[str]) -> None:
@@ -52,12 +98,15 @@ class Hook:
 
     def pre_refresh(self, addr: str, id_hint: str | None) -> None: ...
 
-    def post_refresh(self, addr: str) -> None: ...
+    def post_refresh(self, addr: str, id_hint: str | None = None) -> None: ...
 
     def pre_provision(self, addr: str, provisioner: str) -> None:
         """A provisioner is about to run for the instance."""
 
     def provision_output(self, addr: str, provisioner: str, line: str) -> None: ...
+
+    def post_provision(self, addr: str, provisioner: str, error: str | None) -> None:
+        """A provisioner finished for the instance (error: why it failed, None: it succeeded)."""
 
     def diagnostic(self, diag: Diagnostic) -> None: ...
 

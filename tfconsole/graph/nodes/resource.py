@@ -98,28 +98,23 @@ def evaluate_expansion(count: A.Expr | None, for_each: A.Expr | None, scope: Sco
                         "Sensitive values, or values derived from sensitive values, cannot be used as for_each "
                         "arguments. If used, the sensitive value could be exposed as a resource instance key.",
                         for_each.range)
-            return None, diags
+            return None, _annotate(diags, for_each, scope, sensitive=True)
         if isinstance(raw, Unknown):
             if allow_unknown:
                 return Expansion("map", [], unknown=True), diags
-            kind = "set includes values" if isinstance(raw.type, SetType) else "map includes keys"
-            diags.error("Invalid for_each argument",
-                        f"The \"for_each\" {kind} derived from resource attributes that cannot be determined "
-                        "until apply, and so Terraform cannot determine the full set of keys that will identify "
-                        "the instances of this resource.\n\nWhen working with unknown values in for_each, it's "
-                        "better to define the map keys statically in your configuration and place apply-time "
-                        "results only in the map values.", for_each.range)
-            return None, diags
+            diags.error("Invalid for_each argument", _UNKNOWN_SET if isinstance(raw.type, SetType) else _UNKNOWN_MAP,
+                        for_each.range)
+            return None, _annotate(diags, for_each, scope, unknown=True)
         if is_null(raw):
             diags.error("Invalid for_each argument", "The given \"for_each\" argument value is unsuitable: the "
                         "given \"for_each\" argument value is null. A map, or set of strings is allowed.",
                         for_each.range)
-            return None, diags
+            return None, _annotate(diags, for_each, scope)
         if isinstance(raw, (dict, TMap, TSet)) and len(raw) > MAX_INSTANCES:
             diags.error("Invalid for_each argument", f"The given \"for_each\" argument value is unsuitable: "
                         f"{len(raw):,} elements; tfconsole supports at most {MAX_INSTANCES:,} instances of one "
                         "resource or module.", for_each.range)
-            return None, diags
+            return None, _annotate(diags, for_each, scope)
         if isinstance(raw, (dict, TMap)):
             keys = sorted(raw.keys())
             return Expansion("map", keys, {k: raw[k] for k in keys}), diags
@@ -130,29 +125,53 @@ def evaluate_expansion(count: A.Expr | None, for_each: A.Expr | None, scope: Sco
                 if isinstance(item, Unknown):
                     if allow_unknown:
                         return Expansion("map", [], unknown=True), diags
-                    diags.error("Invalid for_each argument", "The \"for_each\" set includes values derived from "
-                                "resource attributes that cannot be determined until apply, and so Terraform "
-                                "cannot determine the full set of keys that will identify the instances of "
-                                "this resource.", for_each.range)
-                    return None, diags
+                    diags.error("Invalid for_each argument", _UNKNOWN_SET, for_each.range)
+                    return None, _annotate(diags, for_each, scope, unknown=True)
                 if is_null(item):
                     diags.error("Invalid for_each set argument", "The given \"for_each\" argument value is "
                                 "unsuitable: \"for_each\" sets must not contain null values.", for_each.range)
-                    return None, diags
+                    return None, _annotate(diags, for_each, scope)
                 if not isinstance(item, str):
                     diags.error("Invalid for_each set argument",
                                 "The given \"for_each\" argument value is unsuitable: \"for_each\" supports sets "
                                 f"of strings, but you have provided a set containing type "
                                 f"{type_of(item).friendly()}.", for_each.range)
-                    return None, diags
+                    return None, _annotate(diags, for_each, scope)
                 vals.append(item)
             return Expansion("map", sorted(vals), {k: k for k in vals}), diags
         diags.error("Invalid for_each argument",
                     "The given \"for_each\" argument value is unsuitable: the \"for_each\" argument must be a "
                     f"map, or set of strings, and you have provided a value of type {type_of(raw).friendly()}.",
                     for_each.range)
-        return None, diags
+        return None, _annotate(diags, for_each, scope)
     return Expansion("", [None]), diags
+
+
+_TARGET_HINT = ("\n\nAlternatively, you could use the -target planning option to first apply only the resources "
+                "that the for_each value depends on, and then apply a second time to fully converge.")
+_UNKNOWN_SET = ("The \"for_each\" set includes values derived from resource attributes that cannot be determined "
+                "until apply, and so Terraform cannot determine the full set of keys that will identify the "
+                "instances of this resource.\n\nWhen working with unknown values in for_each, it's better to use a "
+                "map value where the keys are defined statically in your configuration and where only the values "
+                "contain apply-time results." + _TARGET_HINT)
+_UNKNOWN_MAP = ("The \"for_each\" map includes keys derived from resource attributes that cannot be determined "
+                "until apply, and so Terraform cannot determine the full set of keys that will identify the "
+                "instances of this resource.\n\nWhen working with unknown values in for_each, it's better to define "
+                "the map keys statically in your configuration and place apply-time results only in the map "
+                "values." + _TARGET_HINT)
+
+
+def _annotate(diags: Diagnostics, expr: A.Expr, scope: Scope, unknown: bool = False,
+              sensitive: bool = False) -> Diagnostics:
+    """The last diagnostic (about the for_each expression) with what the expression referred
+    to, as Terraform annotates it; only errors pay for this."""
+    from dataclasses import replace
+
+    from tfconsole.lang.diagvalues import expression_values
+
+    if diags.items:
+        diags.items[-1] = replace(diags.items[-1], values=expression_values(expr, scope, unknown, sensitive))
+    return diags
 
 
 def _NUMBER() -> Any:
@@ -755,7 +774,7 @@ class PlanInstanceNode(_InstanceNode):
                 ctx.hook.pre_refresh(addr_s, _id_hint(prior))
                 resp = provider.read_resource(rc.addr.type, unmark_deep(prior)[0], obj.private)
                 diags.extend(_with_addr(resp.diags, addr_s, rc.range if rc is not None else None))
-                ctx.hook.post_refresh(addr_s)
+                ctx.hook.post_refresh(addr_s, _id_hint(resp.new_state))
                 if resp.diags.has_errors:
                     return diags
                 new_prior = remark(resp.new_state, sensitive_paths(prior), schema)
@@ -908,11 +927,11 @@ def _walk_steps(v: Any, steps: tuple) -> Any:
     return v
 
 
-def _id_hint(v: dict[str, Any] | None) -> str | None:
-    if not v:
-        return None
-    i, _ = unmark(v.get("id"))
-    return i if isinstance(i, str) else None
+def _id_hint(v: dict[str, Any] | None, or_name: bool = False) -> str | None:
+    """What the hooks show of an object ([id=...]): Terraform's ObjectValueID(OrName)."""
+    from tfconsole.walk.hooks import object_id
+
+    return object_id(v, or_name)
 
 
 class PlanDataInstanceNode(_InstanceNode):
@@ -969,7 +988,7 @@ class PlanDataInstanceNode(_InstanceNode):
         ctx.hook.pre_refresh(addr_s, None)
         result, d = provider.read_data_source(rc.addr.type, clean)
         diags.extend(_with_addr(d, addr_s, rc.range))
-        ctx.hook.post_refresh(addr_s)
+        ctx.hook.post_refresh(addr_s, _id_hint(result))
         if d.has_errors or result is None:
             if not d.has_errors:
                 diags.error("Provider produced null object", f"The data source {addr_s} returned no result.",
@@ -1054,7 +1073,9 @@ class PlanOrphanNode(Node, Executable, ProviderConsumer):
         else:
             prior = decode_object(obj.attributes, schema, obj.sensitive_attributes)
         if provider is not None and ctx.refresh and not self.deposed and not ctx.destroy_mode:
+            ctx.hook.pre_refresh(str(addr), _id_hint(prior))
             resp = provider.read_resource(addr.resource.type, unmark_deep(prior)[0], obj.private)
+            ctx.hook.post_refresh(str(addr), _id_hint(resp.new_state))
             diags.extend(_with_addr(resp.diags, str(addr)))
             if resp.new_state is None:
                 ctx.refreshed_object(addr, self.provider_addr, None, schema, obj)
@@ -1209,7 +1230,7 @@ class ApplyInstanceNode(Node, Executable):
         if self.deposed_key and obj is not None:
             ctx.depose(addr, self.deposed_key, ch.provider)
         action = "create" if ch.action is not Action.UPDATE else "update"
-        ctx.hook.pre_apply(addr_s, action, _id_hint(prior))
+        ctx.hook.pre_apply(addr_s, action, _id_hint(prior, or_name=True))
         t0 = time.monotonic()
         resp = provider.apply_resource(ApplyRequest(addr.resource.type, clean_prior, presp.planned, clean_config,
                                                     presp.private))
@@ -1312,7 +1333,7 @@ class DestroyInstanceNode(Node, Executable):
             if pd.has_errors:
                 return diags
         shown = addr_s + (f" (deposed object {self.deposed_key})" if self.deposed_key else "")
-        ctx.hook.pre_apply(shown, "delete", _id_hint(prior))
+        ctx.hook.pre_apply(shown, "delete", _id_hint(prior, or_name=True))
         t0 = time.monotonic()
         # the destroy half of a replacement carries the private data of the plan (as Terraform's
         # apply sends the change's), a plain destroy the stored object's
