@@ -194,7 +194,7 @@ def run_init(cli: Any, a: Any) -> int:
         from .jsonui import init_view
 
         start(cli)
-        view = init_view(cli)
+        view = init_view(cli, InitView)
     else:
         view = InitView(cli)
     cfg = cli_config(cli)

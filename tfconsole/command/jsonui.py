@@ -432,9 +432,9 @@ INIT_MESSAGES: dict[str, tuple[str | None, str]] = {
 }
 
 
-def init_view(cli: Any) -> Any:
-    """init's view for `init -json`: its messages as init_output / log messages."""
-    from .init import InitView
+def init_view(cli: Any, InitView: Any) -> Any:  # noqa: N803 - the class init.py passes in
+    """init's view for `init -json`: its messages as init_output / log messages (init.py hands
+    in its InitView class, so this module does not import init)."""
 
     class JSONInitView(InitView):
         def out(self, code: str, *params: Any) -> None:

@@ -46,13 +46,11 @@ def expression_values(expr: Any, scope: Any, caused_by_unknown: bool = False,
 
 def _lookup(ref: A.ScopeTraversal, scope: Any) -> tuple[str, Any] | None:
     """The longest prefix of the traversal (root plus at least one step) that can be looked up."""
-    from .eval import _traversal
-
     steps = ref.steps
     while steps:
         t = A.ScopeTraversal(ref.root, steps, ref.range)
         try:
-            return traversal_text(t), _traversal(t, scope)
+            return traversal_text(t), scope.lookup(t)
         except Exception:  # noqa: BLE001 - an EvalError (or anything else): try a shorter one
             steps = steps[:-1]
     return None

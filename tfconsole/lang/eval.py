@@ -80,6 +80,11 @@ class Scope:
         s._fctx = self._fctx
         return s
 
+    def lookup(self, traversal: A.ScopeTraversal) -> Any:
+        """The value a traversal names here (EvalError when it names nothing): what diagnostics'
+        value annotations look up, without importing the evaluator."""
+        return _traversal(traversal, self)
+
     def func_context(self) -> Any:
         if self._fctx is None:
             from .funcs import FuncContext
