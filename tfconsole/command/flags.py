@@ -54,6 +54,9 @@ class Command:
     summary: str        # one paragraph
     flags: tuple[Flag, ...] = ()
     max_args: int | None = None  # positional arguments allowed (None: any number)
+    # Terraform's older commands report a bad flag as the usage text and one line,
+    # "Error parsing command-line flags: ...", instead of a diagnostic
+    legacy_flag_errors: bool = False
 
     def flag(self, name: str) -> Flag | None:
         for f in self.flags:
@@ -200,7 +203,7 @@ _COMMANDS = [
             "that can no longer release it. This changes no infrastructure. Local state locks belong to the "
             "process holding them and cannot be removed by another process.", (
         _f("force", B, "Do not ask for confirmation.", False),
-    ), None),
+    ), None, legacy_flag_errors=True),
     Command("state", "<subcommand> [options] [args]", "Inspect and edit the state. Subcommands: list, show, "
             "mv, rm, pull, push.", (), None),
     Command("state list", "[options] [ADDRESS...]", "List the resource instances in the state, optionally only "

@@ -182,6 +182,9 @@ class CLI:
             self.stdout.write(usage(spec))
             return 0
         if d.has_errors:
+            if spec.legacy_flag_errors:
+                self.stderr.write(usage(spec) + f"Error parsing command-line flags: {d.errors()[0].detail}\n\n")
+                return 1
             self.diags(d)
             self.stderr.write(help_hint(spec))
             return 1
