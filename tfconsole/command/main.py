@@ -783,7 +783,7 @@ class CLI:
     def cmd_workspace_show(self, a: Args) -> int:
         from tfconsole import operations
 
-        res = operations.workspace_list(self.request(a))
+        res = operations.workspace_current(self.request(a))
         if not self._workspace(res):
             return 1
         self.out(res.state)

@@ -15,11 +15,14 @@ from .local import (
 )
 from .request import OperationRequest, OperationResult, OperationView
 from .rules import find_orphans
-from .workspaces import open_backend, workspace_delete, workspace_list, workspace_new, workspace_select
+from .workspaces import (
+    open_backend, workspace_current, workspace_delete, workspace_list, workspace_new, workspace_select,
+)
 
 __all__ = [
     "OperationRequest", "OperationResult", "OperationView", "apply", "destroy", "edit_state", "find_orphans",
     "import_resource", "load_configuration", "new_context", "open_backend", "orphans", "plan", "read_state",
-    "refresh", "state_mv", "state_push", "state_rm", "taint", "untaint", "workspace_delete", "workspace_list",
+    "refresh", "state_mv", "state_push", "state_rm", "taint", "untaint", "workspace_current", "workspace_delete",
+    "workspace_list",
     "workspace_new", "workspace_select",
 ]

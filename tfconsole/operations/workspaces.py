@@ -48,6 +48,15 @@ def workspace_list(req: OperationRequest) -> OperationResult:
     return _with_backend(req, run)
 
 
+def workspace_current(req: OperationRequest) -> OperationResult:
+    """state = the current workspace's name (every backend has one, even those that cannot list
+    workspaces)."""
+    def run(b: Any, res: OperationResult) -> OperationResult:
+        res.state = b.current_workspace()
+        return res
+    return _with_backend(req, run)
+
+
 def workspace_new(req: OperationRequest, name: str) -> OperationResult:
     return _with_backend(req, lambda b, res: res.fail("workspace", d) if (d := b.new_workspace(name)).has_errors
                          else res)
