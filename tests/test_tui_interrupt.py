@@ -157,3 +157,24 @@ async def test_jump_to_running_and_failed_rows_and_follow(tmp_path: Path) -> Non
         await wait_for(pilot, lambda: app.summary_line.startswith("Apply complete!"))
         await pilot.press("exclamation_mark")  # nothing failed: the cursor stays, a notice says so
         assert not any(u.status == "failed" for u in app.instance_status.values())
+
+
+async def test_a_stale_plan_is_refused_and_says_nothing_was_applied(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from tfconsole.command.main import CLI
+
+    d = tmp_path / "cfg"
+    d.mkdir()
+    (d / "main.tf").write_text('resource "terraform_data" "a" {}\n')
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("p")
+        await wait_for(pilot, lambda: app.summary_line.startswith("Plan:"))
+        monkeypatch.chdir(d)  # meanwhile someone applies from the command line: the plan is stale
+        assert CLI().run(["apply", "-auto-approve", "-no-color"]) == 0
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.summary_line.startswith("Apply "))
+        assert app.summary_line.startswith("Apply refused") and "saved" not in app.summary_line
+    assert state_addresses(d) == {"terraform_data.a"}  # one object, not two

@@ -508,6 +508,8 @@ class ConsoleApp(App[int]):
         add, change, destroy = out.plan.summary()
         if out.cancelled:
             line = Text("Apply cancelled: completed changes were saved to the state.", style="bold yellow")
+        elif out.diags.has_errors and not out.applied:
+            line = Text("Apply refused: see diagnostics. Nothing was applied.", style="bold red")
         elif out.diags.has_errors:
             line = Text("Apply failed: see diagnostics. Completed changes were saved to the state.",
                         style="bold red")

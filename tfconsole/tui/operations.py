@@ -36,6 +36,7 @@ class ApplyOutcome:
     cancelled: bool
     timings: dict[str, tuple[float, float]] = field(default_factory=dict)
     graph: "GraphInfo | None" = None
+    applied: bool = True  # the apply walk ran (False: refused before it, e.g. a stale plan)
 
 
 @dataclass
@@ -133,7 +134,8 @@ def apply(ctx: Context, the_plan: Plan) -> ApplyOutcome:
     timings = dict(walk.timings) if walk is not None else {}
     info = graph_info(ctx.last_graph, timings, "apply") if ctx.last_graph is not None else None
     state = res.state if res.failed_phase in (None, "apply") else None
-    return ApplyOutcome(the_plan, state, res.diags, res.cancelled, timings, info)
+    return ApplyOutcome(the_plan, state, res.diags, res.cancelled, timings, info,
+                        applied=res.failed_phase in (None, "apply"))
 
 
 def graph_info(g: Any, timings: dict[str, tuple[float, float]] | None = None, kind: str = "plan") -> GraphInfo:
