@@ -441,12 +441,16 @@ def _equal_typed(a: Any, b: Any) -> bool:
 
 
 def _reason_text(ch: ResourceInstanceChange) -> str:
-    r = ch.reason
-    a = ch.addr
-    if r in ("replace_because_tainted", "replace_by_request", "replace_by_triggers"):
-        return ""
     if ch.action is Action.FORGET:
         return "(destroy = false is set in the configuration)"
+    return reason_text(ch.reason, ch.addr)
+
+
+def reason_text(r: str | None, a: Any) -> str:
+    """Terraform's words for why an instance is planned as it is (an orphan's reason, for one):
+    "(because index [1] is out of range for count)"; "" when Terraform says nothing."""
+    if r in ("replace_because_tainted", "replace_by_request", "replace_by_triggers"):
+        return ""
     if r == "delete_because_no_resource_config":
         return f"(because {a.resource} is not in configuration)"
     if r == "delete_because_no_module":

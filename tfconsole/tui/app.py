@@ -918,9 +918,19 @@ class ConsoleApp(App[int]):
         if info.kind in ("state-module", "state-resource", "state-instance", "attribute"):
             return self._state_detail(info)
         if info.kind == "orphan":
+            from tfconsole.addrs import parse_instance
+            from tfconsole.command.views import reason_text
+
             t = Text(info.addr, style="bold red")
-            t.append(f"\n\n{info.payload}\n\n")
-            t.append("D plans its destruction and asks y/n; F forgets it (state rm) after y.\n"
+            code, _, note = str(info.payload).partition(":")  # "REASON" or "REASON: where it comes from"
+            try:
+                why = reason_text(code, parse_instance(info.addr)) or code
+            except Exception:  # noqa: BLE001 - an address the parser refuses: the reason as it is
+                why = code
+            if note.strip():
+                why += f"\n{note.strip()}"
+            t.append(f"\n\n{why}\n\n")
+            t.append("D plans its destruction and asks for yes; F forgets it (state rm) after y.\n"
                      "space marks several.", style="dim")
             return t
         if info.kind == "vertex":
