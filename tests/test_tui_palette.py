@@ -27,3 +27,18 @@ async def test_palette_has_every_action_once(tmp_path: Path) -> None:
     for wanted in ("Taint", "Target marked", "Exclude marked", "Next workspace", "Reveal sensitive values",
                    "Filter by action", "Keys", "Quit"):
         assert wanted in titles
+
+
+async def test_switching_workspace_clears_the_old_plan(tmp_path: Path) -> None:
+    from test_tui_helpers import wait_for
+
+    (tmp_path / "main.tf").write_text('resource "terraform_data" "a" {}\n')
+    app = ConsoleApp(str(tmp_path))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("p")
+        await wait_for(pilot, lambda: app.summary_line.startswith("Plan:"))
+        assert app.instance_nodes
+        app.run_command("workspace new dev")
+        await wait_for(pilot, lambda: "dev" in app.summary_line)
+        assert app.plan is None and not app.instance_nodes  # nothing of default's plan on screen
+        assert app.summary_line == "Workspace dev: press p to plan."

@@ -1002,6 +1002,11 @@ class ConsoleApp(App[int]):
             return
         self.plan = None
         self.plan_ctx = None
+        self.state_outcome = None
+        self.graph_info = None
+        self._reset_progress()
+        self._rebuild_plan_tree()  # the old workspace's plan leaves the screen with it
+        self._set_summary(f"Workspace {name}: press p to plan.")
         self._show_workdir()
         self.notify(f"Workspace {name!r} {'created and ' if create else ''}selected.")
         if self.view in ("state", "orphans"):
