@@ -26,6 +26,13 @@ resource "terraform_data" "second" {
 """
 
 
+def _config(tmp_path: Path, text: str) -> Path:
+    d = tmp_path / "cfg"
+    d.mkdir()
+    (d / "main.tf").write_text(text)
+    return d
+
+
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
@@ -41,9 +48,7 @@ async def _start_blocked_apply(app: ConsoleApp, pilot, d: Path) -> None:
 
 
 async def test_ctrl_c_cancels_the_apply_and_keeps_what_completed(tmp_path: Path) -> None:
-    d = tmp_path / "cfg"
-    d.mkdir()
-    (d / "main.tf").write_text(CONFIG)
+    d = _config(tmp_path, CONFIG)
     app = ConsoleApp(str(d))
     async with app.run_test(size=(100, 30)) as pilot:
         await _start_blocked_apply(app, pilot, d)
@@ -59,9 +64,7 @@ async def test_ctrl_c_cancels_the_apply_and_keeps_what_completed(tmp_path: Path)
 
 
 async def test_q_during_an_apply_asks_before_quitting(tmp_path: Path) -> None:
-    d = tmp_path / "cfg"
-    d.mkdir()
-    (d / "main.tf").write_text(CONFIG)
+    d = _config(tmp_path, CONFIG)
     app = ConsoleApp(str(d))
     async with app.run_test(size=(100, 30)) as pilot:
         await _start_blocked_apply(app, pilot, d)
@@ -86,9 +89,7 @@ resource "terraform_data" "many" {
 async def test_live_status_survives_filters_and_searches_during_an_apply(tmp_path: Path) -> None:
     """Rows filtered out while their instances finish show the final status when shown again,
     and a resource's counter counts its instances in the plan, not the rows a filter shows."""
-    d = tmp_path / "cfg"
-    d.mkdir()
-    (d / "main.tf").write_text(FILTERED_CONFIG)
+    d = _config(tmp_path, FILTERED_CONFIG)
     app = ConsoleApp(str(d))
     async with app.run_test(size=(100, 30)) as pilot:
         await _start_blocked_apply(app, pilot, d)
@@ -119,9 +120,7 @@ resource "local_file" "broken" {
 
 
 async def test_a_failure_is_shown_on_its_row_with_file_and_line(tmp_path: Path) -> None:
-    d = tmp_path / "cfg"
-    d.mkdir()
-    (d / "main.tf").write_text(FAILING_CONFIG)
+    d = _config(tmp_path, FAILING_CONFIG)
     (d / "blocked").write_text("a file where a directory is needed")
     app = ConsoleApp(str(d))
     async with app.run_test(size=(120, 40)) as pilot:
@@ -138,9 +137,7 @@ async def test_a_failure_is_shown_on_its_row_with_file_and_line(tmp_path: Path) 
 
 
 async def test_jump_to_running_and_failed_rows_and_follow(tmp_path: Path) -> None:
-    d = tmp_path / "cfg"
-    d.mkdir()
-    (d / "main.tf").write_text(FILTERED_CONFIG)
+    d = _config(tmp_path, FILTERED_CONFIG)
     app = ConsoleApp(str(d))
     async with app.run_test(size=(100, 30)) as pilot:
         await _start_blocked_apply(app, pilot, d)
@@ -163,9 +160,7 @@ async def test_a_stale_plan_is_refused_and_says_nothing_was_applied(tmp_path: Pa
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     from tfconsole.command.main import CLI
 
-    d = tmp_path / "cfg"
-    d.mkdir()
-    (d / "main.tf").write_text('resource "terraform_data" "a" {}\n')
+    d = _config(tmp_path, 'resource "terraform_data" "a" {}\n')
     app = ConsoleApp(str(d))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("p")
