@@ -488,7 +488,7 @@ def render_tree(mreqs: ModuleRequirements) -> str:
 
 def run_providers_schema(cli: Any, a: Any) -> int:
     from tfconsole.config.loader import load_config
-    from tfconsole.providers.plugin.locate import schema_of
+    from tfconsole.providers.preflight import schema_of
     from tfconsole.providers.plugin.schema_json import providers_json
 
     if not a.bool("json"):

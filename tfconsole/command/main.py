@@ -227,7 +227,7 @@ class CLI:
         if backend:
             d.append(check_backend(ctx.backend_root(), init=init_style))
         if backend and not init_style and not d.has_errors:
-            from tfconsole.providers.plugin.locate import check_before_operation
+            from tfconsole.providers.preflight import check_before_operation
 
             d.append(check_before_operation(ctx.opts.working_dir, ctx.config))
         if ctx.config is not None:

@@ -153,6 +153,11 @@ def _inner(rng: SourceRange | None, summary: str, detail: str) -> str:
     return f"{where}{summary}; {detail}" if detail else f"{where}{summary}"
 
 
+def evaluate_constant(expr: A.Expr) -> tuple[Any, Diagnostics]:
+    """An expression that may refer to nothing (a type constraint's default value)."""
+    return evaluate(expr, Scope(_NoData()))
+
+
 class _NoData:
     def __getattr__(self, name: str) -> Any:
         def fail(*args: Any) -> Any:
@@ -806,7 +811,7 @@ def _convert(e: A.FunctionCall, s: Scope, called: str) -> Any:
         # a bare type keyword is not a reference; anything else is checked as one would be
         if not (ref.root in ("string", "number", "bool", "any") and not ref.steps):
             ev(ref, s)
-    ty, d = type_constraint(e.args[1])
+    ty, d = type_constraint(e.args[1], evaluate_constant)
     if d.has_errors:
         first = d.errors()[0]
         raise EvalError(first.summary, first.detail, first.subject or e.args[1].range)

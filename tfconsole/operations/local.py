@@ -52,7 +52,7 @@ def load_configuration(ctx: Any, req: OperationRequest, res: OperationResult) ->
     d = ctx.load_config()
     d.append(check_backend(ctx.backend_root()))
     if not d.has_errors:  # Terraform refuses missing or changed plugins before any operation
-        from tfconsole.providers.plugin.locate import check_before_operation
+        from tfconsole.providers.preflight import check_before_operation
 
         d.append(check_before_operation(ctx.opts.working_dir, ctx.config))
     res.diags.append(d)
