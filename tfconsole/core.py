@@ -94,14 +94,6 @@ class Context:
         self.inputs = vals
         return diags
 
-    def backend(self) -> Any:
-        """The backend the root module's backend block chooses (backends.BACKENDS); one that
-        cannot be used is a stand-in whose every state access reports why."""
-        from tfconsole.backends import Overrides, open_backend
-
-        b, _ = open_backend(self.backend_root(), self.opts.working_dir, Overrides(self.opts.state_path))
-        return b
-
     def backend_root(self) -> Module | None:
         """The root module, for its backend block: loaded if this command has not (state
         commands), and used even when other parts of the configuration have errors."""
@@ -112,7 +104,9 @@ class Context:
         return self._root_module
 
     def workspace(self) -> str:
-        return self.opts.workspace or self.backend().current_workspace()
+        """terraform.workspace: the workspace whose state the caller loaded (the operations layer
+        sets it from the backend before walking; the Context never opens a backend)."""
+        return self.opts.workspace or "default"
 
     def cancel(self) -> None:
         """Stop scheduling new work; in-flight vertices finish and state is saved. In-process

@@ -342,7 +342,9 @@ def _current_state(root: Any) -> Any:
     ctx = Context(Options())
     ctx.config = root
     try:
-        mgr = ctx.backend().state_manager(lock=False, operation="OperationTypeInvalid")
+        from tfconsole.backends import backend_for
+
+        mgr = backend_for(ctx).state_manager(lock=False, operation="OperationTypeInvalid")
     except Exception:  # noqa: BLE001 - a backend problem is reported by the commands that use it
         return None
     path = getattr(mgr, "path", None)  # an unavailable backend's stand-in has none

@@ -510,6 +510,11 @@ def render_state_instance(addr: Any, value: dict[str, Any], deposed: str | None 
     return "\n".join(lines)
 
 
+def _no_changes(headline: str, text: str) -> str:
+    """Terraform's "No changes." paragraph, wrapped to its 78-column output."""
+    return f"\nNo changes. {headline}\n\n" + "\n".join(_wrap(text, 77)) + "\n"
+
+
 def render_plan(plan: Plan) -> str:
     out: list[str] = []
     changes = [c for c in plan.changes if c.action is not Action.NOOP or
@@ -517,11 +522,12 @@ def render_plan(plan: Plan) -> str:
     actions = [c for c in changes if c.action is not Action.NOOP]
     if not changes and not [o for o in plan.output_changes if o.action is not Action.NOOP]:
         if plan.refresh_only:
-            return ("\nNo changes. Your infrastructure still matches the configuration.\n\nTerraform has checked "
-                    "that the real remote objects still match the result of your most recent changes, and found "
-                    "no differences.\n")
-        return ("\nNo changes. Your infrastructure matches the configuration.\n\nTerraform has compared your real "
-                "infrastructure against your configuration and found no differences, so no changes are needed.\n")
+            return _no_changes("Your infrastructure still matches the configuration.", "Terraform has checked that "
+                               "the real remote objects still match the result of your most recent changes, and "
+                               "found no differences.")
+        return _no_changes("Your infrastructure matches the configuration.", "Terraform has compared your real "
+                           "infrastructure against your configuration and found no differences, so no changes are "
+                           "needed.")
     if changes:
         symbols = []
         present = {c.action for c in actions}

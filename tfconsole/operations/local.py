@@ -66,7 +66,9 @@ def state_manager(ctx: Any, req: OperationRequest, operation: str, *, lock: bool
     """The workspace's state manager from the configured backend (backends.BACKENDS: local,
     or whatever a remote backend registers). The walk's terraform.workspace is fixed to the
     workspace whose state it works on."""
-    backend = ctx.backend()
+    from tfconsole.backends import backend_for
+
+    backend = backend_for(ctx)
     workspace = req.workspace or backend.current_workspace()
     ctx.opts.workspace = workspace
     mgr = backend.state_manager(workspace, lock=lock and req.lock, lock_timeout=req.lock_timeout,
@@ -114,13 +116,18 @@ def _walk(req: OperationRequest, ctx: Any, fn: Callable[[], Any]) -> Any:
 
 
 def _make_plan(ctx: Any, req: OperationRequest, res: OperationResult, state: State) -> Any:
+    """Plan, then show it and its diagnostics in Terraform's order: a plan first and then its
+    warnings; an errored plan's partial changes (plan_failed) and then its errors."""
     plan, d = _walk(req, ctx, lambda: ctx.plan(state, destroy=req.destroy, refresh_only=req.refresh_only,
                                                  refresh=req.refresh, targets=req.targets, replace=req.replace,
                                                  excludes=req.excludes))
-    if not _report(req, res, d, "plan"):
+    if d.has_errors:
+        req.view.plan_failed(plan)
+        _report(req, res, d, "plan")
         return None
     res.plan = plan
     req.view.plan_ready(plan)
+    _report(req, res, d, "plan")
     return plan
 
 
@@ -162,7 +169,11 @@ def apply(req: OperationRequest) -> OperationResult:
                 return res
         elif not _report(req, res, check_applicable(the_plan, state), "stale"):
             return res
+        else:
+            req.view.applying_saved_plan(the_plan)
         new_state, d = _walk(req, ctx, lambda: ctx.apply(the_plan, mgr))
+        if the_plan.targets and not d.has_errors:
+            d.append(rules.targeted_apply_warning())
         res.state = new_state
         walk = ctx.last_walk
         res.cancelled = bool(walk is not None and walk.cancelled)

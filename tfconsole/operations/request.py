@@ -36,6 +36,13 @@ class OperationView:
     def plan_ready(self, plan: Any) -> None:
         """A plan was made (plan, apply, destroy, refresh), before any confirmation."""
 
+    def plan_failed(self, plan: Any) -> None:
+        """A plan walk ended with errors; `plan` (possibly None) holds what it planned before
+        them. Called before the errors reach diagnostics()."""
+
+    def applying_saved_plan(self, plan: Any) -> None:
+        """An earlier plan passed the stale-plan rule and is about to be applied."""
+
     def importing(self, addr: Any, import_id: str) -> None:
         """import: the provider is asked for the object with this id."""
 
