@@ -29,11 +29,13 @@ PLAN, APPLY, STATE_EDIT, IMPORT = "OperationTypePlan", "OperationTypeApply", "Op
 
 def new_context(req: OperationRequest) -> Any:
     """The Context an operation walks with (its hooks are the request's)."""
+    from dataclasses import fields
+
     from tfconsole.core import Context, Options
 
-    opts = Options(working_dir=req.working_dir, cli_vars=list(req.cli_vars), parallelism=max(1, req.parallelism),
-                   lock=req.lock, lock_timeout=req.lock_timeout, state_path=req.state_path,
-                   workspace=req.workspace)
+    opts = Options(**{f.name: getattr(req, f.name) for f in fields(Options)})
+    opts.cli_vars = list(opts.cli_vars)
+    opts.parallelism = max(1, opts.parallelism)
     return Context(opts, hooks=list(req.hooks))
 
 

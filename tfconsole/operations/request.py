@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tfconsole.core import Options
 from tfconsole.diags import Diagnostics
 
 
@@ -52,16 +53,10 @@ class OperationView:
 
 
 @dataclass
-class OperationRequest:
-    """One operation: where, with which settings, against which workspace."""
+class OperationRequest(Options):
+    """One operation: the Context's options (where, which variables, parallelism, locking,
+    which workspace) and what to do with them."""
 
-    working_dir: str = "."
-    cli_vars: list[tuple[str, str]] = field(default_factory=list)
-    parallelism: int = 10
-    lock: bool = True
-    lock_timeout: float = 0.0
-    state_path: str | None = None
-    workspace: str | None = None
     # plan settings
     destroy: bool = False
     refresh: bool = True
