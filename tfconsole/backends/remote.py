@@ -33,7 +33,7 @@ from typing import Any, Callable, Protocol
 from tfconsole.diags import Diagnostics
 from tfconsole.states.journal import Journal, replay_journal
 from tfconsole.states.locking import LockInfo, lock_error
-from tfconsole.states.fileio import atomic_write
+from tfconsole.states.fileio import atomic_write, read_or_none
 from tfconsole.states.recovery import JournalRecovery
 from tfconsole.states.state import State
 from tfconsole.states.statefile import encode_bytes, read_state, state_body, state_header, terraform_version
@@ -237,7 +237,7 @@ class RemoteStateManager(JournalRecovery):
             state = state or State(serial=0)
             self._serial = state.serial
             self.state = state
-            journal = _read_or_none(self.journal_path)
+            journal = read_or_none(self.journal_path)
             if journal is not None:
                 diags.append(self._recover(journal) if self.locked else self._overlay(journal))
             return (None if diags.has_errors else self.state), diags
@@ -279,7 +279,7 @@ class RemoteStateManager(JournalRecovery):
     def push_journal(self, journal: Journal) -> Diagnostics:
         """Push the last pushed state with the journal's records so far (a running apply)."""
         with self._mutex:
-            data = _read_or_none(journal.path)
+            data = read_or_none(journal.path)
             if data is None or self.state is None:
                 return Diagnostics()
             sub = Diagnostics()
@@ -321,14 +321,6 @@ class _Pusher:
         self._stop.set()
         if self._thread is not threading.current_thread():
             self._thread.join()
-
-
-def _read_or_none(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except FileNotFoundError:
-        return None
 
 
 __all__ = ["LockAttempt", "RemoteClient", "RemoteStateManager", "journal_dir", "atomic_write"]

@@ -25,7 +25,7 @@ from typing import Any, Callable
 
 from tfconsole.diags import Diagnostics
 
-from .fileio import _temp_prefix, atomic_write
+from .fileio import _temp_prefix, atomic_write, read_or_empty, read_or_none
 from .journal import Journal
 from .locking import LOCK_ERROR_SUMMARY, LockInfo, StateLock, lock_error
 from .recovery import JournalRecovery
@@ -194,12 +194,12 @@ class StateManager(JournalRecovery):
             return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
         if self.locked:
-            data = self._lock.read() if self.path == self.out_path else _read_or_empty(self.path)
-            return data, _read_or_none(self.journal_path)
+            data = self._lock.read() if self.path == self.out_path else read_or_empty(self.path)
+            return data, read_or_none(self.journal_path)
         for attempt in range(50):
             before = sig()
-            data = _read_or_empty(self.path)
-            journal = _read_or_none(self.journal_path)
+            data = read_or_empty(self.path)
+            journal = read_or_none(self.journal_path)
             if sig() == before:
                 return data, journal
             time.sleep(0.01 * (attempt + 1))
@@ -294,19 +294,3 @@ class StateManager(JournalRecovery):
             st = self.state or State()
             self._journal = Journal(self, self.journal_path, st.lineage, self._serial)
             return self._journal
-
-
-def _read_or_empty(path: str) -> bytes:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except FileNotFoundError:
-        return b""
-
-
-def _read_or_none(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except FileNotFoundError:
-        return None

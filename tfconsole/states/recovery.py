@@ -18,7 +18,7 @@ from typing import Any
 
 from tfconsole.diags import Diagnostics
 
-from .fileio import fsync_dir
+from .fileio import fsync_dir, read_or_empty
 from .journal import Journal, replay_journal
 from .state import State
 
@@ -112,7 +112,7 @@ class JournalRecovery:
         diags = Diagnostics()
         if state is None:
             state = self.state.deep_copy() if self.state else State()
-            replay_journal(state, _read_or_empty(journal.path), diags, path=journal.path)
+            replay_journal(state, read_or_empty(journal.path), diags, path=journal.path)
             if diags.has_errors:
                 return diags  # the journal stays for the next locked run to recover and report
         diags.append(self.persist(state))
@@ -125,11 +125,3 @@ class JournalRecovery:
             if self._journal is journal:
                 self._journal = None
         return diags
-
-
-def _read_or_empty(path: str) -> bytes:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except FileNotFoundError:
-        return b""
