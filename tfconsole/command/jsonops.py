@@ -20,6 +20,7 @@ def start(cli: Any) -> JSONView:
     """Switch the CLI to the JSON UI: diagnostics and hooks go to the view from now on."""
     view = JSONView(cli.stdout, lambda: cli.files)
     cli.json_view = view
+    cli.interrupts.say = lambda text, kind: view.log(text)  # Terraform logs its interrupt words on the stream
     view.version()
     return view
 

@@ -24,7 +24,7 @@ class CLI:
         self.files: dict[str, str] = {}
         self.color = True
         self._contexts: list[Any] = []
-        self.interrupts = Interrupts(self.stderr)
+        self.interrupts = Interrupts(self.stderr, self.stdout)
         self.json_view: Any = None  # the -json UI stream (jsonui.JSONView), when a command streams one
 
     def out(self, s: str = "") -> None:
