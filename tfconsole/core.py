@@ -430,8 +430,6 @@ class Context:
         diags = Diagnostics()
         base = (plan.prior_state or State()).deep_copy()
         if plan.refresh_only:
-            for name, out in base.outputs.items():
-                pass
             self._write_outputs(base, plan, None)
             diags.append(manager.persist(base))
             return base, diags
@@ -499,8 +497,13 @@ class Context:
             return
         if plan.targets and not ctx.root_outputs:
             return
+        # a targeted (or excluding) plan changes only the outputs it planned: those whose every
+        # resource dependency is in the plan (Terraform's rule); the others keep their old values
+        planned = {o.name for o in plan.output_changes} if plan.targets or plan.excludes else None
         keep = set()
         for name, (value, sensitive) in ctx.root_outputs.items():
+            if planned is not None and name not in planned:
+                continue
             clean, marked = unmark_deep(value)
             from tfconsole.lang.values import is_null, is_wholly_known
 
