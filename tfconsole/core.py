@@ -210,6 +210,10 @@ class Context:
         does the same when a provider plugin is involved (the built-ins validate in the plan)."""
         if not self._uses_plugins():
             return Diagnostics()
+        return self._validation_errors()
+
+    def _validation_errors(self) -> Diagnostics:
+        """The errors of Terraform's validate walk (unknown inputs, nothing read or planned)."""
         g, d = self.graph("validate", State())
         if d.has_errors:
             return d
@@ -279,6 +283,13 @@ class Context:
             plan.errored = True
             return plan, diags
         res = self._walk(g, ctx, "plan")
+        if res.diags.has_errors and not res.cancelled and not _validated and not self._uses_plugins():
+            # Terraform validates before planning: when validation fails, its errors are all it
+            # reports. Without plugins tfconsole skips that walk, so it runs it only now, when the
+            # plan failed, to report what Terraform would
+            vd = self._validation_errors()
+            if vd.has_errors:
+                return Plan(errored=True, validation_failed=True), vd
         diags.append(res.diags)
         if res.cancelled and self._provider_crash is None:
             diags.error("Operation cancelled", "The plan was interrupted before it finished.")

@@ -117,6 +117,20 @@ class CLIView(OperationView):
         # the plan's last line, then straight on: Terraform's next words bring their own spacing
         self.cli.out(render_plan(plan).rstrip("\n"))
 
+    def plan_failed(self, plan: Any) -> None:
+        """Before the errors: the partial plan when it would change something (Terraform's best
+        effort), else "Planning failed."; nothing when validation stopped it before planning."""
+        from tfconsole.plans import Action
+
+        from .views import render_plan
+
+        if plan is not None and plan.validation_failed:
+            return
+        if plan is not None and any(c.action is not Action.NOOP for c in plan.changes):
+            self.cli.out(render_plan(plan, errored=True).rstrip("\n"))
+            return
+        self.cli.out("\nPlanning failed. tfconsole encountered an error while generating this plan.\n")
+
     def importing(self, addr: Any, import_id: str) -> None:
         self.cli.out(f"{addr}: Importing from ID \"{import_id}\"...")
 

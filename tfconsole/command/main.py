@@ -278,10 +278,6 @@ class CLI:
                             refresh=a.bool("refresh", True), targets=a.all("target"), replace=a.all("replace"),
                             excludes=a.all("exclude"), **kw)
 
-    def _planning_failed(self, res: Any) -> None:
-        if res.failed_phase == "plan":
-            self.stderr.write("\nPlanning failed. tfconsole encountered an error while generating this plan.\n\n")
-
     def cmd_plan(self, a: Args) -> int:
         from tfconsole import operations
 
@@ -292,7 +288,6 @@ class CLI:
         req = self._plan_request(a)
         req.context = self.context(a, req)
         res = operations.plan(req)
-        self._planning_failed(res)
         if not res.ok:
             return 1
         plan = res.plan
@@ -333,7 +328,6 @@ class CLI:
             req.view.hold_plan_warnings()
         res = operations.apply(req)
         req.view.release_held()
-        self._planning_failed(res)
         if not res.ok:
             if res.declined and req.view.answered_no:
                 self.out("\nApply cancelled.")

@@ -515,7 +515,8 @@ def _no_changes(headline: str, text: str) -> str:
     return f"\nNo changes. {headline}\n\n" + "\n".join(_wrap(text, 77)) + "\n"
 
 
-def render_plan(plan: Plan) -> str:
+def render_plan(plan: Plan, errored: bool = False) -> str:
+    """The plan as Terraform prints it; `errored`: the partial plan of a plan that then failed."""
     out: list[str] = []
     changes = [c for c in plan.changes if c.action is not Action.NOOP or
                (c.prev_run_addr is not None and c.prev_run_addr != c.addr)]
@@ -544,7 +545,8 @@ def render_plan(plan: Plan) -> str:
             out.append("")
         else:
             out.append("")
-        out.append("Terraform will perform the following actions:\n")
+        out.append("Terraform planned the following actions, but then encountered a problem:\n" if errored else
+                   "Terraform will perform the following actions:\n")
         for c in changes:
             out.append(render_change(c))
             out.append("")
