@@ -135,3 +135,70 @@ def test_cancel_skips_what_has_not_started() -> None:
     res = w.walk(g)
     assert res.cancelled and [v.name for v in res.skipped] == ["second"]
     assert not res.diags.has_errors  # a cancel is not a stuck walk
+
+
+class Events(Hook):
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, str]] = []
+
+    def vertex_queued(self, name: str) -> None:
+        self.seen.append(("queued", name))
+
+    def vertex_started(self, name: str) -> None:
+        self.seen.append(("started", name))
+
+    def vertex_finished(self, name: str, elapsed: float) -> None:
+        self.seen.append(("finished", name))
+
+
+def test_inline_vertices_run_on_the_walking_thread_and_the_others_on_workers() -> None:
+    g = Graph()
+    pure = [g.add(V(f"pure{i}")) for i in range(4)]
+    io = [g.add(V(f"io{i}")) for i in range(3)]
+    for p, i in zip(pure, io):
+        g.connect(i, p)  # io_k after pure_k
+    ran_on: dict[str, str] = {}
+    hook = Events()
+    res = Walker(lambda v: ran_on.setdefault(v.name, threading.current_thread().name) and Diagnostics(),
+                 parallelism=2, hook=hook, inline=lambda v: v.name.startswith("pure")).walk(g)
+    assert res.ok
+    here = threading.current_thread().name
+    assert all(ran_on[v.name] == here for v in pure)
+    assert all(ran_on[v.name] != here for v in io)
+    for v in pure + io:  # every vertex reports queued, started, finished, in that order
+        mine = [kind for kind, name in hook.seen if name == v.name]
+        assert mine == ["queued", "started", "finished"], (v.name, mine)
+
+
+def test_inline_work_waits_while_the_pool_holds_parallelism_vertices() -> None:
+    g = Graph()
+    slow = [g.add(V(f"io{i}")) for i in range(2)]
+    pure = [g.add(V(f"pure{i}")) for i in range(3)]
+    lock = threading.Lock()
+    running = peak = 0
+    started = threading.Event()
+    release = threading.Event()
+
+    def execute(v: V) -> Diagnostics:
+        nonlocal running, peak
+        with lock:
+            running += 1
+            peak = max(peak, running)
+            if running == 2:
+                started.set()
+        if v.name.startswith("io"):
+            release.wait(PATIENCE)
+        with lock:
+            running -= 1
+        return Diagnostics()
+
+    w = Walker(execute, parallelism=2, inline=lambda v: v.name.startswith("pure"))
+    out: list[Any] = []
+    t = threading.Thread(target=lambda: out.append(w.walk(g)))
+    t.start()
+    assert started.wait(PATIENCE)
+    release.set()
+    t.join(PATIENCE)
+    assert out and out[0].ok
+    assert peak == 2  # never a third execution beside two pooled ones
+    del slow, pure

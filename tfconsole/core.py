@@ -28,6 +28,7 @@ from tfconsole.states.state import OutputState, State
 from tfconsole.walk.context import WalkContext
 from tfconsole.walk.hooks import Hook, Hooks
 from tfconsole.walk.walker import Walker, WalkResult
+from tfconsole.walk.placement import runs_inline
 
 
 @dataclass
@@ -147,7 +148,7 @@ class Context:
     def _walk(self, g: Graph, ctx: WalkContext, operation: str) -> WalkResult:
         walker = Walker(execute=lambda v: v.execute(ctx),
                         expand=lambda v: dynamic_expand(v, ctx),
-                        parallelism=self.opts.parallelism, hook=self.hook)
+                        parallelism=self.opts.parallelism, hook=self.hook, inline=runs_inline)
         self._walker = walker
         self._walk_ctx = ctx
         if self._cancelled:
@@ -196,7 +197,7 @@ class Context:
             return self._walk(g, ctx, "validate")
         walker = Walker(execute=lambda v: v.execute(ctx),
                         expand=lambda v: dynamic_expand(v, ctx),
-                        parallelism=self.opts.parallelism, hook=Hook())
+                        parallelism=self.opts.parallelism, hook=Hook(), inline=runs_inline)
         return walker.walk(g, "validate")
 
     def _uses_plugins(self) -> bool:

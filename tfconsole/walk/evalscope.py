@@ -29,6 +29,7 @@ from tfconsole.states.state import State
 from .context import Expansion, ModuleData, WalkContext
 from .hooks import Hook
 from .walker import Walker
+from .placement import runs_inline
 
 
 def eval_steps() -> list:
@@ -77,7 +78,7 @@ def eval_scope(ctx: Any, state: State) -> tuple[Scope | None, Diagnostics]:
         return v.execute(wctx)
 
     walker = Walker(execute=execute, expand=lambda v: (None, Diagnostics()), parallelism=ctx.opts.parallelism,
-                    hook=Hook())
+                    hook=Hook(), inline=runs_inline)
     res = walker.walk(g, "eval")
     diags.append(res.diags)
     return finished_scope(wctx), diags
