@@ -48,6 +48,14 @@ class Graph:
         if not self.g.has_edge(a, b):
             self.g.add_edge(a, b, None)
 
+    def connect_many(self, pairs: Iterable[tuple[Any, Any]]) -> None:
+        """connect() for many (dependent, dependency) pairs in one rustworkx call; the graph is
+        not a multigraph, so an edge that already exists stays a single edge."""
+        idx = self._index
+        edges = [(idx[id(b)], idx[id(a)]) for a, b in pairs if a is not b]
+        if edges:
+            self.g.add_edges_from_no_data(edges)
+
     def disconnect(self, dependent: Any, dependency: Any) -> None:
         a, b = self.idx(dependency), self.idx(dependent)
         if self.g.has_edge(a, b):
