@@ -28,7 +28,6 @@ from tfconsole.states.state import OutputState, State
 from tfconsole.walk.context import WalkContext
 from tfconsole.walk.hooks import Hook, Hooks
 from tfconsole.walk.walker import Walker, WalkResult
-from tfconsole.walk.placement import runs_inline
 
 
 @dataclass
@@ -148,7 +147,7 @@ class Context:
     def _walk(self, g: Graph, ctx: WalkContext, operation: str) -> WalkResult:
         walker = Walker(execute=lambda v: v.execute(ctx),
                         expand=lambda v: dynamic_expand(v, ctx),
-                        parallelism=self.opts.parallelism, hook=self.hook, inline=runs_inline)
+                        parallelism=self.opts.parallelism, hook=self.hook)
         self._walker = walker
         self._walk_ctx = ctx
         if self._cancelled:
@@ -197,7 +196,7 @@ class Context:
             return self._walk(g, ctx, "validate")
         walker = Walker(execute=lambda v: v.execute(ctx),
                         expand=lambda v: dynamic_expand(v, ctx),
-                        parallelism=self.opts.parallelism, hook=Hook(), inline=runs_inline)
+                        parallelism=self.opts.parallelism, hook=Hook())
         return walker.walk(g, "validate")
 
     def _uses_plugins(self) -> bool:

@@ -29,7 +29,6 @@ from tfconsole.states.state import State
 from .context import Expansion, ModuleData, WalkContext
 from .hooks import Hook
 from .walker import Walker
-from .placement import runs_inline
 
 
 def eval_steps() -> list:
@@ -78,7 +77,7 @@ def eval_scope(ctx: Any, state: State) -> tuple[Scope | None, Diagnostics]:
         return v.execute(wctx)
 
     walker = Walker(execute=execute, expand=lambda v: (None, Diagnostics()), parallelism=ctx.opts.parallelism,
-                    hook=Hook(), inline=runs_inline)
+                    hook=Hook())
     res = walker.walk(g, "eval")
     diags.append(res.diags)
     return finished_scope(wctx), diags

@@ -1,15 +1,10 @@
-"""The graph walker: one coordinator thread and, when needed, a pool of `parallelism` worker threads.
+"""The graph walker: one coordinator thread and a pool of `parallelism` worker threads.
 
-Only the coordinator (the thread that calls `walk`) touches the ready/running/done bookkeeping.
-A vertex starts as soon as all of its dependencies are done. Vertices the `inline` predicate
-accepts (pure evaluation, see placement.py) run on the coordinator itself: a thread would only
-add GIL and queue hand-offs. The others go to worker threads, started on first use, which
-report back through a queue. `parallelism` bounds the vertices executing at once, inline and
-threaded together: the coordinator runs inline work only while fewer than `parallelism`
-vertices are with the pool. A worker is busy only while a vertex executes (and expands), never
-while its expanded sub-graph is being walked: the sub-graph's vertices join this same walk and
-the parent completes when all of them have. Every vertex reports queued, started and finished
-(or failed/skipped) wherever it runs.
+Only the coordinator (the thread that calls `walk`) touches the ready/running/done bookkeeping;
+workers execute vertices and report back through a queue. A vertex starts as soon as all of its
+dependencies are done. Parallelism has one mechanism, the size of the pool: a worker is busy only
+while a vertex executes (and expands), never while its expanded sub-graph is being walked: the
+sub-graph's vertices join this same walk and the parent completes when all of them have.
 
 A walk never ends quietly with work left: when nothing is running and vertices are still waiting
 (a dependency that can never complete: a cycle the builder missed, or an expansion that added
@@ -22,7 +17,6 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections import deque
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -57,10 +51,8 @@ class WalkResult:
 class Walker:
     def __init__(self, execute: Callable[[Any], Diagnostics],
                  expand: Callable[[Any], tuple[Graph | None, Diagnostics]] | None = None,
-                 parallelism: int = 10, hook: Hook | None = None,
-                 inline: Callable[[Any], bool] | None = None) -> None:
+                 parallelism: int = 10, hook: Hook | None = None) -> None:
         self.execute = execute
-        self.inline = inline
         self.expand = expand
         self.parallelism = max(1, parallelism)
         self.hook = hook or Hook()
@@ -95,9 +87,6 @@ class Walker:
         on_finished, on_skipped, on_failed = hook.vertex_finished, hook.vertex_skipped, hook.vertex_failed
         ready: queue.SimpleQueue = queue.SimpleQueue()
         done_q: queue.SimpleQueue = queue.SimpleQueue()
-        local: deque = deque()  # ready vertices the coordinator runs itself
-        threads: list[threading.Thread] = []
-        inline = self.inline
 
         # coordinator-only bookkeeping
         remaining: dict[int, int] = {}
@@ -108,7 +97,6 @@ class Walker:
         poisoned: set[int] = set()
         waiting: dict[int, Any] = {}  # every vertex not yet completed, by id
         in_flight = 0
-        pooled = 0  # vertices handed to the pool and not yet reported back
         outstanding = 0  # vertices not yet completed (including expanded parents)
 
         def add_graph(g: Graph, parent: Any | None) -> list[Any]:
@@ -128,7 +116,7 @@ class Walker:
             return [v for v in verts if remaining[id(v)] == 0]
 
         def schedule(v: Any) -> None:
-            nonlocal in_flight, pooled
+            nonlocal in_flight
             if self._cancel.is_set():
                 finish(v, ok=False, skipped_because="cancelled")
                 return
@@ -137,14 +125,6 @@ class Walker:
                 return
             in_flight += 1
             on_queued(v.name)
-            if inline is not None and inline(v):
-                local.append(v)
-                return
-            pooled += 1
-            if pooled > len(threads) and len(threads) < self.parallelism:
-                t = threading.Thread(target=worker, name=f"tfconsole-worker-{len(threads)}", daemon=True)
-                threads.append(t)
-                t.start()
             ready.put(v)
 
         def finish(v: Any, ok: bool, skipped_because: str | None = None) -> None:
@@ -179,36 +159,38 @@ class Walker:
                         p_ok = not failed_children.get(pid, False)
                         stack.append((parent, p_ok, None))
 
-        def run_vertex(v: Any) -> tuple[str, Any, VertexResult | None]:
-            if self._cancel.is_set():
-                return ("skip", v, None)
-            start = time.monotonic()
-            on_started(v.name)
-            sub = None
-            try:
-                diags = self.execute(v)
-                if not diags.has_errors and self.expand is not None:
-                    sub, d2 = self.expand(v)
-                    diags.append(d2)
-            except Exception as exc:  # noqa: BLE001 - a bug in a vertex must not kill the walk
-                import traceback
-
-                diags = Diagnostics()
-                diags.error("Internal error", f"{v.name}: {exc!r}\n{traceback.format_exc()}")
-            elapsed = time.monotonic() - start
-            result.timings[v.name] = (start - t0, start - t0 + elapsed)
-            return ("done", v, VertexResult(v, diags, sub, elapsed))
-
         def worker() -> None:
             while True:
                 v = ready.get()
                 if v is None:
                     return
-                done_q.put(run_vertex(v))
+                if self._cancel.is_set():
+                    done_q.put(("skip", v, None))
+                    continue
+                start = time.monotonic()
+                on_started(v.name)
+                sub = None
+                try:
+                    diags = self.execute(v)
+                    if not diags.has_errors and self.expand is not None:
+                        sub, d2 = self.expand(v)
+                        diags.append(d2)
+                except Exception as exc:  # noqa: BLE001 - a bug in a vertex must not kill the walk
+                    import traceback
+
+                    diags = Diagnostics()
+                    diags.error("Internal error", f"{v.name}: {exc!r}\n{traceback.format_exc()}")
+                elapsed = time.monotonic() - start
+                done_q.put(("done", v, VertexResult(v, diags, sub, elapsed)))
+                result.timings[v.name] = (start - t0, start - t0 + elapsed)
 
         names = [v.name for v in graph.vertices()]
         self.hook.walk_started(operation, names)
         initial = add_graph(graph, None)
+        threads = [threading.Thread(target=worker, name=f"tfconsole-worker-{i}", daemon=True)
+                   for i in range(self.parallelism)]
+        for t in threads:
+            t.start()
         try:
             for v in initial:
                 schedule(v)
@@ -216,15 +198,7 @@ class Walker:
                 if in_flight == 0:
                     self._stuck(list(waiting.values()), result)
                     break
-                if local and pooled < self.parallelism:
-                    try:
-                        kind, v, res = done_q.get_nowait()
-                        pooled -= 1
-                    except queue.Empty:
-                        kind, v, res = run_vertex(local.popleft())
-                else:
-                    kind, v, res = done_q.get()
-                    pooled -= 1
+                kind, v, res = done_q.get()
                 in_flight -= 1
                 if kind == "skip":
                     finish(v, ok=False, skipped_because="cancelled")
