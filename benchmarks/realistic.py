@@ -232,7 +232,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--modules", type=int, default=20, help="module calls")
     ap.add_argument("--repeat", type=int, default=1, help="tfconsole runs per size; the least total wall is kept")
     ap.add_argument("--tfconsole", default=None, help="the tfconsole command (default: the venv's CLI)")
-    ap.add_argument("--tfconsole-args", default="", help="extra flags for tfconsole's plan/apply (e.g. -parallelism=1)")
     ap.add_argument("--workdir", default=None, help="keep the generated directories here")
     ap.add_argument("--generate", metavar="DIR", help="only write the configuration of the first size into DIR")
     ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
@@ -246,7 +245,6 @@ def main(argv: list[str] | None = None) -> int:
 
     exe = Path(sys.executable).with_name("tfconsole")
     cmd = args.tfconsole.split() if args.tfconsole else [str(exe) if exe.exists() else "tfconsole"]
-    cmd = [*cmd, *args.tfconsole_args.split()] if args.tfconsole_args else cmd
     env = dict(os.environ, CHECKPOINT_DISABLE="1")
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # installed packages load from cached bytecode
     base = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="tfconsole-realistic-"))
