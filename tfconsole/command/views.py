@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from json.encoder import encode_basestring as _encode_basestring  # type: ignore[attr-defined]  # C
 from typing import Any
 
 from tfconsole import TERRAFORM_VERSION
@@ -140,7 +141,7 @@ def render_value(v: Any, indent: int = 0) -> str:
             pad = " " * (indent + 4)
             body = "\n".join(pad + ln for ln in v[:-1].split("\n"))
             return f"<<-EOT\n{body}\n{' ' * (indent + 2)}EOT"
-        return json.dumps(v, ensure_ascii=False)
+        return _quote(v)
     if t in (list, TList, TSet):
         if not v:
             return "[]"
@@ -158,15 +159,28 @@ def render_value(v: Any, indent: int = 0) -> str:
 
 
 _IDENT = None
+_KEYS: dict[str, str] = {}  # attribute and map keys as shown; a plan repeats the same few names
+
+
+def _quote(v: str) -> str:
+    """json.dumps(v, ensure_ascii=False) without building an encoder per call."""
+    return _encode_basestring(v)
 
 
 def _key(k: str) -> str:
+    shown = _KEYS.get(k)
+    if shown is not None:
+        return shown
     global _IDENT
     if _IDENT is None:
         import re
 
         _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
-    return k if _IDENT.fullmatch(k) else json.dumps(k)
+    shown = k if _IDENT.fullmatch(k) else json.dumps(k)
+    if len(_KEYS) >= 4096:
+        _KEYS.clear()
+    _KEYS[k] = shown
+    return shown
 
 
 def _is_unknown(v: Any) -> bool:
@@ -289,6 +303,8 @@ def _attr_line(col: int, sym: str, key: str, width: int, text: str, note: str = 
 
 def _render(v: Any, col: int, sym: str) -> str:
     """A value on an attribute line whose action symbol sits at column col; nested lines carry sym."""
+    if type(v) is str and "\n" not in v:  # the common leaf, unmarked by its type
+        return _encode_basestring(v)
     v, marked = unmark(v)
     if marked:
         return "(sensitive value)"

@@ -654,7 +654,7 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
             facts.in_state[abs_res] = (ctx.sync.provider_of(abs_res), ctx.sync.instance_keys(abs_res))
         live_modules = set(ctx.instances_of(self.module))
         facts.gone = ctx.sync.resources_where(lambda ra: ra.resource == rc.addr and ra.module.module() == self.module
-                                              and ra.module not in live_modules)
+                                              and ra.module not in live_modules, resource=rc.addr)
         return facts, diags
 
     def _validate_expansion(self, ctx: "WalkContext") -> tuple[ExpandFacts | None, Diagnostics]:
