@@ -5,7 +5,9 @@
 - a plan that fails after planning some actions shows them under "Terraform planned the following
   actions, but then encountered a problem:"; one with nothing to do says "Planning failed.";
 - inside a for expression an error has no "while calling f(...)" line (HCL's child context has no
-  functions), and an operator whose two operands are both unsuitable reports both.
+  functions), and an operator whose two operands are both unsuitable reports both;
+- a for expression reports each failing element (identical diagnostics once), and its `if` and
+  key problems only while the result is still known, as HCL does.
 """
 from __future__ import annotations
 
@@ -28,6 +30,21 @@ CASES = {
                          'output "g" {\n  value = "%{for s in [var.y]}${tonumber(s)}%{endfor}"\n}\n'
                          'output "h" {\n  value = [for s in [var.y] : [for t in [s] : tonumber(t)]]\n}\n'
                          'output "i" {\n  value = [for s in [var.y] : upper(var.y) if s > 1]\n}\n', ["-var", "y=q"]),
+    "for-every-element": ('variable "y" {}\nvariable "z" {}\n'
+                          'output "a" {\n  value = [for s in [var.y, var.z, "1"] : tonumber(s)]\n}\n'
+                          'output "b" {\n  value = {for k, s in {p = var.y, q = var.z} : k => s * 2}\n}\n'
+                          'output "d" {\n  value = [for s in [var.y, var.z] : s if s]\n}\n'
+                          'output "e" {\n  value = {for s in [var.y, var.z, var.y] : s => s}\n}\n'
+                          'output "f" {\n  value = {for s in [var.y, null] : s => 1}\n}\n'
+                          'output "g" {\n  value = [for s in [var.y, var.z] : upper(s) if s > 1]\n}\n'
+                          'output "h" {\n  value = [for s in [var.y, null] : 1 if s]\n}\n',
+                          ["-var", "y=q", "-var", "z=w"]),
+    "for-unknown-in-validate": ('variable "y" {}\n'
+                                'output "a" {\n  value = [for s in [var.y, "b", "1"] : tonumber(s)]\n}\n'
+                                'output "c" {\n  value = [for s in [var.y, "b"] : s if s > 1]\n}\n'
+                                'output "d" {\n  value = [for s in [var.y, "b", var.y] : s if s]\n}\n'
+                                'output "e" {\n  value = {for s in [var.y, "b", var.y] : s => s}\n}\n',
+                                ["-var", "y=q"]),
     "partial-plan": ('variable "y" {}\nresource "terraform_data" "a" {\n  input = "x"\n}\n'
                      'output "d" {\n  value = tonumber(var.y)\n}\n', ["-var", "y=q"]),
 }

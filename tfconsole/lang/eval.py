@@ -1069,68 +1069,122 @@ def _conditional(e: A.Conditional, s: Scope) -> Any:
 
 
 def _for(e: A.ForExpr, s: Scope) -> Any:
+    """A for expression, as HCL evaluates it: every element is visited even after an error, so
+    each failing element reports its own error (raised together: the first with the rest in
+    .more); an unknown `if` or key makes the whole result unknown."""
     coll = ev(e.coll, s)
     coll, marked = unmark(coll)
     if type(coll) is Unknown:
         return mark(Unknown(DYNAMIC), marked)
-    items = _iterate(coll, e.coll)
-    state = [marked]
-    try:
+    run = _ForRun(e)
+    for k, v in _iterate(coll, e.coll):
+        inner = s.child({e.val_var: v, e.key_var: k} if e.key_var else {e.val_var: v}, for_body=True)
+        if e.cond is None or run.include(inner):
+            run.element(inner)
+    if run.errors:
+        # elements failing alike give one diagnostic (Terraform shows identical ones once)
+        seen: set[tuple] = set()
+        unique = []
+        for x in run.errors:
+            key = (x.summary, x.detail, str(x.range))
+            if key not in seen:
+                seen.add(key)
+                unique.append(x)
+        first = unique[0]
+        first.more.extend(unique[1:])
+        raise first
+    if not run.known:
+        return mark(Unknown(DYNAMIC), marked or run.marked)
+    return mark(run.out_list if e.key is None else run.out_obj, marked or run.marked)
+
+
+class _ForRun:
+    """One for expression's walk over its elements: results, errors, marks, and whether the
+    result is still known (HCL reports a conversion problem only while it is)."""
+
+    def __init__(self, e: A.ForExpr) -> None:
+        self.e = e
+        self.errors: list[EvalError] = []
+        self.known = True
+        self.marked = False
+        self.out_list: list[Any] = []
+        self.out_obj: dict[str, Any] = {}
+
+    def _value(self, expr: A.Expr, inner: Scope) -> tuple[Any, bool]:
+        """(value, ok): an error is kept and the element skipped."""
+        try:
+            v, m = unmark(ev(expr, inner))
+        except EvalError as exc:
+            self.errors.append(exc)
+            self.known = False
+            return None, False
+        self.marked = self.marked or m
+        return v, True
+
+    def _problem(self, summary: str, detail: str, expr: A.Expr, inner: Scope) -> None:
+        if self.known:
+            exc = EvalError(summary, detail, expr.range, expr=expr)
+            exc.scope = inner
+            self.errors.append(exc)
+        self.known = False
+
+    def include(self, inner: Scope) -> bool:
+        cond = self.e.cond
+        c, ok = self._value(cond, inner)
+        if not ok:
+            return False
+        if type(c) is Unknown:
+            self.known = False
+            return False
+        if is_null(c):
+            self._problem("Invalid 'for' condition", "The value of the 'if' clause must not be null.", cond, inner)
+            return False
+        try:
+            return bool(convert(c, BOOL))
+        except ConversionError:
+            self._problem("Invalid 'for' condition", "The 'if' clause value is invalid: a bool is required.", cond,
+                          inner)
+            return False
+
+    def element(self, inner: Scope) -> None:
+        e = self.e
         if e.key is None:
-            out_list = [ev(e.value, inner) for inner in _for_scopes(e, s, items, state)]
-            return mark(out_list, state[0])
-        return _for_object(e, _for_scopes(e, s, items, state), state)
-    except _UnknownCondition:
-        return mark(Unknown(DYNAMIC), state[0])
-
-
-class _UnknownCondition(Exception):
-    """A for expression's `if` was unknown for some element: the whole result is unknown."""
-
-
-def _for_scopes(e: A.ForExpr, s: Scope, items: list[tuple[Any, Any]], state: list) -> Any:
-    """The scope of each element that passes the `if` clause; state[0] collects marks."""
-    kv, vv = e.key_var, e.val_var
-    for k, v in items:
-        inner = s.child({vv: v, kv: k} if kv else {vv: v}, for_body=True)
-        if e.cond is not None:
-            c, cm = unmark(ev(e.cond, inner))
-            state[0] = state[0] or cm
-            if type(c) is Unknown:
-                raise _UnknownCondition
-            if not _to_bool(c, e.cond, "condition"):
-                continue
-        yield inner
-
-
-def _for_object(e: A.ForExpr, scopes: Any, state: list) -> Any:
-    out: dict[str, Any] = {}
-    marked = False
-    for inner in scopes:
-        key = ev(e.key, inner)
-        key, km = unmark(key)
-        marked = marked or km
-        if type(key) is Unknown:
-            return mark(Unknown(DYNAMIC), marked or state[0])
+            try:
+                self.out_list.append(ev(e.value, inner))  # an element keeps its own marks
+            except EvalError as exc:
+                self.errors.append(exc)
+                self.known = False
+            return
+        key, ok = self._value(e.key, inner)
+        if not ok:
+            return
         if is_null(key):
-            raise EvalError("Invalid object key", "Key expression in 'for' expression must not produce a null "
-                            "value.", e.key.range)
+            self._problem("Invalid object key", "Key expression in 'for' expression must not produce a null value.",
+                          e.key, inner)
+            return
+        if type(key) is Unknown:
+            self.known = False
+            return
         try:
             key = convert(key, STRING)
         except ConversionError:
-            raise EvalError("Invalid object key", "The key expression produced an invalid result: string "
-                            "required.", e.key.range) from None
-        val = ev(e.value, inner)
+            self._problem("Invalid object key", "The key expression produced an invalid result: string required.",
+                          e.key, inner)
+            return
+        try:
+            val = ev(e.value, inner)
+        except EvalError as exc:
+            self.errors.append(exc)
+            self.known = False
+            return
         if e.group:
-            out.setdefault(key, []).append(val)
+            self.out_obj.setdefault(key, []).append(val)
+        elif key in self.out_obj:
+            self._problem("Duplicate object key", f"Two different items produced the key \"{key}\" in this 'for' "
+                          "expression. If duplicates are expected, use the ellipsis (...) after the value "
+                          "expression to enable grouping by key.", e.key, inner)
         else:
-            if key in out:
-                raise EvalError("Duplicate object key",
-                                f"Two different items produced the key \"{key}\" in this 'for' expression. "
-                                "If duplicates are expected, use the ellipsis (...) after the value expression "
-                                "to enable grouping by key.", e.key.range)
-            out[key] = val
-    return mark(out, marked or state[0])
+            self.out_obj[key] = val
 
 
 def _object_key(e: A.ObjectKey, s: Scope) -> Any:
