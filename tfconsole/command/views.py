@@ -218,6 +218,8 @@ def render_change(ch: ResourceInstanceChange) -> str:
         header = f"# {addr} will be replaced due to changes in replace_triggered_by"
     if a is Action.NOOP and moved:
         header = f"# {ch.prev_run_addr} has moved to {addr}"
+    elif a is Action.NOOP and ch.importing is not None:
+        header = f"# {addr} will be imported"
     reason = _reason_text(ch)
     lead = " " if a is Action.FORGET else "  "  # Terraform's forget block sits one column left
     lines = [f"{lead}{header}"]
@@ -225,6 +227,7 @@ def render_change(ch: ResourceInstanceChange) -> str:
         lines.append(f"{lead}# {reason}")
     if moved and a is not Action.NOOP:
         lines.append(f"  # (moved from {ch.prev_run_addr})")
+    lines.extend(_import_notes(ch, moved))
     res = ch.addr.resource
     kind = "data" if res.mode == "data" else "resource"
     sym = {Action.READ: " <=", Action.FORGET: " ."}.get(a, a.symbol)
@@ -274,6 +277,18 @@ def render_change(ch: ResourceInstanceChange) -> str:
     return "\n".join(lines)
 
 
+def _import_notes(ch: ResourceInstanceChange, moved: bool) -> list[str]:
+    """The lines under the header of a change that imports its object."""
+    if ch.importing is None:
+        return []
+    if ch.action is Action.NOOP and not moved:
+        return ["  # (config will be generated)"] if ch.generated_config else []
+    out = [f"  # (imported from \"{ch.importing.id}\")" if ch.importing.id else "  # (will be imported first)"]
+    if ch.action.is_replace:
+        out.append("  # Warning: this will destroy the imported resource")
+    return out
+
+
 def _is_dynamic_attr(ch: ResourceInstanceChange, name: str) -> bool:
     from tfconsole.lang.types import DynamicType
 
@@ -317,7 +332,7 @@ def _diff_attr(col: int, key: str, width: int, b: Any, a: Any, note: str, identi
         if identifying and not is_null(bu):
             return [_attr_line(col, " ", key, width, _render(a, col, " "))]
         return ["\x00hidden"]
-    if is_null(bu) and not _is_unknown(a):
+    if is_null(bu):  # null -> a value, or -> unknown: Terraform shows both as added
         return [_attr_line(col, "+", key, width, _render(a, col, "+"), note)]
     if is_null(au) and not _is_unknown(a):
         return [_attr_line(col, "-", key, width, _render(b, col, "-") + " -> null", note)]
@@ -512,8 +527,9 @@ def render_state_instance(addr: Any, value: dict[str, Any], deposed: str | None 
 
 def render_plan(plan: Plan) -> str:
     out: list[str] = []
-    changes = [c for c in plan.changes if c.action is not Action.NOOP or
-               (c.prev_run_addr is not None and c.prev_run_addr != c.addr)]
+    moves = [c for c in plan.changes if c.action is not Action.NOOP or
+             (c.prev_run_addr is not None and c.prev_run_addr != c.addr)]
+    changes = [c for c in plan.changes if c in moves or c.importing is not None]
     actions = [c for c in changes if c.action is not Action.NOOP]
     if not changes and not [o for o in plan.output_changes if o.action is not Action.NOOP]:
         if plan.refresh_only:
@@ -566,7 +582,7 @@ def render_plan(plan: Plan) -> str:
                 out.extend(x for x in got if x != "\x00hidden")
             else:
                 out.append(_attr_line(2, "+", o.name, width, _render(o.after, 2, "+")))
-        if not changes:
+        if not moves:  # Terraform says so even when the plan also imports objects
             out.append("\nYou can apply this plan to save these new output values to the Terraform\nstate, "
                        "without changing any real infrastructure.")
     return "\n".join(out) + "\n"

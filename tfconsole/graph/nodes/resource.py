@@ -18,7 +18,8 @@ from tfconsole.lang.values import (
     find_infinity, is_null, is_wholly_known, mark, sensitive_paths, type_of, unmark, unmark_deep,
 )
 from tfconsole.plans import (
-    Action, REASON_BY_REQUEST, REASON_BY_TRIGGERS, REASON_CANNOT_UPDATE, REASON_TAINTED, ResourceInstanceChange,
+    Action, Importing, REASON_BY_REQUEST, REASON_BY_TRIGGERS, REASON_CANNOT_UPDATE, REASON_TAINTED,
+    ResourceInstanceChange,
 )
 from tfconsole.providers.interface import ApplyRequest, BlockSchema, PlanRequest, Schema
 from tfconsole.states.objcodec import decode_object, encode_object, remark
@@ -603,6 +604,8 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
         self.force_cbd = False  # a create_before_destroy dependent forces it onto this resource
         self.replace: set[AbsResourceInstance] = set()
         self.destroy_plan = False
+        self.imports: list[Any] = []  # the root module's import blocks targeting this resource
+        self.import_targets: dict[AbsResourceInstance, Any] = {}  # set by the plan's expansion
 
     def referenceable_keys(self) -> list[RefKey]:
         key = str(self.rc.addr)
@@ -617,6 +620,9 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
         exprs += list(rc.lifecycle.replace_triggered_by)
         keys = [k for k in expr_keys(self.module, *exprs) if k != (self.module, str(rc.addr))]
         keys.extend(keys_for_traversals(self.module, rc.depends_on))
+        for imp in self.imports:  # import blocks are evaluated in the root module
+            keys.extend(k for k in expr_keys(ModulePath(), imp.id, imp.identity, imp.for_each)
+                        if k != (self.module, str(rc.addr)))
         return keys
 
     def provider_ref(self) -> tuple[ModulePath, str, str | None]:
@@ -652,6 +658,11 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
             ctx.register_resource_expansion(abs_res, exp)
             facts.instances.append((abs_res, exp))
             facts.in_state[abs_res] = (ctx.sync.provider_of(abs_res), ctx.sync.instance_keys(abs_res))
+        if self.imports and not (ctx.refresh_only or ctx.destroy_mode):
+            from .importing import expand
+
+            self.import_targets, d = expand(ctx, rc, self.imports, dict(facts.instances))
+            diags.extend(d)
         live_modules = set(ctx.instances_of(self.module))
         facts.gone = ctx.sync.resources_where(lambda ra: ra.resource == rc.addr and ra.module.module() == self.module
                                               and ra.module not in live_modules)
@@ -764,6 +775,13 @@ class PlanInstanceNode(_InstanceNode):
         prior = None
         tainted = False
         prior_private = obj.private if obj is not None else None
+        importing = self.parent.import_targets.get(addr) if obj is None else None
+        body = rc.body
+        if importing is not None:
+            prior, prior_private, body, d = self._import(ctx, provider, schema, importing)
+            diags.extend(_with_addr(d, addr_s, rc.range))
+            if prior is None or d.has_errors:
+                return diags
         if obj is not None:
             prior, d = ctx.read_stored(provider, addr, obj, schema)
             diags.extend(_with_addr(d, addr_s, rc.range))
@@ -785,7 +803,7 @@ class PlanInstanceNode(_InstanceNode):
                     prior_private = resp.private
                 ctx.refreshed_object(addr, provider_addr, prior, schema, obj, private=prior_private)
         scope = scope_for(ctx, addr.module, key=addr.key, expansion=self.exp)
-        config, d = evaluate_body(rc.body, schema.block, scope, rc.range, addr_s)
+        config, d = evaluate_body(body, schema.block, scope, rc.range, addr_s)
         diags.extend(d)
         if d.has_errors:
             return diags
@@ -816,7 +834,7 @@ class PlanInstanceNode(_InstanceNode):
         plan_prior = None if replace_reason else clean_prior
         proposed = _proposed(provider, schema.block, plan_prior, clean_config)
         resp = provider.plan_resource(PlanRequest(rc.addr.type, plan_prior, proposed, clean_config,
-                                                  prior_private if obj and not tainted else None))
+                                                  prior_private if (obj or importing) and not tainted else None))
         diags.extend(_with_addr(resp.diags, addr_s, rc.range if rc is not None else None))
         if resp.diags.has_errors:
             return diags
@@ -868,11 +886,31 @@ class PlanInstanceNode(_InstanceNode):
             create_before_destroy=self.parent.cbd,
             prev_run_addr=ctx.moved_from.get(addr),
             each_value=self.exp.each_values.get(addr.key) if self.exp.mode == "map" else None,
+            importing=Importing(importing.id) if importing is not None else None,
+            generated_config=self._generated if importing is not None and rc.generated else "",
         )
         ctx.record_change(change)
         ctx.set_instance_value(addr, after)
         ctx.hook.post_diff(addr_s, action.value)
         return diags
+
+    _generated = ""
+
+    def _import(self, ctx: "WalkContext", provider: Any, schema: Schema, target: Any
+                ) -> tuple[Any, Any, Body, Diagnostics]:
+        """An import block's object as this instance's prior object (and, for a resource with
+        generated configuration, that configuration as the body to plan against)."""
+        from .importing import generated_body, import_object
+
+        rc = self.parent.rc
+        value, private, diags = import_object(ctx, provider, schema, target, self.parent.provider_addr,
+                                              self.exp.mode)
+        body = rc.body
+        if value is not None and not diags.has_errors and rc.generated:
+            self._generated, gen, d = generated_body(rc, schema, value, target.block)
+            diags.extend(d)
+            body = gen if gen is not None else body
+        return value, private, body, diags
 
     def _triggered(self, ctx: "WalkContext", scope: Scope) -> bool:
         for e in self.parent.rc.lifecycle.replace_triggered_by:
