@@ -443,7 +443,9 @@ class CLI:
         if plan.destroy:
             self.out(f"\nDestroy complete! Resources: {dest} destroyed.")
         else:
-            self.out(f"\nApply complete! Resources: {add} added, {change} changed, {dest} destroyed.")
+            imp = plan.imports()
+            self.out(f"\nApply complete! Resources: {f'{imp} imported, ' if imp else ''}{add} added, {change} changed, "
+                     f"{dest} destroyed.")
         self._print_outputs(res.state)
         return 0
 

@@ -798,6 +798,10 @@ def plan_json(plan: Plan, decode: Any) -> dict:
         }
         if ch.replace_paths:
             change["replace_paths"] = [list(p) for p in ch.replace_paths]
+        if ch.importing is not None:
+            change["importing"] = {"id": ch.importing.id} if ch.importing.id else {}
+        if ch.generated_config:
+            change["generated_config"] = ch.generated_config
         r["change"] = change
         if ch.reason:
             r["action_reason"] = ch.reason

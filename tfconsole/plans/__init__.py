@@ -86,6 +86,7 @@ class ResourceInstanceChange:
     # an import block adopts the object during this plan: Importing(id); the apply stores it first
     importing: "Importing | None" = None
     generated_config: str = ""  # plan -generate-config-out: the resource block written for it
+    import_private: Any = None  # the imported object's private data, stored with it at apply
 
     @property
     def address(self) -> str:

@@ -261,6 +261,7 @@ def encode_change(ch: ResourceInstanceChange) -> dict:
         "each_value": encode_value(ch.each_value),
         "importing": {"id": ch.importing.id} if ch.importing is not None else None,
         "generated_config": ch.generated_config,
+        "import_private": _encode_private(ch.import_private),
     }
 
 
@@ -289,6 +290,7 @@ def decode_change(j: Any, where: str) -> ResourceInstanceChange:
         each_value=decode_value(j.get("each_value"), where + ".each_value"),
         importing=_decode_importing(j.get("importing"), where + ".importing"),
         generated_config=field(j, "generated_config", str, where, optional=True) or "",
+        import_private=_decode_private(j.get("import_private"), where + ".import_private"),
     )
 
 

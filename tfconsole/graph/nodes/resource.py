@@ -776,9 +776,10 @@ class PlanInstanceNode(_InstanceNode):
         tainted = False
         prior_private = obj.private if obj is not None else None
         importing = self.parent.import_targets.get(addr) if obj is None else None
-        body = rc.body
+        body, imported_private = rc.body, None
         if importing is not None:
             prior, prior_private, body, d = self._import(ctx, provider, schema, importing)
+            imported_private = prior_private
             diags.extend(_with_addr(d, addr_s, rc.range))
             if prior is None or d.has_errors:
                 return diags
@@ -887,6 +888,7 @@ class PlanInstanceNode(_InstanceNode):
             prev_run_addr=ctx.moved_from.get(addr),
             each_value=self.exp.each_values.get(addr.key) if self.exp.mode == "map" else None,
             importing=Importing(importing.id) if importing is not None else None,
+            import_private=imported_private,
             generated_config=self._generated if importing is not None and rc.generated else "",
         )
         ctx.record_change(change)
@@ -1175,7 +1177,8 @@ class ApplyInstanceNode(Node, Executable):
         self.addr = change.addr
         self.module = change.addr.module.module()
         self.deposed_key = deposed_key  # CBD: where the old object is moved before creating
-        verb = {Action.CREATE: "create", Action.UPDATE: "update", Action.READ: "read"}.get(change.action, "create")
+        verb = {Action.CREATE: "create", Action.UPDATE: "update", Action.READ: "read",
+                Action.NOOP: "import"}.get(change.action, "create")
         self.name = f"{change.addr} ({verb})"
 
     @for_resource
@@ -1224,6 +1227,11 @@ class ApplyInstanceNode(Node, Executable):
             ctx.store_data_result(addr, ch.provider, value, schema, exp.mode if exp else "")
             return diags
         schema = provider.resource_schemas()[addr.resource.type]
+        if ch.importing is not None:  # the plan's prior state may hold it already: stored again, unchanged
+            self._store_imported(ctx, schema, exp)
+            if ch.action is Action.NOOP:
+                ctx.set_instance_value(addr, ch.before)
+                return diags
         config, d = evaluate_body(rc.body, schema.block, scope, rc.range, addr_s)
         diags.extend(d)
         if d.has_errors:
@@ -1307,6 +1315,18 @@ class ApplyInstanceNode(Node, Executable):
         ctx.hook.post_apply(addr_s, action, time.monotonic() - t0, None if not diags.has_errors else "failed",
                             _id_hint(value))
         return diags
+
+
+    def _store_imported(self, ctx: "WalkContext", schema: Schema, exp: Any) -> None:
+        """The object an import block adopted goes into state before any change to it (Terraform's
+        "Importing... / Import complete")."""
+        ch = self.change
+        addr_s, import_id = str(self.addr), ch.importing.id if ch.importing else ""
+        ctx.hook.pre_apply_import(addr_s, import_id)
+        ctx.save_object(self.addr, ch.provider, ch.before, schema, "ready", ch.import_private,
+                        self.resource_node.dependencies if self.resource_node else [],
+                        ch.create_before_destroy, exp.mode if exp else "")
+        ctx.hook.post_apply_import(addr_s, import_id)
 
 
 def _apply_time_each(ctx: "WalkContext", ra: AbsResource, rc: ResourceConfig, exp: "Expansion") -> "Expansion":
