@@ -390,7 +390,7 @@ class CLI:
             from . import jsonops
 
             return jsonops.plan(self, a)
-        req = self._plan_request(a)
+        req = self._plan_request(a, generate_config_out=a.get("generate-config-out") or "")
         req.context = self.context(a, req)
         res = operations.plan(req)
         self._planning_failed(res)
@@ -398,8 +398,19 @@ class CLI:
             return 1
         plan = res.plan
         out = a.get("out")
+        if res.generated_config_file:
+            import textwrap
+
+            from .views import format_diagnostic
+
+            for w in res.generated_config_warnings:
+                self.out(format_diagnostic(w, self.files, color=self.color).lstrip("\n") + "\n")
+            self.out("─" * 77 + "\n\n" + textwrap.fill(
+                f"tfconsole has generated configuration and written it to {res.generated_config_file}. Please "
+                "review the configuration and edit it as necessary before adding it to version control.", 78) + "\n")
         if not out and plan.has_changes():
-            self.out("─" * 77 + "\n\nNote: You didn't use the -out option to save this plan, so tfconsole "
+            self.out(("" if res.generated_config_file else "─" * 77 + "\n\n") +
+                     "Note: You didn't use the -out option to save this plan, so tfconsole "
                      "can't\nguarantee to take exactly these actions if you run \"tfconsole apply\" now.")
         if out:
             from tfconsole.plans.planfile import write_plan
