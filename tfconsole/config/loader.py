@@ -666,9 +666,17 @@ def _removed(mod: Module, b: Block, diags: Diagnostics) -> None:
         if blk.type == "lifecycle":
             destroy = _static_bool(blk.body.attributes.get("destroy"), diags, True)
         elif blk.type == "provisioner":
+            target = _addr_text(f.expr) or ""
+            if target.startswith("data.") or ".data." in target:
+                diags.error("Invalid provisioner block", "Provisioners are valid only when a removed block targets "
+                            "a managed resource.", blk.range)
+                continue
             p = _provisioner(blk, diags)
             if p:
                 provs.append(p)
+                if not p.when_destroy:
+                    diags.error("Invalid provisioner block", "Only destroy-time provisioners are valid in \"removed\" "
+                                "blocks. To declare a destroy-time provisioner, use:\n    when = destroy", blk.range)
     mod.removed.append(Removed(_addr_text(f.expr) or "", destroy, provs, b.range))
 
 

@@ -1385,14 +1385,16 @@ class DestroyInstanceNode(Node, Executable):
             return diags
         if provider.wire_protocol and ch.before is not None:
             prior = ch.before  # Terraform destroys the object the plan showed
-        if self.rc is not None and any(p.when_destroy for p in self.rc.provisioners):
-            pd = ctx.run_provisioners(addr, self.rc, prior, when_destroy=True)
-            diags.extend(pd)
-            if pd.has_errors:
-                return diags
         shown = addr_s + (f" (deposed object {self.deposed_key})" if self.deposed_key else "")
         ctx.hook.pre_apply(shown, "delete", _id_hint(prior, or_name=True))
         t0 = time.monotonic()
+        # destroy-time provisioners run after "Destroying..." (Terraform's order), never for a tainted object
+        if self.rc is not None and obj.status != "tainted" and any(p.when_destroy for p in self.rc.provisioners):
+            pd = ctx.run_provisioners(addr, self.rc, prior, when_destroy=True)
+            diags.extend(pd)
+            if pd.has_errors:
+                ctx.hook.post_apply(shown, "delete", time.monotonic() - t0, "failed", None)
+                return diags
         # the destroy half of a replacement carries the private data of the plan (as Terraform's
         # apply sends the change's), a plain destroy the stored object's
         private = ch.private if provider.wire_protocol and ch.action.is_replace else obj.private

@@ -27,6 +27,10 @@ class DiffTransformer(Transform):
                     barrier.provider_addr = ch.provider
                     g.connect(barrier, n)
             elif a in (Action.DELETE, Action.FORGET):
+                if rc is None and a is Action.DELETE:  # a `removed` block's destroy-time provisioners
+                    from .orphans import removed_config
+
+                    rc = removed_config(b.config, ch.addr)
                 g.add(DestroyInstanceNode(ch, rc))
             elif a is Action.DELETE_THEN_CREATE:
                 d = g.add(DestroyInstanceNode(ch, rc))
