@@ -102,7 +102,8 @@ class CLIView(OperationView):
     def plan_ready(self, plan: Any) -> None:
         from .views import render_plan
 
-        self.cli.out(render_plan(plan))
+        # what follows (next steps, the approval prompt) brings its own blank line, as in Terraform
+        self.cli.out(render_plan(plan).rstrip("\n"))
 
     def importing(self, addr: Any, import_id: str) -> None:
         self.cli.out(f"{addr}: Importing from ID \"{import_id}\"...")
@@ -116,7 +117,7 @@ class CLIView(OperationView):
             return False
         what = "destroy all remote objects managed by this configuration" if plan.destroy else \
             "perform the actions described above"
-        self.cli.out(f"Do you want to {what}?\n  Only 'yes' will be accepted to approve.\n")
+        self.cli.out(f"\nDo you want to {what}?\n  Only 'yes' will be accepted to approve.\n")
         ans = input("  Enter a value: ")
         self.answered_no = ans.strip() != "yes"
         return not self.answered_no
@@ -398,20 +399,10 @@ class CLI:
             return 1
         plan = res.plan
         out = a.get("out")
-        if res.generated_config_file:
-            import textwrap
-
+        for w in res.generated_config_warnings:  # under the plan, as Terraform shows it
             from .views import format_diagnostic
 
-            for w in res.generated_config_warnings:
-                self.out(format_diagnostic(w, self.files, color=self.color).lstrip("\n") + "\n")
-            self.out("─" * 77 + "\n\n" + textwrap.fill(
-                f"tfconsole has generated configuration and written it to {res.generated_config_file}. Please "
-                "review the configuration and edit it as necessary before adding it to version control.", 78) + "\n")
-        if not out and plan.has_changes():
-            self.out(("" if res.generated_config_file else "─" * 77 + "\n\n") +
-                     "Note: You didn't use the -out option to save this plan, so tfconsole "
-                     "can't\nguarantee to take exactly these actions if you run \"tfconsole apply\" now.")
+            self.out(format_diagnostic(w, self.files, color=self.color))
         if out:
             from tfconsole.plans.planfile import write_plan
 
@@ -419,11 +410,29 @@ class CLI:
             self.diags(wd)
             if wd.has_errors:
                 return 1
-            self.out(f"Saved the plan to: {out}\n\nTo perform exactly these actions, run the following command "
-                     f"to apply:\n    tfconsole apply \"{out}\"")
+        self._plan_next_step(plan, out, res.generated_config_file)
         if a.bool("detailed-exitcode"):
             return 2 if plan.has_changes() else 0
         return 0
+
+    def _plan_next_step(self, plan: Any, out: str | None, generated: str) -> None:
+        """What to do next, after a plan with changes (Terraform's PlanNextStep; nothing with
+        TF_IN_AUTOMATION set)."""
+        import textwrap
+
+        if os.environ.get("TF_IN_AUTOMATION") or not plan.has_changes():
+            return
+        self.out("\n" + "─" * 77)
+        if generated:
+            self.out("\n" + textwrap.fill(f"tfconsole has generated configuration and written it to {generated}. "
+                                          "Please review the configuration and edit it as necessary before adding "
+                                          "it to version control.", 78))
+        if out:
+            self.out(f"\nSaved the plan to: {out}\n\nTo perform exactly these actions, run the following command "
+                     f"to apply:\n    tfconsole apply \"{out}\"")
+        else:
+            self.out("\nNote: You didn't use the -out option to save this plan, so tfconsole can't\nguarantee to "
+                     "take exactly these actions if you run \"tfconsole apply\" now.")
 
     def cmd_apply(self, a: Args, destroy: bool = False) -> int:
         from tfconsole import operations
@@ -556,7 +565,7 @@ class CLI:
         if a.bool("json"):
             self.out(dumps_json(plan_json(plan, self.decoder()), separators=(",", ":")))
         else:
-            self.out(render_plan(plan))
+            self.out(render_plan(plan, warnings=False).rstrip("\n"))  # show ends at the last line, unlike plan
         return 0
 
     def cmd_output(self, a: Args) -> int:

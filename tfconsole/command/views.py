@@ -264,7 +264,9 @@ def render_change(ch: ResourceInstanceChange) -> str:
         else:
             # Terraform's renderer does not annotate dynamically-typed attributes
             note = " # forces replacement" if n in replace_attrs and not _is_dynamic_attr(ch, n) else ""
-            got = _diff_attr(col, n, width, b, af, note, identifying=n in ("id", "name", "tags"))
+            # an import shows every attribute it keeps (Terraform's ShowUnchangedChildren)
+            got = _diff_attr(col, n, width, b, af, note,
+                             identifying=n in ("id", "name", "tags") or ch.importing is not None)
             if got == ["\x00hidden"]:
                 if not is_null(unmark(b)[0]):
                     hidden += 1
@@ -316,8 +318,11 @@ def _render(v: Any, col: int, sym: str) -> str:
         body = "\n".join((" " * (col + 6) + ln) if ln else "" for ln in v[:-1].split("\n"))
         return f"<<-EOT\n{body}\n{' ' * (col + 2)}EOT"
     if t in (dict, TMap) and v:
-        width = max(len(_key(k)) for k in v)
-        items = [_attr_line(col + 4, sym, k, width, _render(x, col + 4, sym)) for k, x in sorted(v.items())]
+        # map keys are always quoted, object attribute names only when they must be
+        label = (lambda k: json.dumps(k, ensure_ascii=False)) if t is TMap else _key
+        width = max(len(label(k)) for k in v)
+        pad = " " * (col + 4)
+        items = [f"{pad}{sym} {label(k).ljust(width)} = {_render(x, col + 4, sym)}" for k, x in sorted(v.items())]
         return "{\n" + "\n".join(items) + "\n" + " " * (col + 2) + "}"
     return render_value(v, col)
 
@@ -525,7 +530,9 @@ def render_state_instance(addr: Any, value: dict[str, Any], deposed: str | None 
     return "\n".join(lines)
 
 
-def render_plan(plan: Plan) -> str:
+def render_plan(plan: Plan, warnings: bool = True) -> str:
+    """The plan as `terraform plan` shows it; warnings=False: as `show PLANFILE` does (without the
+    plan-time warning about forgotten objects)."""
     out: list[str] = []
     moves = [c for c in plan.changes if c.action is not Action.NOOP or
              (c.prev_run_addr is not None and c.prev_run_addr != c.addr)]
@@ -537,7 +544,7 @@ def render_plan(plan: Plan) -> str:
                     "that the real remote objects still match the result of your most recent changes, and found "
                     "no differences.\n")
         return ("\nNo changes. Your infrastructure matches the configuration.\n\nTerraform has compared your real "
-                "infrastructure against your configuration and found no differences, so no changes are needed.\n")
+                "infrastructure against your configuration\nand found no differences, so no changes are needed.\n")
     if changes:
         symbols = []
         present = {c.action for c in actions}
@@ -560,7 +567,7 @@ def render_plan(plan: Plan) -> str:
             out.append("")
         out.append(plan.summary_line())
         forgets = [c for c in changes if c.action is Action.FORGET]
-        if forgets:
+        if forgets and warnings:
             out.append("\nWarning: Some objects will no longer be managed by Terraform\n\nIf you apply this plan, "
                        "Terraform will discard its tracking information for\nthe following objects, but it will "
                        "not delete them:")
@@ -697,8 +704,12 @@ def state_values_json(state: State, decode: Any) -> dict:
             addr = rs.addr.instance(key)
             value = decode(addr, rs.provider, inst.current)
             mod = str(rs.addr.module)
-            modules.setdefault(mod, {"resources": []})["resources"].append(
-                _resource_json(addr, rs.provider, value, inst.current.schema_version))
+            r = _resource_json(addr, rs.provider, value, inst.current.schema_version)
+            if inst.current.dependencies:
+                r["depends_on"] = list(inst.current.dependencies)
+            if inst.current.status == "tainted":
+                r["tainted"] = True
+            modules.setdefault(mod, {"resources": []})["resources"].append(r)
     root = modules.pop("", {"resources": []})
     out_root: dict[str, Any] = {}
     if root["resources"]:
@@ -840,6 +851,13 @@ def plan_json(plan: Plan, decode: Any) -> dict:
 def _planned_values(plan: Plan) -> dict:
     modules: dict[str, list[dict]] = {}
     for ch in plan.changes:
+        if ch.action is Action.FORGET and not ch.deposed:
+            # Terraform lists a forgotten object without values
+            r = _resource_json(ch.addr, ch.provider, {})
+            del r["values"]
+            r["sensitive_values"] = False
+            modules.setdefault(str(ch.addr.module), []).append(r)
+            continue
         if ch.after is None or ch.mode == "data" or ch.deposed:
             continue
         r = _resource_json(ch.addr, ch.provider, ch.after)

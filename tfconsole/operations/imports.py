@@ -132,6 +132,8 @@ def write_generated_config(plan: Any, path: str) -> tuple[bool, Diagnostics]:
         return False, d
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(FILE_HEADER + "".join(parts))
+    # Terraform reports the file only when the last change it happens to list (in completion
+    # order) has generated configuration; tfconsole always says it wrote one
     d.warning("Config generation is experimental",
               "Generating configuration during import is currently experimental, and the generated configuration "
               "format may change in future versions.")

@@ -712,6 +712,8 @@ class ValidateInstanceNode(_InstanceNode):
 
         diags = Diagnostics()
         rc = self.parent.rc
+        if rc.generated:  # its configuration is made from the imported object, during the plan
+            return diags
         schema = ctx.schema_for(self.parent.provider_addr, rc.addr) if self.parent.provider_addr else None
         scope = scope_for(ctx, self.addr.module, key=None, expansion=self.exp)
         if schema is None:
@@ -1112,7 +1114,8 @@ class PlanOrphanNode(Node, Executable, ProviderConsumer):
                 return diags
         else:
             prior = decode_object(obj.attributes, schema, obj.sensitive_attributes)
-        if provider is not None and ctx.refresh and not self.deposed and not ctx.destroy_mode:
+        # an object a removed block forgets is not read again (Terraform does not refresh it)
+        if provider is not None and ctx.refresh and not self.deposed and not ctx.destroy_mode and not self.forget:
             ctx.hook.pre_refresh(str(addr), _id_hint(prior))
             resp = provider.read_resource(addr.resource.type, unmark_deep(prior)[0], obj.private)
             ctx.hook.post_refresh(str(addr), _id_hint(resp.new_state))
