@@ -108,6 +108,7 @@ def steps_agree(tmp_path: Path, steps: list[dict[str, Any]]) -> dict[str, list[d
                 (d / rel).unlink(missing_ok=True)
             written = set(st["files"])
             for rel, text in st["files"].items():
+                (d / rel).parent.mkdir(parents=True, exist_ok=True)
                 (d / rel).write_text(text)
             run(d, "init", "-input=false", "-no-color")
             code, out, err = run(d, "plan", "-input=false", "-no-color", "-out=p.tfplan", *st.get("plan", []))
@@ -196,6 +197,12 @@ def test_errors_as_terraform_reports_them(tmp_path: Path, name: str) -> None:
         got[tool] = (code, errors(UUID.sub("<uuid>", err)))
     assert got["terraform"][0] == 1 and got["terraform"][1], got["terraform"]
     assert got["tfconsole"] == got["terraform"]
+
+
+def test_import_block_in_a_child_module_is_ignored(tmp_path: Path) -> None:
+    """Terraform 1.15 reads import blocks only in the root module: a child's plans a new object."""
+    child = 'resource "terraform_data" "a" {}\nimport {\n  to = terraform_data.a\n  id = "x"\n}\n'
+    steps_agree(tmp_path, [{"files": {"main.tf": 'module "m" {\n  source = "./m"\n}\n', "m/main.tf": child}}])
 
 
 def test_generate_config_out(tmp_path: Path) -> None:
@@ -320,3 +327,50 @@ def test_plan_file_round_trip_keeps_importing(tmp_path: Path) -> None:
     assert code == 0 and "terraform_data.a: Import complete [id=z]" in out
     assert json.loads((tmp_path / "copy" / "terraform.tfstate").read_text())["resources"][0]["instances"][0][
         "attributes"]["id"] == "z"
+
+
+GEN_OBJECTS = {
+    "j0001": {"name": '{"j": [1, 2.5, null], "a b": {"k": true}}', "size": None, "tags": None, "zone": "",
+              "secret": None, "delay": None},
+    "j0002": {"name": "123", "size": 0, "tags": {}, "zone": "line\nnext %{x} ${y}", "secret": "", "delay": 1.25},
+}
+
+
+def test_generated_file_rules(tmp_path: Path, tfcheck_provider: Path) -> None:
+    """What the generated file makes of JSON strings (an object: jsonencode; a number: the string),
+    empty optional strings, nulls, empty maps, escapes and sensitive attributes."""
+    cfg = 'terraform {\n  required_providers {\n    tfcheck = { source = "tfconsole/tfcheck" }\n  }\n}\n' + "".join(
+        f'import {{\n  to = tfcheck_thing.g{i}\n  id = "{oid}"\n}}\n' for i, oid in enumerate(GEN_OBJECTS))
+    files = {}
+    for tool in ("terraform", "tfconsole"):
+        ws = make_workspace(tmp_path / tool, tfcheck=tfcheck_provider)
+        for oid, obj in GEN_OBJECTS.items():
+            (ws.store / f"{oid}.json").write_text(json.dumps({"id": oid, **obj, "label": "l"}))
+        ws.write(cfg)
+        run = ws.terraform if tool == "terraform" else ws.tfconsole
+        assert run("init", "-no-color").returncode == 0
+        p = run("plan", "-no-color", "-input=false", "-generate-config-out=gen.tf")
+        assert p.returncode == 0, p.stderr
+        files[tool] = (ws.dir / "gen.tf").read_text()
+    # one entry per resource, in the order the plan lists them (Terraform: completion order)
+    def entries(text: str) -> list[str]:
+        return sorted(text.split("\n# __generated__ by Terraform from ")[1:])
+
+    assert entries(files["tfconsole"]) == entries(files["terraform"])
+    assert files["tfconsole"].split("\n\n")[0] == files["terraform"].split("\n\n")[0]
+
+
+def test_identity_imports_are_refused_clearly(tmp_path: Path) -> None:
+    """Import by identity needs identity schemas, which tfconsole does not exchange with
+    providers yet: refused with the block's location, nothing planned or stored."""
+    (tmp_path / "main.tf").write_text('resource "terraform_data" "a" {}\n'
+                                      'import {\n  to = terraform_data.a\n  identity = { id = "x" }\n}\n')
+    code, out, err = _tool(tmp_path, "apply", "-no-color", "-auto-approve")
+    assert code == 1 and "Error: Import by identity is not supported" in err and "on main.tf line 4" in err
+    assert "Traceback" not in err and not (tmp_path / "terraform.tfstate").exists()
+
+
+def test_json_plan_refuses_generate_config_out(tmp_path: Path) -> None:
+    (tmp_path / "main.tf").write_text('import {\n  to = terraform_data.g\n  id = "x"\n}\n')
+    code, out, err = _tool(tmp_path, "plan", "-json", "-generate-config-out=g.tf")
+    assert code == 1 and not (tmp_path / "g.tf").exists()

@@ -180,8 +180,8 @@ def _evaluate_id(imp: Import, scope: Scope, diags: Diagnostics, addr: AbsResourc
     if imp.id is None:
         # identity imports need a provider's identity schema, which tfconsole's plugin client
         # does not exchange yet; no provider here returns an identity
-        diags.error("Import by identity is not supported", f"import of {addr} didn't return an identity: "
-                    "tfconsole does not exchange resource identities with providers yet. Use \"id\" instead.",
+        diags.error("Import by identity is not supported", f"tfconsole does not exchange resource identities "
+                    f"with providers yet, so it cannot import {addr} by identity. Use \"id\" instead.",
                     imp.identity.range if imp.identity is not None else imp.range)
         return None
     v, d = evaluate(imp.id, scope)
