@@ -85,17 +85,18 @@ def _legacy_config(schema: Any, v: Any, top: bool = False) -> Any:
 
 
 def _nested_legacy(nested: Any, v: Any) -> Any:
-    class _S:
-        attributes = nested.attributes
-        blocks: dict = {}
-    return _legacy_config(_S, v)
+    from tfconsole.providers.interface import BlockSchema
+
+    return _legacy_config(BlockSchema(attributes=nested.attributes), v)
 
 
 def _each_element(x: Any, fn: Any) -> Any:
-    if isinstance(x, dict) and not isinstance(x, TMap):
-        return fn(x)
+    """fn over a nested object, or over each object of a collection of them (only written out
+    afterwards: plain dicts and lists will do)."""
     if isinstance(x, TMap):
-        return TMap({k: fn(e) for k, e in x.items()}, x.elem) if hasattr(x, "elem") else {k: fn(e) for k, e in x.items()}
+        return {k: fn(e) for k, e in x.items()}
+    if isinstance(x, dict):
+        return fn(x)
     if isinstance(x, (list, TList, TSet)):
         return [fn(e) for e in x]
     return x

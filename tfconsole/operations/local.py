@@ -128,7 +128,7 @@ def _make_plan(ctx: Any, req: OperationRequest, res: OperationResult, state: Sta
 
 def plan(req: OperationRequest) -> OperationResult:
     """Plan (normal, -destroy or -refresh-only) under the lock; the state is not changed."""
-    from .imports import check_generate_target, write_generated_config
+    from .generated import check_generate_target, write_generated_config
 
     res = OperationResult()
     ctx = _context(req, res)
