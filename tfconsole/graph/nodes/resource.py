@@ -1192,13 +1192,18 @@ class ApplyInstanceNode(Node, Executable):
         ch = self.change
         rc = self.rc
         addr, addr_s = self.addr, str(self.addr)
-        if rc is None:
-            return diags.error("Configuration missing", f"No configuration for {addr_s}.", address=addr_s)
         provider = ctx.providers.get(ch.provider)
+        if rc is None and not (ch.importing is not None and ch.action is Action.NOOP and provider is not None):
+            # (an import that changes nothing needs no configuration: a plan that generated it)
+            return diags.error("Configuration missing", f"No configuration for {addr_s}.", address=addr_s)
         if provider is None:
             return diags.error("Provider not configured", f"No provider for {addr_s}.", address=addr_s)
         with ctx.lock:
             exp = ctx.resource_expansions.get(addr.abs_resource())
+        if rc is None:
+            self._store_imported(ctx, provider.resource_schemas()[addr.resource.type], exp)
+            ctx.set_instance_value(addr, ch.before)
+            return diags
         if rc.for_each is not None and exp is not None and exp.mode == "map":
             exp = _apply_time_each(ctx, addr.abs_resource(), rc, exp)
         scope = scope_for(ctx, addr.module, key=addr.key, expansion=exp)
