@@ -1,5 +1,5 @@
 """Blocks Terraform supports that tfconsole does not implement yet are refused with their
-location, never skipped: an ignored import block would plan a second object."""
+location, never skipped (ignoring one would plan something else than the configuration says)."""
 from __future__ import annotations
 
 import io
@@ -10,7 +10,6 @@ import pytest
 from tfconsole.command.main import CLI
 
 CASES = {
-    "import": ('import {\n  to = terraform_data.a\n  id = "x"\n}\n', "Import blocks are not supported"),
     "ephemeral": ('ephemeral "random_password" "p" {\n  length = 8\n}\n', "Ephemeral resources are not supported"),
 }
 

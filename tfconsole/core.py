@@ -223,8 +223,15 @@ class Context:
     # ---------------------------------------------------------------- plan
     def plan(self, state: State, *, destroy: bool = False, refresh_only: bool = False, refresh: bool = True,
              targets: list[str] | None = None, replace: list[str] | None = None,
-             excludes: list[str] | None = None, _validated: bool = False) -> tuple[Plan, Diagnostics]:
+             excludes: list[str] | None = None, _validated: bool = False,
+             generate_config_out: str = "", _imports_ready: bool = False) -> tuple[Plan, Diagnostics]:
         assert self.config is not None
+        if self.config.imports and not destroy and not refresh_only and not _imports_ready:
+            from tfconsole.graph.nodes.importing import with_import_targets
+
+            return with_import_targets(self.config, generate_config_out, lambda: self.plan(
+                state, refresh=refresh, targets=targets, replace=replace, excludes=excludes, _validated=_validated,
+                _imports_ready=True))
         diags = Diagnostics()
         prev_run = state.deep_copy()
         prior = state.deep_copy()

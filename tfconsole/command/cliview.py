@@ -46,6 +46,15 @@ class CLIHook(Hook):
     def provision_output(self, addr: str, provisioner: str, line: str) -> None:
         self._p(f"{addr} ({provisioner}): {line}")
 
+    def pre_plan_import(self, addr: str, import_id: str) -> None:
+        self._p(f"{addr}: Preparing import... [id={import_id}]")
+
+    def pre_apply_import(self, addr: str, import_id: str) -> None:
+        self._p(f"{addr}: Importing... [id={import_id}]")
+
+    def post_apply_import(self, addr: str, import_id: str) -> None:
+        self._p(f"{addr}: Import complete [id={import_id}]")
+
     def pre_provision(self, addr: str, provisioner: str) -> None:
         self._p(f"{addr}: Provisioning with '{provisioner}'...")
 

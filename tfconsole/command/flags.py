@@ -160,8 +160,7 @@ _COMMANDS = [
                 *STATE, *OPERATION, *VARS, INPUT, COMPACT, POLICIES, JSON_UI,
                 _f("out", S, "Save the plan to this file.", metavar="FILE"),
                 _f("detailed-exitcode", B, "Exit 0: no changes, 1: error, 2: changes.", False),
-                _f("generate-config-out", S, "Write configuration for import blocks here.", status=UNS,
-                   metavar="PATH"),
+                _f("generate-config-out", S, "Write configuration for import blocks here.", metavar="PATH"),
             ), 0),
     Command("apply", "[options] [PLANFILE]", "Make the changes the configuration asks for (after approval), or "
             "exactly those of a saved plan file.", _APPLY, 1),

@@ -284,14 +284,24 @@ class CLI:
         if a.bool("json"):
             from . import jsonops
 
+            if a.get("generate-config-out"):  # never ignored: refused until the JSON stream writes it
+                d = Diagnostics()
+                d.error("Unsupported option combination", "tfconsole does not implement -generate-config-out "
+                        "together with -json yet; nothing was planned or written.")
+                self.diags(d)
+                return 1
             return jsonops.plan(self, a)
-        req = self._plan_request(a)
+        req = self._plan_request(a, generate_config_out=a.get("generate-config-out") or "")
         req.context = self.context(a, req)
         res = operations.plan(req)
         if not res.ok:
             return 1
         plan = res.plan
         out = a.get("out")
+        for w in res.generated_config_warnings:  # under the plan, as Terraform shows it
+            from .views import format_diagnostic
+
+            self.out(format_diagnostic(w, self.files, color=self.color))
         if out:
             from tfconsole.plans.planfile import write_plan
 
@@ -299,15 +309,29 @@ class CLI:
             self.diags(wd)
             if wd.has_errors:
                 return 1
-        if plan.has_changes():  # Terraform's next step, under a rule, only for a plan that changes something
-            self.out("\n" + "─" * 77 + "\n")
-            self.out(f"Saved the plan to: {out}\n\nTo perform exactly these actions, run the following command "
-                     f"to apply:\n    tfconsole apply \"{out}\"" if out else
-                     "Note: You didn't use the -out option to save this plan, so tfconsole can't\nguarantee to "
-                     "take exactly these actions if you run \"tfconsole apply\" now.")
+        self._plan_next_step(plan, out, res.generated_config_file)
         if a.bool("detailed-exitcode"):
             return 2 if plan.has_changes() else 0
         return 0
+
+    def _plan_next_step(self, plan: Any, out: str | None, generated: str) -> None:
+        """What to do next, after a plan with changes (Terraform's PlanNextStep; nothing with
+        TF_IN_AUTOMATION set)."""
+        import textwrap
+
+        if os.environ.get("TF_IN_AUTOMATION") or not plan.has_changes():
+            return
+        self.out("\n" + "─" * 77)
+        if generated:
+            self.out("\n" + textwrap.fill(f"tfconsole has generated configuration and written it to {generated}. "
+                                          "Please review the configuration and edit it as necessary before adding "
+                                          "it to version control.", 78))
+        if out:
+            self.out(f"\nSaved the plan to: {out}\n\nTo perform exactly these actions, run the following command "
+                     f"to apply:\n    tfconsole apply \"{out}\"")
+        else:
+            self.out("\nNote: You didn't use the -out option to save this plan, so tfconsole can't\nguarantee to "
+                     "take exactly these actions if you run \"tfconsole apply\" now.")
 
     def cmd_apply(self, a: Args, destroy: bool = False) -> int:
         from tfconsole import operations
@@ -340,7 +364,9 @@ class CLI:
         if plan.destroy:
             self.out(f"\nDestroy complete! Resources: {dest} destroyed.")
         else:
-            self.out(f"\nApply complete! Resources: {add} added, {change} changed, {dest} destroyed.")
+            imp = plan.imports()
+            self.out(f"\nApply complete! Resources: {f'{imp} imported, ' if imp else ''}{add} added, {change} changed, "
+                     f"{dest} destroyed.")
         self._print_outputs(res.state)
         return 0
 
@@ -440,7 +466,7 @@ class CLI:
         if a.bool("json"):
             self.out(dumps_json(plan_json(plan, self.decoder()), separators=(",", ":")))
         else:
-            self.out(render_plan(plan))
+            self.out(render_plan(plan, warnings=False).rstrip("\n"))  # show ends at the last line, unlike plan
         return 0
 
     def cmd_output(self, a: Args) -> int:

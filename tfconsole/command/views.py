@@ -232,6 +232,8 @@ def render_change(ch: ResourceInstanceChange) -> str:
         header = f"# {addr} will be replaced due to changes in replace_triggered_by"
     if a is Action.NOOP and moved:
         header = f"# {ch.prev_run_addr} has moved to {addr}"
+    elif a is Action.NOOP and ch.importing is not None:
+        header = f"# {addr} will be imported"
     reason = _reason_text(ch)
     lead = " " if a is Action.FORGET else "  "  # Terraform's forget block sits one column left
     lines = [f"{lead}{header}"]
@@ -239,6 +241,7 @@ def render_change(ch: ResourceInstanceChange) -> str:
         lines.append(f"{lead}# {reason}")
     if moved and a is not Action.NOOP:
         lines.append(f"  # (moved from {ch.prev_run_addr})")
+    lines.extend(_import_notes(ch, moved))
     res = ch.addr.resource
     kind = "data" if res.mode == "data" else "resource"
     sym = {Action.READ: " <=", Action.FORGET: " ."}.get(a, a.symbol)
@@ -275,7 +278,9 @@ def render_change(ch: ResourceInstanceChange) -> str:
         else:
             # Terraform's renderer does not annotate dynamically-typed attributes
             note = " # forces replacement" if n in replace_attrs and not _is_dynamic_attr(ch, n) else ""
-            got = _diff_attr(col, n, width, b, af, note, identifying=n in ("id", "name", "tags"))
+            # an import shows every attribute it keeps (Terraform's ShowUnchangedChildren)
+            got = _diff_attr(col, n, width, b, af, note,
+                             identifying=n in ("id", "name", "tags") or ch.importing is not None)
             if got == ["\x00hidden"]:
                 if not is_null(unmark(b)[0]):
                     hidden += 1
@@ -286,6 +291,18 @@ def render_change(ch: ResourceInstanceChange) -> str:
         lines.append(f"        # ({hidden} unchanged attribute{'s' if hidden != 1 else ''} hidden)")
     lines.append("    }")
     return "\n".join(lines)
+
+
+def _import_notes(ch: ResourceInstanceChange, moved: bool) -> list[str]:
+    """The lines under the header of a change that imports its object."""
+    if ch.importing is None:
+        return []
+    if ch.action is Action.NOOP and not moved:
+        return ["  # (config will be generated)"] if ch.generated_config else []
+    out = [f"  # (imported from \"{ch.importing.id}\")" if ch.importing.id else "  # (will be imported first)"]
+    if ch.action.is_replace:
+        out.append("  # Warning: this will destroy the imported resource")
+    return out
 
 
 def _is_dynamic_attr(ch: ResourceInstanceChange, name: str) -> bool:
@@ -317,8 +334,11 @@ def _render(v: Any, col: int, sym: str) -> str:
         body = "\n".join((" " * (col + 6) + ln) if ln else "" for ln in v[:-1].split("\n"))
         return f"<<-EOT\n{body}\n{' ' * (col + 2)}EOT"
     if t in (dict, TMap) and v:
-        width = max(len(_key(k)) for k in v)
-        items = [_attr_line(col + 4, sym, k, width, _render(x, col + 4, sym)) for k, x in sorted(v.items())]
+        # map keys are always quoted, object attribute names only when they must be
+        label = (lambda k: json.dumps(k, ensure_ascii=False)) if t is TMap else _key
+        width = max(len(label(k)) for k in v)
+        pad = " " * (col + 4)
+        items = [f"{pad}{sym} {label(k).ljust(width)} = {_render(x, col + 4, sym)}" for k, x in sorted(v.items())]
         return "{\n" + "\n".join(items) + "\n" + " " * (col + 2) + "}"
     return render_value(v, col)
 
@@ -333,7 +353,7 @@ def _diff_attr(col: int, key: str, width: int, b: Any, a: Any, note: str, identi
         if identifying and not is_null(bu):
             return [_attr_line(col, " ", key, width, _render(a, col, " "))]
         return ["\x00hidden"]
-    if is_null(bu) and not _is_unknown(a):
+    if is_null(bu):  # null -> a value, or -> unknown: Terraform shows both as added
         return [_attr_line(col, "+", key, width, _render(a, col, "+"), note)]
     if is_null(au) and not _is_unknown(a):
         return [_attr_line(col, "-", key, width, _render(b, col, "-") + " -> null", note)]
@@ -531,11 +551,14 @@ def _no_changes(headline: str, text: str) -> str:
     return f"\nNo changes. {headline}\n\n" + "\n".join(_wrap(text, 77)) + "\n"
 
 
-def render_plan(plan: Plan, errored: bool = False) -> str:
-    """The plan as Terraform prints it; `errored`: the partial plan of a plan that then failed."""
+def render_plan(plan: Plan, errored: bool = False, warnings: bool = True) -> str:
+    """The plan as `terraform plan` shows it; `errored`: the partial plan of a plan that then
+    failed; warnings=False: as `show PLANFILE` does (without the plan-time warning about
+    forgotten objects)."""
     out: list[str] = []
-    changes = [c for c in plan.changes if c.action is not Action.NOOP or
-               (c.prev_run_addr is not None and c.prev_run_addr != c.addr)]
+    moves = [c for c in plan.changes if c.action is not Action.NOOP or
+             (c.prev_run_addr is not None and c.prev_run_addr != c.addr)]
+    changes = [c for c in plan.changes if c in moves or c.importing is not None]
     actions = [c for c in changes if c.action is not Action.NOOP]
     if not changes and not [o for o in plan.output_changes if o.action is not Action.NOOP]:
         if plan.refresh_only:
@@ -568,7 +591,7 @@ def render_plan(plan: Plan, errored: bool = False) -> str:
             out.append("")
         out.append(plan.summary_line())
         forgets = [c for c in changes if c.action is Action.FORGET]
-        if forgets:
+        if forgets and warnings:
             out.append("\nWarning: Some objects will no longer be managed by Terraform\n\nIf you apply this plan, "
                        "Terraform will discard its tracking information for\nthe following objects, but it will "
                        "not delete them:")
@@ -590,7 +613,7 @@ def render_plan(plan: Plan, errored: bool = False) -> str:
                 out.extend(x for x in got if x != "\x00hidden")
             else:
                 out.append(_attr_line(2, "+", o.name, width, _render(o.after, 2, "+")))
-        if not changes:
+        if not moves:  # Terraform says so even when the plan also imports objects
             out.append("\nYou can apply this plan to save these new output values to the Terraform\nstate, "
                        "without changing any real infrastructure.")
     return "\n".join(out) + "\n"
@@ -705,8 +728,12 @@ def state_values_json(state: State, decode: Any) -> dict:
             addr = rs.addr.instance(key)
             value = decode(addr, rs.provider, inst.current)
             mod = str(rs.addr.module)
-            modules.setdefault(mod, {"resources": []})["resources"].append(
-                _resource_json(addr, rs.provider, value, inst.current.schema_version))
+            r = _resource_json(addr, rs.provider, value, inst.current.schema_version)
+            if inst.current.dependencies:
+                r["depends_on"] = list(inst.current.dependencies)
+            if inst.current.status == "tainted":
+                r["tainted"] = True
+            modules.setdefault(mod, {"resources": []})["resources"].append(r)
     root = modules.pop("", {"resources": []})
     out_root: dict[str, Any] = {}
     if root["resources"]:
@@ -806,6 +833,10 @@ def plan_json(plan: Plan, decode: Any) -> dict:
         }
         if ch.replace_paths:
             change["replace_paths"] = [list(p) for p in ch.replace_paths]
+        if ch.importing is not None:
+            change["importing"] = {"id": ch.importing.id} if ch.importing.id else {}
+        if ch.generated_config:
+            change["generated_config"] = ch.generated_config
         r["change"] = change
         if ch.reason:
             r["action_reason"] = ch.reason
@@ -844,6 +875,13 @@ def plan_json(plan: Plan, decode: Any) -> dict:
 def _planned_values(plan: Plan) -> dict:
     modules: dict[str, list[dict]] = {}
     for ch in plan.changes:
+        if ch.action is Action.FORGET and not ch.deposed:
+            # Terraform lists a forgotten object without values
+            r = _resource_json(ch.addr, ch.provider, {})
+            del r["values"]
+            r["sensitive_values"] = False
+            modules.setdefault(str(ch.addr.module), []).append(r)
+            continue
         if ch.after is None or ch.mode == "data" or ch.deposed:
             continue
         r = _resource_json(ch.addr, ch.provider, ch.after)

@@ -17,7 +17,7 @@ from tfconsole.lang.typeexpr import type_constraint
 from .body import Attribute, Block, Body, parse_json_file
 from .parse_cache import parse_file_cached
 from .model import (
-    Check, Lifecycle, Local, Module, ModuleCall, Moved, Output, ProviderBlock, Provisioner, Removed,
+    Check, Import, Lifecycle, Local, Module, ModuleCall, Moved, Output, ProviderBlock, Provisioner, Removed,
     RequiredProvider, ResourceConfig, Variable, decode_rule, expr_as_keyword, static_value, traversal_list,
     traversal_to_path,
 )
@@ -667,10 +667,69 @@ def _removed(mod: Module, b: Block, diags: Diagnostics) -> None:
         if blk.type == "lifecycle":
             destroy = _static_bool(blk.body.attributes.get("destroy"), diags, True)
         elif blk.type == "provisioner":
+            target = _addr_text(f.expr) or ""
+            if target.startswith("data.") or ".data." in target:
+                diags.error("Invalid provisioner block", "Provisioners are valid only when a removed block targets "
+                            "a managed resource.", blk.range)
+                continue
             p = _provisioner(blk, diags)
             if p:
                 provs.append(p)
+                if not p.when_destroy:
+                    diags.error("Invalid provisioner block", "Only destroy-time provisioners are valid in \"removed\" "
+                                "blocks. To declare a destroy-time provisioner, use:\n    when = destroy", blk.range)
     mod.removed.append(Removed(_addr_text(f.expr) or "", destroy, provs, b.range))
+
+
+def _import(mod: Module, b: Block, diags: Diagnostics) -> None:
+    """An import block, checked as Terraform checks it when loading: `to` a managed resource
+    address, exactly one of id / identity, one block per static target."""
+    _check_attrs(b.body, {"to", "id", "identity", "for_each", "provider"}, diags)
+    attrs = b.body.attributes
+    head = _keyword_range(b)
+    to = attrs.get("to")
+    if to is None:
+        diags.error("Missing required argument", "The argument \"to\" is required, but no definition was found.",
+                    b.range)
+        return
+    from .importto import parse_to
+
+    parsed, msg = parse_to(to.expr)
+    if parsed is None:
+        diags.error("Invalid import address", msg, to.expr.range or to.range)
+        return
+    if parsed.mode != "managed":
+        diags.error("Invalid import address", "Only managed resources can be imported.", to.range)
+        return
+    pref = _provider_ref(attrs["provider"], diags) if "provider" in attrs else None
+    if pref is not None and parsed.module_steps:
+        diags.error("Invalid import provider argument",
+                    "The provider argument can only be specified in import blocks that will generate configuration."
+                    "\n\nUse the providers argument within the module block to configure providers for all resources "
+                    "within a module, including imported resources.", attrs["provider"].range)
+    has_id, has_identity = "id" in attrs, "identity" in attrs
+    if not has_id and not has_identity:
+        diags.error("Invalid import block", "At least one of 'id' or 'identity' must be specified.", head)
+    elif has_id and has_identity:
+        diags.error("Invalid import block", "Only one of 'id' or 'identity' can be specified.", head)
+    imp = Import(to.expr, attrs["id"].expr if has_id else None, attrs["identity"].expr if has_identity else None,
+                 attrs["for_each"].expr if "for_each" in attrs else None, pref, head, to.expr.range or to.range)
+    static = parsed.static_text()
+    for other in mod.imports:
+        prev = parse_to(other.to)[0]
+        if static is not None and prev is not None and prev.static_text() == static:
+            diags.error(f"Duplicate import configuration for \"{parsed.resource_text()}\"",
+                        f"An import block for the resource \"{parsed.resource_text()}\" was already declared at "
+                        f"{other.range.long()}. A resource can "
+                        "have only one import block.", to.expr.range or to.range)
+    mod.imports.append(imp)
+
+
+def _keyword_range(b: Block) -> SourceRange:
+    """The block's type keyword (`import`): where Terraform points at a block as a whole."""
+    st = b.range.start
+    end = Pos(st.line, st.column + len(b.type), st.byte + len(b.type))
+    return SourceRange(b.range.filename, st, end)
 
 
 def _check(mod: Module, b: Block, diags: Diagnostics) -> None:
@@ -724,6 +783,6 @@ _DECODERS = {
     "moved": _moved,
     "removed": _removed,
     "check": _check,
-    "import": _not_yet,
+    "import": _import,
     "ephemeral": _not_yet,
 }

@@ -90,6 +90,7 @@ class ResourceConfig:
     provisioners: list[Provisioner] = field(default_factory=list)
     range: SourceRange | None = None
     check_scope: str | None = None  # nested in this check block: its errors are warnings
+    generated: bool = False  # plan -generate-config-out: no block yet; planned with generated config
 
     @property
     def provider_local_name(self) -> str:
@@ -136,6 +137,20 @@ class Removed:
 
 
 @dataclass
+class Import:
+    """An import block: adopt an existing remote object at `to` during the plan. `to` is a
+    static address whose instance keys may be expressions of each.key / each.value."""
+
+    to: A.Expr
+    id: A.Expr | None
+    identity: A.Expr | None
+    for_each: A.Expr | None
+    provider_ref: tuple[str, str | None] | None
+    range: SourceRange  # the `import` keyword (Terraform's DefRange)
+    to_range: SourceRange | None = None
+
+
+@dataclass
 class Check:
     name: str
     asserts: list[CheckRule]
@@ -165,6 +180,7 @@ class Module:
     required_version: list[tuple[str, SourceRange]] = field(default_factory=list)
     moved: list[Moved] = field(default_factory=list)
     removed: list[Removed] = field(default_factory=list)
+    imports: list[Import] = field(default_factory=list)
     checks: dict[str, Check] = field(default_factory=dict)
     backend: tuple[str, Body] | None = None
     backend_range: SourceRange | None = None  # the backend block's header, for diagnostics

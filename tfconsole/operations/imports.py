@@ -9,16 +9,12 @@ from typing import Any
 
 from tfconsole.addrs import AbsResourceInstance, AddressError, parse_instance
 from tfconsole.diags import Diagnostics
+from tfconsole.graph.nodes.importing import NOT_FOUND_DETAIL
 from tfconsole.states.state import ObjectState
 
 from . import rules
 from .local import IMPORT, _context, _report, edit_state, load_configuration
 from .request import OperationRequest, OperationResult
-
-NOT_FOUND_DETAIL = ("While attempting to import an existing object to \"{addr}\", the provider detected that no "
-                    "object exists with the given id. Only pre-existing objects can be imported; check that the id "
-                    "is correct and that it is associated with the provider's configured region or endpoint, or "
-                    "use \"terraform apply\" to create a new remote object for this resource.")
 
 
 def import_resource(req: OperationRequest, addr_text: str, import_id: str) -> OperationResult:
@@ -95,3 +91,4 @@ def _read_remote(ctx: Any, addr: AbsResourceInstance, import_id: str, req: Opera
     attrs, sens = encode_object(remark(value, [], schema) or {}, schema)
     return diags, ObjectState(attributes=attrs, schema_version=schema.version, sensitive_attributes=sens,
                               private=private), prov_addr
+

@@ -122,7 +122,7 @@ def _make_plan(ctx: Any, req: OperationRequest, res: OperationResult, state: Sta
     warnings; an errored plan's partial changes (plan_failed) and then its errors."""
     plan, d = _walk(req, ctx, lambda: ctx.plan(state, destroy=req.destroy, refresh_only=req.refresh_only,
                                                  refresh=req.refresh, targets=req.targets, replace=req.replace,
-                                                 excludes=req.excludes))
+                                                 excludes=req.excludes, generate_config_out=req.generate_config_out))
     if d.has_errors:
         req.view.plan_failed(plan)
         _report(req, res, d, "plan")
@@ -137,13 +137,23 @@ def _make_plan(ctx: Any, req: OperationRequest, res: OperationResult, state: Sta
 
 def plan(req: OperationRequest) -> OperationResult:
     """Plan (normal, -destroy or -refresh-only) under the lock; the state is not changed."""
+    from .generated import check_generate_target, write_generated_config
+
     res = OperationResult()
     ctx = _context(req, res)
+    if req.generate_config_out and not _report(req, res, check_generate_target(req.generate_config_out), "config"):
+        return res
     if not load_configuration(ctx, req, res):
         return res
     with locked_state(ctx, req, res, PLAN) as held:
         if held is not None:
-            _make_plan(ctx, req, res, held[1])
+            plan = _make_plan(ctx, req, res, held[1])
+            if plan is not None and req.generate_config_out:
+                wrote, d = write_generated_config(plan, req.generate_config_out)
+                # its warning belongs under the plan: the view that shows the plan prints it
+                if _report(req, res, Diagnostics(d.errors()), "plan") and wrote:
+                    res.generated_config_file = req.generate_config_out
+                    res.generated_config_warnings = Diagnostics([x for x in d if not x.is_error])
     return res
 
 

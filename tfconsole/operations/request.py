@@ -64,6 +64,7 @@ class OperationRequest(Options):
     targets: list[str] = field(default_factory=list)
     excludes: list[str] = field(default_factory=list)
     replace: list[str] = field(default_factory=list)
+    generate_config_out: str = ""  # plan: write configuration for import targets without any here
     # apply: a plan made earlier (a plan file, or the one the console reviewed) and the Context
     # holding its configuration; None plans first
     plan: Any = None
@@ -80,6 +81,8 @@ class OperationResult:
 
     diags: Diagnostics = field(default_factory=Diagnostics)
     plan: Any = None
+    generated_config_file: str = ""  # plan -generate-config-out: the file written (none: "")
+    generated_config_warnings: Diagnostics = field(default_factory=Diagnostics)
     state: Any = None
     context: Any = None
     cancelled: bool = False

@@ -83,6 +83,10 @@ class ResourceInstanceChange:
     # attributes the provider marks sensitive (by schema), as paths, for rendering
     sensitive_paths: list[tuple] = field(default_factory=list)
     each_value: Any = None  # for_each instances: each.value as planned
+    # an import block adopts the object during this plan: Importing(id); the apply stores it first
+    importing: "Importing | None" = None
+    generated_config: str = ""  # plan -generate-config-out: the resource block written for it
+    import_private: Any = None  # the imported object's private data, stored with it at apply
 
     @property
     def address(self) -> str:
@@ -91,6 +95,13 @@ class ResourceInstanceChange:
     @property
     def mode(self) -> str:
         return self.addr.resource.mode
+
+
+@dataclass(frozen=True)
+class Importing:
+    """What an import block adopts: the id the provider imported (Terraform's Importing.ID)."""
+
+    id: str
 
 
 @dataclass
@@ -158,13 +169,17 @@ class Plan:
                 destroy += 1
         return add, change, destroy
 
+    def imports(self) -> int:
+        """How many objects the plan imports (Terraform's "N to import")."""
+        return sum(1 for c in self.changes if c.importing is not None)
+
     def summary_line(self) -> str:
         add, change, destroy = self.summary()
-        if self.destroy and add == 0 and change == 0:
-            return f"Plan: {add} to add, {change} to change, {destroy} to destroy."
-        return f"Plan: {add} to add, {change} to change, {destroy} to destroy."
+        imp = self.imports()
+        head = f"Plan: {imp} to import, " if imp else "Plan: "
+        return f"{head}{add} to add, {change} to change, {destroy} to destroy."
 
     def has_changes(self) -> bool:
         return any(c.action is not Action.NOOP or (c.prev_run_addr is not None and c.prev_run_addr != c.addr)
-                   for c in self.changes) or \
+                   or c.importing is not None for c in self.changes) or \
             any(o.action is not Action.NOOP for o in self.output_changes)

@@ -37,7 +37,7 @@ from tfconsole.lang import numbers as N
 from tfconsole.lang.types import Type, type_from_json
 from tfconsole.lang.values import Null, Sensitive, TList, TMap, TSet, Unknown
 
-from . import Action, OutputChange, ResourceInstanceChange
+from . import Action, Importing, OutputChange, ResourceInstanceChange
 
 
 class CodecError(ValueError):
@@ -259,6 +259,9 @@ def encode_change(ch: ResourceInstanceChange) -> dict:
         "reason": ch.reason, "private": _encode_private(ch.private), "create_before_destroy": ch.create_before_destroy,
         "sensitive_paths": [encode_path(p) for p in ch.sensitive_paths],
         "each_value": encode_value(ch.each_value),
+        "importing": {"id": ch.importing.id} if ch.importing is not None else None,
+        "generated_config": ch.generated_config,
+        "import_private": _encode_private(ch.import_private),
     }
 
 
@@ -285,7 +288,16 @@ def decode_change(j: Any, where: str) -> ResourceInstanceChange:
         sensitive_paths=[decode_path(p, where + ".sensitive_paths")
                          for p in field(j, "sensitive_paths", list, where)],
         each_value=decode_value(j.get("each_value"), where + ".each_value"),
+        importing=_decode_importing(j.get("importing"), where + ".importing"),
+        generated_config=field(j, "generated_config", str, where, optional=True) or "",
+        import_private=_decode_private(j.get("import_private"), where + ".import_private"),
     )
+
+
+def _decode_importing(j: Any, where: str) -> Importing | None:
+    if j is None:
+        return None
+    return Importing(field(j, "id", str, where))
 
 
 def _encode_private(p: Any) -> Any:

@@ -18,7 +18,8 @@ from tfconsole.lang.values import (
     find_infinity, is_null, is_wholly_known, mark, sensitive_paths, type_of, unmark, unmark_deep,
 )
 from tfconsole.plans import (
-    Action, REASON_BY_REQUEST, REASON_BY_TRIGGERS, REASON_CANNOT_UPDATE, REASON_TAINTED, ResourceInstanceChange,
+    Action, Importing, REASON_BY_REQUEST, REASON_BY_TRIGGERS, REASON_CANNOT_UPDATE, REASON_TAINTED,
+    ResourceInstanceChange,
 )
 from tfconsole.providers.interface import ApplyRequest, BlockSchema, PlanRequest, Schema
 from tfconsole.states.objcodec import decode_object, encode_object, remark
@@ -603,6 +604,8 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
         self.force_cbd = False  # a create_before_destroy dependent forces it onto this resource
         self.replace: set[AbsResourceInstance] = set()
         self.destroy_plan = False
+        self.imports: list[Any] = []  # the root module's import blocks targeting this resource
+        self.import_targets: dict[AbsResourceInstance, Any] = {}  # set by the plan's expansion
 
     def referenceable_keys(self) -> list[RefKey]:
         key = str(self.rc.addr)
@@ -617,6 +620,9 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
         exprs += list(rc.lifecycle.replace_triggered_by)
         keys = [k for k in expr_keys(self.module, *exprs) if k != (self.module, str(rc.addr))]
         keys.extend(keys_for_traversals(self.module, rc.depends_on))
+        for imp in self.imports:  # import blocks are evaluated in the root module
+            keys.extend(k for k in expr_keys(ModulePath(), imp.id, imp.identity, imp.for_each)
+                        if k != (self.module, str(rc.addr)))
         return keys
 
     def provider_ref(self) -> tuple[ModulePath, str, str | None]:
@@ -652,6 +658,11 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
             ctx.register_resource_expansion(abs_res, exp)
             facts.instances.append((abs_res, exp))
             facts.in_state[abs_res] = (ctx.sync.provider_of(abs_res), ctx.sync.instance_keys(abs_res))
+        if self.imports and not (ctx.refresh_only or ctx.destroy_mode):
+            from .importing import expand
+
+            self.import_targets, d = expand(ctx, rc, self.imports, dict(facts.instances))
+            diags.extend(d)
         live_modules = set(ctx.instances_of(self.module))
         facts.gone = ctx.sync.resources_where(lambda ra: ra.resource == rc.addr and ra.module.module() == self.module
                                               and ra.module not in live_modules, resource=rc.addr)
@@ -701,6 +712,8 @@ class ValidateInstanceNode(_InstanceNode):
 
         diags = Diagnostics()
         rc = self.parent.rc
+        if rc.generated:  # its configuration is made from the imported object, during the plan
+            return diags
         schema = ctx.schema_for(self.parent.provider_addr, rc.addr) if self.parent.provider_addr else None
         scope = scope_for(ctx, self.addr.module, key=None, expansion=self.exp)
         if schema is None:
@@ -764,6 +777,14 @@ class PlanInstanceNode(_InstanceNode):
         prior = None
         tainted = False
         prior_private = obj.private if obj is not None else None
+        importing = self.parent.import_targets.get(addr) if obj is None else None
+        body, imported_private = rc.body, None
+        if importing is not None:
+            prior, prior_private, body, d = self._import(ctx, provider, schema, importing)
+            imported_private = prior_private
+            diags.extend(_with_addr(d, addr_s, rc.range))
+            if prior is None or d.has_errors:
+                return diags
         if obj is not None:
             prior, d = ctx.read_stored(provider, addr, obj, schema)
             diags.extend(_with_addr(d, addr_s, rc.range))
@@ -785,7 +806,7 @@ class PlanInstanceNode(_InstanceNode):
                     prior_private = resp.private
                 ctx.refreshed_object(addr, provider_addr, prior, schema, obj, private=prior_private)
         scope = scope_for(ctx, addr.module, key=addr.key, expansion=self.exp)
-        config, d = evaluate_body(rc.body, schema.block, scope, rc.range, addr_s)
+        config, d = evaluate_body(body, schema.block, scope, rc.range, addr_s)
         diags.extend(d)
         if d.has_errors:
             return diags
@@ -816,7 +837,7 @@ class PlanInstanceNode(_InstanceNode):
         plan_prior = None if replace_reason else clean_prior
         proposed = _proposed(provider, schema.block, plan_prior, clean_config)
         resp = provider.plan_resource(PlanRequest(rc.addr.type, plan_prior, proposed, clean_config,
-                                                  prior_private if obj and not tainted else None))
+                                                  prior_private if (obj or importing) and not tainted else None))
         diags.extend(_with_addr(resp.diags, addr_s, rc.range if rc is not None else None))
         if resp.diags.has_errors:
             return diags
@@ -868,11 +889,32 @@ class PlanInstanceNode(_InstanceNode):
             create_before_destroy=self.parent.cbd,
             prev_run_addr=ctx.moved_from.get(addr),
             each_value=self.exp.each_values.get(addr.key) if self.exp.mode == "map" else None,
+            importing=Importing(importing.id) if importing is not None else None,
+            import_private=imported_private,
+            generated_config=self._generated if importing is not None and rc.generated else "",
         )
         ctx.record_change(change)
         ctx.set_instance_value(addr, after)
         ctx.hook.post_diff(addr_s, action.value)
         return diags
+
+    _generated = ""
+
+    def _import(self, ctx: "WalkContext", provider: Any, schema: Schema, target: Any
+                ) -> tuple[Any, Any, Body, Diagnostics]:
+        """An import block's object as this instance's prior object (and, for a resource with
+        generated configuration, that configuration as the body to plan against)."""
+        from .importing import generated_body, import_object
+
+        rc = self.parent.rc
+        value, private, diags = import_object(ctx, provider, schema, target, self.parent.provider_addr,
+                                              self.exp.mode)
+        body = rc.body
+        if value is not None and not diags.has_errors and rc.generated:
+            self._generated, gen, d = generated_body(rc, schema, value, target.block)
+            diags.extend(d)
+            body = gen if gen is not None else body
+        return value, private, body, diags
 
     def _triggered(self, ctx: "WalkContext", scope: Scope) -> bool:
         for e in self.parent.rc.lifecycle.replace_triggered_by:
@@ -1072,7 +1114,8 @@ class PlanOrphanNode(Node, Executable, ProviderConsumer):
                 return diags
         else:
             prior = decode_object(obj.attributes, schema, obj.sensitive_attributes)
-        if provider is not None and ctx.refresh and not self.deposed and not ctx.destroy_mode:
+        # an object a removed block forgets is not read again (Terraform does not refresh it)
+        if provider is not None and ctx.refresh and not self.deposed and not ctx.destroy_mode and not self.forget:
             ctx.hook.pre_refresh(str(addr), _id_hint(prior))
             resp = provider.read_resource(addr.resource.type, unmark_deep(prior)[0], obj.private)
             ctx.hook.post_refresh(str(addr), _id_hint(resp.new_state))
@@ -1137,7 +1180,8 @@ class ApplyInstanceNode(Node, Executable):
         self.addr = change.addr
         self.module = change.addr.module.module()
         self.deposed_key = deposed_key  # CBD: where the old object is moved before creating
-        verb = {Action.CREATE: "create", Action.UPDATE: "update", Action.READ: "read"}.get(change.action, "create")
+        verb = {Action.CREATE: "create", Action.UPDATE: "update", Action.READ: "read",
+                Action.NOOP: "import"}.get(change.action, "create")
         self.name = f"{change.addr} ({verb})"
 
     @for_resource
@@ -1148,13 +1192,18 @@ class ApplyInstanceNode(Node, Executable):
         ch = self.change
         rc = self.rc
         addr, addr_s = self.addr, str(self.addr)
-        if rc is None:
-            return diags.error("Configuration missing", f"No configuration for {addr_s}.", address=addr_s)
         provider = ctx.providers.get(ch.provider)
+        if rc is None and not (ch.importing is not None and ch.action is Action.NOOP and provider is not None):
+            # (an import that changes nothing needs no configuration: a plan that generated it)
+            return diags.error("Configuration missing", f"No configuration for {addr_s}.", address=addr_s)
         if provider is None:
             return diags.error("Provider not configured", f"No provider for {addr_s}.", address=addr_s)
         with ctx.lock:
             exp = ctx.resource_expansions.get(addr.abs_resource())
+        if rc is None:
+            self._store_imported(ctx, provider.resource_schemas()[addr.resource.type], exp)
+            ctx.set_instance_value(addr, ch.before)
+            return diags
         if rc.for_each is not None and exp is not None and exp.mode == "map":
             exp = _apply_time_each(ctx, addr.abs_resource(), rc, exp)
         scope = scope_for(ctx, addr.module, key=addr.key, expansion=exp)
@@ -1186,6 +1235,11 @@ class ApplyInstanceNode(Node, Executable):
             ctx.store_data_result(addr, ch.provider, value, schema, exp.mode if exp else "")
             return diags
         schema = provider.resource_schemas()[addr.resource.type]
+        if ch.importing is not None:  # the plan's prior state may hold it already: stored again, unchanged
+            self._store_imported(ctx, schema, exp)
+            if ch.action is Action.NOOP:
+                ctx.set_instance_value(addr, ch.before)
+                return diags
         config, d = evaluate_body(rc.body, schema.block, scope, rc.range, addr_s)
         diags.extend(d)
         if d.has_errors:
@@ -1277,6 +1331,18 @@ class ApplyInstanceNode(Node, Executable):
         return diags
 
 
+    def _store_imported(self, ctx: "WalkContext", schema: Schema, exp: Any) -> None:
+        """The object an import block adopted goes into state before any change to it (Terraform's
+        "Importing... / Import complete")."""
+        ch = self.change
+        addr_s, import_id = str(self.addr), ch.importing.id if ch.importing else ""
+        ctx.hook.pre_apply_import(addr_s, import_id)
+        ctx.save_object(self.addr, ch.provider, ch.before, schema, "ready", ch.import_private,
+                        self.resource_node.dependencies if self.resource_node else [],
+                        ch.create_before_destroy, exp.mode if exp else "")
+        ctx.hook.post_apply_import(addr_s, import_id)
+
+
 def _apply_time_each(ctx: "WalkContext", ra: AbsResource, rc: ResourceConfig, exp: "Expansion") -> "Expansion":
     """each.value as it is at apply time: for_each values may have been unknown during the plan.
     Evaluated once per resource (all instances wait for the for_each references) and cached."""
@@ -1333,14 +1399,16 @@ class DestroyInstanceNode(Node, Executable):
             return diags
         if provider.wire_protocol and ch.before is not None:
             prior = ch.before  # Terraform destroys the object the plan showed
-        if self.rc is not None and any(p.when_destroy for p in self.rc.provisioners):
-            pd = ctx.run_provisioners(addr, self.rc, prior, when_destroy=True)
-            diags.extend(pd)
-            if pd.has_errors:
-                return diags
         shown = addr_s + (f" (deposed object {self.deposed_key})" if self.deposed_key else "")
         ctx.hook.pre_apply(shown, "delete", _id_hint(prior, or_name=True))
         t0 = time.monotonic()
+        # destroy-time provisioners run after "Destroying..." (Terraform's order), never for a tainted object
+        if self.rc is not None and obj.status != "tainted" and any(p.when_destroy for p in self.rc.provisioners):
+            pd = ctx.run_provisioners(addr, self.rc, prior, when_destroy=True)
+            diags.extend(pd)
+            if pd.has_errors:
+                ctx.hook.post_apply(shown, "delete", time.monotonic() - t0, "failed", None)
+                return diags
         # the destroy half of a replacement carries the private data of the plan (as Terraform's
         # apply sends the change's), a plain destroy the stored object's
         private = ch.private if provider.wire_protocol and ch.action.is_replace else obj.private

@@ -43,5 +43,9 @@ class ConfigTransformer(Transform):
                 if not self.apply:
                     node.targets = b.targets
                     node.replace = b.replace
+                    if b.config.imports:
+                        from ..nodes.importing import blocks_for
+
+                        node.imports = blocks_for(b.config, rc)
                 g.add(node)
                 b.resource_nodes[(mod.path, rc.addr)] = node

@@ -15,18 +15,22 @@ class DiffTransformer(Transform):
 
         for ch in b.plan.changes:
             a = ch.action
-            if a is Action.NOOP:
+            if a is Action.NOOP and ch.importing is None:
                 continue
             mod_cfg = b.config.module_at(ch.addr.module.module())
             rc = mod_cfg.resources.get(ch.addr.resource) if mod_cfg else None
             barrier = b.resource_nodes.get((ch.addr.module.module(), ch.addr.resource))
-            if a in (Action.CREATE, Action.UPDATE, Action.READ):
+            if a in (Action.CREATE, Action.UPDATE, Action.READ, Action.NOOP):  # NOOP: an import only
                 n = ApplyInstanceNode(ch, rc, barrier)
                 g.add(n)
                 if barrier is not None:
                     barrier.provider_addr = ch.provider
                     g.connect(barrier, n)
             elif a in (Action.DELETE, Action.FORGET):
+                if rc is None and a is Action.DELETE:  # a `removed` block's destroy-time provisioners
+                    from .orphans import removed_config
+
+                    rc = removed_config(b.config, ch.addr)
                 g.add(DestroyInstanceNode(ch, rc))
             elif a is Action.DELETE_THEN_CREATE:
                 d = g.add(DestroyInstanceNode(ch, rc))

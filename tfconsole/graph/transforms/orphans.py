@@ -1,7 +1,7 @@
 """OrphanResourceTransformer: resources in state with no configuration."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from tfconsole.addrs import AbsResourceInstance, Module as ModulePath
 from tfconsole.config.model import Module
@@ -43,7 +43,7 @@ def _removed_blocks(config: Module) -> list[Any]:
     for m in config.descendants():
         for r in m.removed:
             out.append((m.path, r))
-    return [_Removed(p, r.from_addr, r.destroy) for p, r in out]
+    return [_Removed(p, r.from_addr, r.destroy, r.provisioners, r.range) for p, r in out]
 
 
 @dataclass
@@ -51,6 +51,21 @@ class _Removed:
     module: ModulePath
     from_addr: str
     destroy: bool
+    provisioners: list[Any] = field(default_factory=list)
+    range: Any = None
+
+
+def removed_config(config: Module, addr: AbsResourceInstance) -> Any:
+    """For an instance a `removed` block destroys: a configuration carrying that block's
+    destroy-time provisioners (None when no such block has any)."""
+    from tfconsole.config.body import Body
+    from tfconsole.config.model import ResourceConfig
+
+    for r in _removed_blocks(config):
+        if r.destroy and r.provisioners and _removed_matches(r, addr):
+            return ResourceConfig(addr.resource, addr.module.module(), Body(), provisioners=r.provisioners,
+                                  range=r.range)
+    return None
 
 
 def _removed_matches(r: _Removed, addr: AbsResourceInstance) -> bool:

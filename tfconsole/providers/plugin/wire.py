@@ -228,8 +228,11 @@ def _unknown_from_ext(ext: _Ext, ty: Type) -> Unknown:
 
 
 def encode_json(attributes: dict[str, Any]) -> bytes:
-    """The JSON bytes of stored attributes (already in cty's JSON form, as in a state file)."""
-    return json.dumps(attributes, separators=(",", ":"), ensure_ascii=False).encode()
+    """The JSON bytes of stored attributes (already in cty's JSON form, as in a state file; a
+    number may be a Decimal holding digits a float cannot)."""
+    from tfconsole.lang.values import dumps_json
+
+    return dumps_json(attributes, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def dynamic_value(msg: Any, ty: Type) -> Any:

@@ -1,0 +1,301 @@
+"""Import blocks during a plan: which instances of a resource they target, and adopting the
+remote object (ImportResourceState, then ReadResource) before the instance is planned.
+
+A resource vertex expands its import blocks (graph/nodes/resource.py ResourceNode.expansion)
+after its dependencies, so `id` may refer to variables, locals and data sources. The instance
+vertex then plans against the imported object as its prior state, as Terraform does. Import
+blocks are read only from the root module: Terraform 1.15 ignores them elsewhere.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from tfconsole.addrs import AbsResourceInstance, InstanceKey, ModuleInstance
+from tfconsole.addrs import Module as ModulePath
+from tfconsole.config.importto import ImportTo, parse_to
+from tfconsole.config.model import Import, Module, ResourceConfig
+from tfconsole.diags import Diagnostics
+from tfconsole.lang.eval import Scope, evaluate
+from tfconsole.lang.types import STRING
+from tfconsole.lang.values import (
+    ConversionError, TList, TMap, TSet, Unknown, convert, is_null, is_wholly_known, unmark, unmark_deep,
+)
+
+if TYPE_CHECKING:
+    from tfconsole.walk.context import Expansion, WalkContext
+
+NOT_FOUND_DETAIL = ("While attempting to import an existing object to \"{addr}\", the provider detected that no "
+                    "object exists with the given id. Only pre-existing objects can be imported; check that the id "
+                    "is correct and that it is associated with the provider's configured region or endpoint, or "
+                    "use \"terraform apply\" to create a new remote object for this resource.")
+
+
+@dataclass(frozen=True)
+class ImportTarget:
+    """One instance an import block adopts, with the id evaluated for it."""
+
+    addr: AbsResourceInstance
+    id: str
+    block: Import
+
+
+def blocks_for(root: Module, rc: ResourceConfig) -> list[Import]:
+    """The root module's import blocks whose `to` names this resource."""
+    out = []
+    for imp in root.imports:
+        to = parse_to(imp.to)[0]
+        if to is not None and _names(to, rc.module, rc):
+            out.append(imp)
+    return out
+
+
+def _names(to: ImportTo, module: ModulePath, rc: ResourceConfig) -> bool:
+    return (tuple(n for n, _ in to.module_steps) == module.path and to.mode == rc.addr.mode
+            and to.type == rc.addr.type and to.name == rc.addr.name)
+
+
+def missing_targets(root: Module) -> list[tuple[Import, ImportTo]]:
+    """Import blocks whose target resource has no configuration."""
+    out = []
+    for imp in root.imports:
+        to = parse_to(imp.to)[0]
+        if to is None:
+            continue
+        mod = root.module_at(ModulePath(tuple(n for n, _ in to.module_steps)))
+        if mod is None or not any(_names(to, mod.path, rc) for rc in mod.resources.values()):
+            out.append((imp, to))
+    return out
+
+
+def no_config_error(imp: Import, to: ImportTo) -> Diagnostics:
+    return Diagnostics().error(
+        "Configuration for import target does not exist",
+        f"The configuration for the given import target {to.static_text() or to.resource_text()} does not exist. "
+        "If you wish to automatically generate config for this resource, use the -generate-config-out option "
+        "within terraform plan. Otherwise, make sure the target resource exists within your configuration. For "
+        "example:\n\n  terraform plan -generate-config-out=generated.tf", imp.to_range)
+
+
+def expand(ctx: "WalkContext", rc: ResourceConfig, blocks: list[Import],
+           expansions: dict[Any, "Expansion"]) -> tuple[dict[AbsResourceInstance, ImportTarget], Diagnostics]:
+    """Every instance the blocks target that is not in state yet, with its id. `expansions`:
+    the resource's count/for_each per module instance, to refuse targets it does not declare."""
+    from tfconsole.walk.context import ModuleData
+
+    diags = Diagnostics()
+    out: dict[AbsResourceInstance, ImportTarget] = {}
+    root = ModuleInstance()
+    for imp in blocks:
+        to = parse_to(imp.to)[0]
+        assert to is not None  # the loader refused the block otherwise
+        for each in _each_pairs(imp, Scope(ModuleData(ctx, root), base_dir=ctx.working_dir), diags):
+            scope = Scope(ModuleData(ctx, root), each=each, base_dir=ctx.working_dir)
+            addr = _resolve(to, scope, imp, diags)
+            if addr is None:
+                continue
+            diags.extend(_check_key_kind(rc, addr.key, imp))
+            import_id = _evaluate_id(imp, scope, diags, addr)
+            if diags.has_errors or import_id is None:
+                continue
+            exp = expansions.get(addr.abs_resource())
+            if exp is None or not exp.has_key(addr.key):
+                diags.error("Configuration for import target does not exist",
+                            f"The configuration for the given import {addr} does not exist. All target instances "
+                            "must have an associated configuration to be imported.")
+                continue
+            if ctx.sync.current(addr) is None:  # already managed: the block has nothing to do
+                out[addr] = ImportTarget(addr, import_id, imp)
+    return out, diags
+
+
+def _each_pairs(imp: Import, scope: Scope, diags: Diagnostics) -> list[tuple | None]:
+    """(each.key, each.value) for every element of for_each (maps, sets, lists); [None] without it."""
+    if imp.for_each is None:
+        return [None]
+    v, d = evaluate(imp.for_each, scope)
+    diags.extend(d)
+    if d.has_errors:
+        return []
+    v, _ = unmark(v)
+    if isinstance(v, Unknown) or not is_wholly_known(v):
+        diags.error("Invalid for_each argument", "The \"for_each\" value of an import block depends on values that "
+                    "cannot be determined until apply.", imp.for_each.range)
+        return []
+    if is_null(v):
+        diags.error("Invalid for_each argument", "The given \"for_each\" argument value is unsuitable: the given "
+                    "\"for_each\" argument value is null. A map, set of strings, or list is allowed.",
+                    imp.for_each.range)
+        return []
+    if isinstance(v, (dict, TMap)):
+        return [(k, x) for k, x in sorted(v.items())]
+    if isinstance(v, TSet):
+        return [(unmark(x)[0], x) for x in v]
+    if isinstance(v, (list, TList)):
+        return [(i, x) for i, x in enumerate(v)]
+    diags.error("Invalid for_each argument", "The given \"for_each\" argument value is unsuitable: a map, set of "
+                "strings, or list is allowed.", imp.for_each.range)
+    return []
+
+
+def _resolve(to: ImportTo, scope: Scope, imp: Import, diags: Diagnostics) -> AbsResourceInstance | None:
+    """The instance address, its expression keys evaluated in the block's (each) scope."""
+    from tfconsole.addrs import Resource
+
+    keys: list[InstanceKey] = []
+    for key in to.keys():
+        if key is None or key[0] == "lit":
+            keys.append(None if key is None else key[1])
+            continue
+        v, d = evaluate(key[1], scope)
+        diags.extend(d)
+        v = unmark_deep(v)[0] if not d.has_errors else None
+        if isinstance(v, bool) or not isinstance(v, (str, int)) or (isinstance(v, int) and v < 0):
+            if not d.has_errors:
+                diags.error("Invalid import 'to' expression", "An instance key must be a known string or a "
+                            "whole number.", key[1].range or imp.to_range)
+            return None
+        keys.append(v)
+    steps = tuple((n, k) for (n, _), k in zip(to.module_steps, keys))
+    return AbsResourceInstance(ModuleInstance(steps), Resource(to.mode, to.type, to.name), keys[-1])
+
+
+def _check_key_kind(rc: ResourceConfig, key: InstanceKey, imp: Import) -> Diagnostics:
+    """Terraform's check that the key suits the resource's count / for_each."""
+    d = Diagnostics()
+    each, count = rc.for_each is not None, rc.count is not None
+    if isinstance(key, str):
+        why = None if each else "The target resource does not use for_each."
+    elif isinstance(key, int):
+        why = None if count else "The target resource does not use count."
+    else:
+        why = "The target resource is using for_each." if each else \
+            "The target resource is using count." if count else None
+    if why:
+        d.error("Invalid import 'to' expression", why, imp.to_range)
+    return d
+
+
+def _evaluate_id(imp: Import, scope: Scope, diags: Diagnostics, addr: AbsResourceInstance) -> str | None:
+    if imp.id is None:
+        # identity imports need a provider's identity schema, which tfconsole's plugin client
+        # does not exchange yet; no provider here returns an identity
+        diags.error("Import by identity is not supported", f"tfconsole does not exchange resource identities "
+                    f"with providers yet, so it cannot import {addr} by identity. Use \"id\" instead.",
+                    imp.identity.range if imp.identity is not None else imp.range)
+        return None
+    v, d = evaluate(imp.id, scope)
+    diags.extend(d)
+    if d.has_errors:
+        return None
+    rng = imp.id.range
+    plain = unmark_deep(v)[0]  # marks are dropped: the id only goes to the provider
+    if is_null(plain):
+        diags.error("Invalid import id argument", "The import ID cannot be null.", rng)
+        return None
+    if not is_wholly_known(plain):
+        diags.error("Invalid import id argument", "The import block \"id\" argument depends on resource attributes "
+                    "that cannot be determined until apply, so Terraform cannot plan to import this resource.", rng)
+        return None
+    try:
+        s = convert(plain, STRING)
+    except ConversionError:
+        diags.error("Invalid import id argument", "The import ID value is unsuitable: not a string.", rng)
+        return None
+    if s == "":
+        diags.error("Invalid import id argument", "The import ID value evaluates to an empty string, please provide "
+                    "a non-empty value.", rng)
+        return None
+    return str(s)
+
+
+def import_object(ctx: "WalkContext", provider: Any, schema: Any, target: ImportTarget, provider_addr: str,
+                  each_mode: str) -> tuple[dict[str, Any] | None, Any, Diagnostics]:
+    """(the imported object as read back, its private data, diagnostics): ImportResourceState then
+    ReadResource, as the plan's prior object; it joins the plan's prior state."""
+    from tfconsole.states.objcodec import encode_object, remark
+    from tfconsole.states.state import ObjectState
+    from tfconsole.walk.hooks import object_id
+
+    diags = Diagnostics()
+    addr = target.addr
+    addr_s, type_name = str(addr), addr.resource.type
+    ctx.hook.pre_plan_import(addr_s, target.id)
+    objs, d = provider.import_resource_state(type_name, target.id)
+    diags.extend(d)
+    if d.has_errors:
+        return None, None, diags
+    if len(objs) != 1 or objs[0].state is None:
+        what = "returned multiple resource instance states. This is not currently supported." if objs else \
+            "returned no instance states."
+        diags.error("Multiple import states not supported" if objs else "Import returned no resources",
+                    f"While attempting to import with ID {target.id}, the provider{' ' if objs else ''}{what}")
+        return None, None, diags
+    ctx.hook.pre_refresh(addr_s, object_id(objs[0].state))
+    resp = provider.read_resource(type_name, objs[0].state, objs[0].private)
+    diags.extend(resp.diags)
+    ctx.hook.post_refresh(addr_s, object_id(resp.new_state))
+    if resp.diags.has_errors:
+        return None, None, diags
+    if resp.new_state is None:
+        diags.error("Cannot import non-existent remote object", NOT_FOUND_DETAIL.format(addr=addr))
+        return None, None, diags
+    value = remark(resp.new_state, [], schema)
+    if ctx.refreshed_sync is not None:
+        attrs, sens = encode_object(value, schema)
+        obj = ObjectState(attributes=attrs, schema_version=schema.version, sensitive_attributes=sens,
+                          private=resp.private)
+        ctx.refreshed_sync.set_current(addr, obj, provider_addr, each_mode)
+    return value, resp.private, diags
+
+
+def generated_body(rc: ResourceConfig, schema: Any, value: dict[str, Any], block: Import
+                   ) -> tuple[str, Any, Diagnostics]:
+    """(the resource block generated from the imported object, its body to plan against, diags)."""
+    from tfconsole.config.body import parse_file
+    from tfconsole.config.genconfig import resource_block, resource_body
+
+    provider_line = None
+    ref = block.provider_ref
+    if ref is not None and (ref[0] != rc.addr.type.split("_", 1)[0] or ref[1]):
+        provider_line = ref[0] + (f".{ref[1]}" if ref[1] else "")
+    text = resource_block(rc.addr.type, rc.addr.name, resource_body(schema.block, value, provider_line))
+    filename = rc.range.filename if rc.range is not None else "generated.tf"
+    parsed, diags = parse_file(text, filename)
+    if parsed is None or diags.has_errors or not parsed.blocks:
+        return text, None, diags
+    from tfconsole.config.loader import _without
+
+    return text, _without(parsed.blocks[0].body, ("provider",)), diags
+
+
+def with_import_targets(root: Module, generate_config_out: str, plan: Any) -> tuple[Any, Diagnostics]:
+    """Run `plan` once every import block's target has configuration: a target without any is
+    an error, unless -generate-config-out asks for it to be generated (a synthetic resource,
+    planned with configuration made from the imported object, removed again afterwards)."""
+    import os
+
+    from tfconsole.addrs import Resource
+    from tfconsole.config.body import Body
+    from tfconsole.diags import SourceRange
+    from tfconsole.plans import Plan
+
+    diags = Diagnostics()
+    added: list[Resource] = []
+    for imp, to in missing_targets(root):
+        res = Resource(to.mode, to.type, to.name)
+        if not generate_config_out or to.module_steps or to.key is not None:
+            diags.extend(no_config_error(imp, to))
+        elif res not in root.resources:
+            rng = SourceRange(os.path.basename(generate_config_out), imp.range.start, imp.range.end)
+            root.resources[res] = ResourceConfig(res, ModulePath(), Body(), provider_ref=imp.provider_ref,
+                                                 range=rng, generated=True)
+            added.append(res)
+    if diags.has_errors:
+        return Plan(errored=True), diags
+    try:
+        result, d = plan()
+    finally:
+        for res in added:
+            root.resources.pop(res, None)
+    return result, diags.append(d)
