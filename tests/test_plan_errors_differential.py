@@ -60,19 +60,23 @@ def root(tmp_path_factory) -> str:
     return make_workdir(tmp_path_factory, "planerr")
 
 
+@pytest.mark.parametrize("command", ["plan", "apply"])
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_a_failing_plan_reads_as_terraforms(root: str, case: str) -> None:
+def test_a_failing_plan_reads_as_terraforms(root: str, case: str, command: str) -> None:
+    """(plan shows identical diagnostics once, apply each time: Terraform's commands differ so)"""
     config, args = CASES[case]
+    args = [*args, "-auto-approve"] if command == "apply" else args
     got = {}
     for who in ("terraform", "tfconsole"):
-        d = f"{root}/{case}-{who}"
+        d = f"{root}/{case}-{command}-{who}"
         subprocess.run(["mkdir", "-p", d], check=True)
         with open(f"{d}/main.tf", "w") as f:
             f.write(config)
         if who == "terraform":
-            rc, out, err = terraform(["plan", "-no-color", *args], d)
+            rc, out, err = terraform([command, "-no-color", *args], d)
         else:
-            p = subprocess.run([TOOL, "plan", "-no-color", *args], cwd=d, capture_output=True, text=True, check=False)
+            p = subprocess.run([TOOL, command, "-no-color", *args], cwd=d, capture_output=True, text=True,
+                               check=False)
             rc, out, err = p.returncode, p.stdout, p.stderr
         got[who] = (rc, _normal(out), _normal(err))
     assert got["terraform"][0] == 1

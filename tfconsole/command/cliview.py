@@ -82,6 +82,7 @@ class CLIView(OperationView):
         self.held: Diagnostics | None = None
 
     def hold_plan_warnings(self) -> None:
+        """An apply that plans first: its plan's warnings come out with the apply's."""
         self.held = Diagnostics()
 
     def release_held(self) -> None:
@@ -138,6 +139,8 @@ class CLIView(OperationView):
         if plan is not None and any(c.action is not Action.NOOP for c in plan.changes):
             self.cli.out(render_plan(plan, errored=True).rstrip("\n"))
             return
+        if self.held is not None and (plan is None or not plan.changes):
+            return  # apply says it only over a plan that holds resources (Terraform's apply does so)
         self.cli.out("\nPlanning failed. tfconsole encountered an error while generating this plan.\n")
 
     def importing(self, addr: Any, import_id: str) -> None:

@@ -323,6 +323,10 @@ class JSONHook(Hook):
         self.view.hook_message("apply_complete", f"{ra['addr']}: {noun} complete after {_go_duration(secs)}{suffix}",
                                payload)
 
+    def post_apply_import(self, addr: str, import_id: str) -> None:
+        with self.lock:  # an import block's object is in state: the change summary counts it
+            self.counts["import"] += 1
+
     def pre_refresh(self, addr: str, id_hint: str | None) -> None:
         if _is_data(addr):  # a data source read: Terraform reports it as an apply of "read"
             return self.pre_apply(addr, "read", None)

@@ -1082,16 +1082,8 @@ def _for(e: A.ForExpr, s: Scope) -> Any:
         if e.cond is None or run.include(inner):
             run.element(inner)
     if run.errors:
-        # elements failing alike give one diagnostic (Terraform shows identical ones once)
-        seen: set[tuple] = set()
-        unique = []
-        for x in run.errors:
-            key = (x.summary, x.detail, str(x.range))
-            if key not in seen:
-                seen.add(key)
-                unique.append(x)
-        first = unique[0]
-        first.more.extend(unique[1:])
+        first = run.errors[0]
+        first.more.extend(run.errors[1:])
         raise first
     if not run.known:
         return mark(Unknown(DYNAMIC), marked or run.marked)

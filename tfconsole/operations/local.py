@@ -117,12 +117,28 @@ def _walk(req: OperationRequest, ctx: Any, fn: Callable[[], Any]) -> Any:
         req.view.walk_ended(ctx)
 
 
-def _make_plan(ctx: Any, req: OperationRequest, res: OperationResult, state: State) -> Any:
+def _distinct(diags: Diagnostics) -> Diagnostics:
+    """The diagnostics without repeats (same severity, summary, detail, place and address)."""
+    seen: set[tuple] = set()
+    out = Diagnostics()
+    for d in diags:
+        key = (d.is_error, d.summary, d.detail, str(d.subject), getattr(d, "address", None))
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
+def _make_plan(ctx: Any, req: OperationRequest, res: OperationResult, state: State, *,
+               once: bool = False) -> Any:
     """Plan, then show it and its diagnostics in Terraform's order: a plan first and then its
-    warnings; an errored plan's partial changes (plan_failed) and then its errors."""
+    warnings; an errored plan's partial changes (plan_failed) and then its errors. `once`: the
+    plan command shows identical diagnostics once (Terraform's plan does; its apply does not)."""
     plan, d = _walk(req, ctx, lambda: ctx.plan(state, destroy=req.destroy, refresh_only=req.refresh_only,
                                                  refresh=req.refresh, targets=req.targets, replace=req.replace,
                                                  excludes=req.excludes, generate_config_out=req.generate_config_out))
+    if once:
+        d = _distinct(d)
     if d.has_errors:
         req.view.plan_failed(plan)
         _report(req, res, d, "plan")
@@ -147,7 +163,7 @@ def plan(req: OperationRequest) -> OperationResult:
         return res
     with locked_state(ctx, req, res, PLAN) as held:
         if held is not None:
-            plan = _make_plan(ctx, req, res, held[1])
+            plan = _make_plan(ctx, req, res, held[1], once=True)
             if plan is not None and req.generate_config_out:
                 wrote, d = write_generated_config(plan, req.generate_config_out)
                 # its warning belongs under the plan: the view that shows the plan prints it
