@@ -339,6 +339,7 @@ def _output(mod: Module, b: Block, diags: Diagnostics) -> None:
                     "found.", b.range)
     out = Output(name=name, expr=value.expr if value else None, range=b.range)
     out.sensitive = _static_bool(body.attributes.get("sensitive"), diags)
+    out.ephemeral = _static_bool(body.attributes.get("ephemeral"), diags)
     out.description = _static_str(body.attributes.get("description"), diags)
     out.depends_on = traversal_list(body.attributes.get("depends_on"), diags, "depends_on")
     for pb in body.blocks_of("precondition"):

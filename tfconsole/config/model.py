@@ -49,6 +49,7 @@ class Output:
     name: str
     expr: A.Expr | None
     sensitive: bool = False
+    ephemeral: bool = False
     description: str = ""
     depends_on: list[A.ScopeTraversal] = field(default_factory=list)
     preconditions: list[CheckRule] = field(default_factory=list)

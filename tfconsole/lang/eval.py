@@ -205,7 +205,7 @@ def _object(e: A.ObjectCons, s: Scope) -> Any:
         else:
             key = ev(k.expr, s)  # type: ignore[arg-type]
             key, km = unmark(key)
-            marked = marked or km
+            marked = marked | km
             if isinstance(key, Unknown):
                 return Unknown(DYNAMIC)
             if is_null(key):
@@ -227,7 +227,7 @@ def _template(e: A.Template, s: Scope) -> Any:
     for p in e.parts:
         v = ev(p, s)
         if type(v) is Sensitive:
-            marked = True
+            marked |= v.marks
             v = v.value
         if type(v) is Unknown:
             unknown = True
@@ -241,7 +241,7 @@ def _template(e: A.Template, s: Scope) -> Any:
                             "template.", p.range)
         try:
             inner, m2 = unmark_deep(v)
-            marked = marked or m2
+            marked = marked | m2
             if not is_wholly_known(inner):
                 unknown = True
                 continue
@@ -282,7 +282,7 @@ def _template_for(e: A.TemplateFor, s: Scope) -> Any:
         inner = s.child({e.val_var: v, **({e.key_var: k} if e.key_var else {})})
         r = ev(e.body, inner)
         r, m = unmark(r)
-        marked = marked or m
+        marked = marked | m
         if type(r) is Unknown:
             return mark(Unknown(STRING), marked)
         out.append(r)
@@ -478,7 +478,7 @@ def _index_text(key: Any) -> str:
 def get_attr(v: Any, name: str, rng: SourceRange | None) -> Any:
     marked = False
     if type(v) is Sensitive:
-        v, marked = v.value, True
+        v, marked = v.value, v.marks
     t = type(v)
     if t is dict:
         if name in v:
@@ -514,9 +514,9 @@ def get_attr(v: Any, name: str, rng: SourceRange | None) -> Any:
 def index(v: Any, key: Any, rng: SourceRange | None) -> Any:
     marked = False
     if type(v) is Sensitive:
-        v, marked = v.value, True
+        v, marked = v.value, v.marks
     if type(key) is Sensitive:
-        key, marked = key.value, True
+        key, marked = key.value, marked | key.marks
     t = type(v)
     if type(key) is Unknown:
         if t is Unknown:
@@ -872,25 +872,25 @@ def _binary(e: A.Binary, s: Scope) -> Any:
             if type(rhs) is not Unknown:
                 rb = _to_bool(rhs, e.rhs, "right operand")
                 if op == "&&" and not rb:
-                    return mark(False, lm or rm)
+                    return mark(False, lm | rm)
                 if op == "||" and rb:
-                    return mark(True, lm or rm)
-            return mark(Unknown(BOOL), lm or rm)
-        return mark(_to_bool(rhs, e.rhs, "right operand"), lm or rm)
+                    return mark(True, lm | rm)
+            return mark(Unknown(BOOL), lm | rm)
+        return mark(_to_bool(rhs, e.rhs, "right operand"), lm | rm)
     lhs = ev(e.lhs, s)
     rhs = ev(e.rhs, s)
     lhs, lm = unmark(lhs)
     rhs, rm = unmark(rhs)
-    marked = lm or rm
+    marked = lm | rm
     if op == "==" or op == "!=":
         if type(lhs) is Unknown or type(rhs) is Unknown:
             return mark(Unknown(BOOL), marked)
         l2, m1 = unmark_deep(lhs)
         r2, m2 = unmark_deep(rhs)
         if not is_wholly_known(l2) or not is_wholly_known(r2):
-            return mark(Unknown(BOOL), marked or m1 or m2)
+            return mark(Unknown(BOOL), marked | m1 | m2)
         r = equal(l2, r2)
-        return mark(r if op == "==" else not r, marked or m1 or m2)
+        return mark(r if op == "==" else not r, marked | m1 | m2)
     if type(lhs) is Unknown or type(rhs) is Unknown:
         _check_operand_type(lhs, e.lhs, "left operand")
         _check_operand_type(rhs, e.rhs, "right operand")
@@ -931,7 +931,7 @@ def _templatestring(e: A.FunctionCall, s: Scope, called: str = "templatestring")
     tmpl, tm = unmark(ev(e.args[0], s))
     variables, vm = unmark(ev(e.args[1], s))
     if type(tmpl) is Unknown or type(variables) is Unknown:
-        return mark(Unknown(STRING), tm or vm)
+        return mark(Unknown(STRING), tm | vm)
     if not isinstance(tmpl, str):
         raise FunctionError("invalid template value: a string is required", 0)
     if not isinstance(variables, (dict, TMap)):
@@ -947,7 +947,7 @@ def _templatestring(e: A.FunctionCall, s: Scope, called: str = "templatestring")
             val = convert(val, STRING)
         except ConversionError as exc:
             raise FunctionError(f"invalid template result: {conversion_message(exc, val)}") from None
-    return mark(val, tm or vm or m)
+    return mark(val, tm | vm | m)
 
 
 def _template_arg_problem(arg: A.Expr) -> str | None:
@@ -1067,7 +1067,7 @@ def _for_scopes(e: A.ForExpr, s: Scope, items: list[tuple[Any, Any]], state: lis
         inner = s.child({vv: v, kv: k} if kv else {vv: v})
         if e.cond is not None:
             c, cm = unmark(ev(e.cond, inner))
-            state[0] = state[0] or cm
+            state[0] = state[0] | cm
             if type(c) is Unknown:
                 raise _UnknownCondition
             if not _to_bool(c, e.cond, "condition"):
@@ -1081,9 +1081,9 @@ def _for_object(e: A.ForExpr, scopes: Any, state: list) -> Any:
     for inner in scopes:
         key = ev(e.key, inner)
         key, km = unmark(key)
-        marked = marked or km
+        marked = marked | km
         if type(key) is Unknown:
-            return mark(Unknown(DYNAMIC), marked or state[0])
+            return mark(Unknown(DYNAMIC), marked | state[0])
         if is_null(key):
             raise EvalError("Invalid object key", "Key expression in 'for' expression must not produce a null "
                             "value.", e.key.range)
@@ -1102,7 +1102,7 @@ def _for_object(e: A.ForExpr, scopes: Any, state: list) -> Any:
                                 "If duplicates are expected, use the ellipsis (...) after the value expression "
                                 "to enable grouping by key.", e.key.range)
             out[key] = val
-    return mark(out, marked or state[0])
+    return mark(out, marked | state[0])
 
 
 def _object_key(e: A.ObjectKey, s: Scope) -> Any:

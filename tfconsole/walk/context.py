@@ -20,7 +20,7 @@ from tfconsole.diags import Diagnostics, Pos, SourceRange
 from tfconsole.lang.eval import NOT_FOUND, EvalError, Scope
 from tfconsole.lang.types import DYNAMIC
 from tfconsole.lang.values import (
-    ConversionError, Unknown, convert, is_wholly_known, mark, unmark_deep,
+    EPHEMERAL, ConversionError, Unknown, convert, is_wholly_known, mark, unmark_deep,
 )
 from tfconsole.plans import Action, ResourceInstanceChange
 from tfconsole.providers.interface import Provider, Schema
@@ -501,6 +501,9 @@ class ModuleData:
     def get_terraform(self, name: str, rng: SourceRange | None) -> Any:
         if name == "workspace":
             return self.ctx.workspace
+        if name == "applying":
+            # true only while applying; ephemeral, since plan and apply see different values
+            return mark(self.ctx.operation == "apply", EPHEMERAL)
         raise EvalError("Invalid \"terraform\" attribute",
                         f"The \"terraform\" object does not have an attribute named \"{name}\". The only "
                         "supported attribute is terraform.workspace, the name of the currently-selected "
