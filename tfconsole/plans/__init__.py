@@ -116,6 +116,8 @@ class Plan:
     changes: list[ResourceInstanceChange] = field(default_factory=list)
     output_changes: list[OutputChange] = field(default_factory=list)
     variables: dict[str, Any] = field(default_factory=dict)  # raw JSON-able variable values
+    # ephemeral root variables set at plan: never saved, they must be given again at apply
+    apply_time_variables: list[str] = field(default_factory=list)
     prior_state: Any = None  # states.State (refreshed)
     prev_run_state: Any = None  # states.State before refresh
     planned_state: Any = None  # states.State with planned values (for show -json planned_values)
