@@ -153,6 +153,10 @@ class Context:
         if self._cancelled:
             walker.cancel()
         res = walker.walk(g, operation)
+        # ephemeral resources a failed or cancelled walk never reached the close of
+        from tfconsole.graph.nodes.ephemeral import close_all
+
+        res.diags.extend(close_all(ctx))
         self.last_walk = res
         return res
 

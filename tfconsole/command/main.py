@@ -46,6 +46,16 @@ class CLIHook(Hook):
     def provision_output(self, addr: str, provisioner: str, line: str) -> None:
         self._p(f"{addr} ({provisioner}): {line}")
 
+    def pre_ephemeral(self, addr: str, action: str) -> None:
+        verb = {"open": "Opening...", "renew": "Renewing...", "close": "Closing..."}
+        self._p(f"{addr}: {verb.get(action, action)}")
+
+    def post_ephemeral(self, addr: str, action: str, elapsed: float, error: str | None) -> None:
+        if error:
+            return
+        verb = {"open": "Opening complete", "renew": "Renewal complete", "close": "Closing complete"}
+        self._p(f"{addr}: {verb.get(action, action)} after {int(elapsed)}s")
+
     def pre_provision(self, addr: str, provisioner: str) -> None:
         self._p(f"{addr}: Provisioning with '{provisioner}'...")
 

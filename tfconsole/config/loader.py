@@ -384,9 +384,10 @@ def _resource(mod: Module, b: Block, diags: Diagnostics, mode: str = "managed") 
     if not _need_labels(b, 2, "type, name", diags):
         return None
     addr = Resource(mode, b.labels[0], b.labels[1])
-    if addr in mod.resources:
-        prev = mod.resources[addr]
-        kind = "resource" if mode == "managed" else "data"
+    table = mod.ephemeral_resources if mode == "ephemeral" else mod.resources
+    if addr in table:
+        prev = table[addr]
+        kind = {"managed": "resource", "data": "data"}.get(mode, mode)
         diags.error(f"Duplicate {kind} \"{addr.type}\" configuration",
                     f"A {kind} {addr.type} \"{addr.name}\" was already declared at {prev.range}. Resource names "
                     "must be unique per type in each module.", b.range)
@@ -423,12 +424,16 @@ def _resource(mod: Module, b: Block, diags: Diagnostics, mode: str = "managed") 
             continue
         else:
             rc.body.blocks.append(blk)
-    mod.resources[addr] = rc
+    table[addr] = rc
     return rc
 
 
 def _data(mod: Module, b: Block, diags: Diagnostics) -> None:
     _resource(mod, b, diags, "data")
+
+
+def _ephemeral(mod: Module, b: Block, diags: Diagnostics) -> None:
+    _resource(mod, b, diags, "ephemeral")
 
 
 def _provider_ref(attr: Attribute, diags: Diagnostics) -> tuple[str, str | None] | None:
@@ -725,5 +730,5 @@ _DECODERS = {
     "removed": _removed,
     "check": _check,
     "import": _not_yet,
-    "ephemeral": _not_yet,
+    "ephemeral": _ephemeral,
 }

@@ -18,6 +18,7 @@ from .transforms import (
 )
 
 from .nodes.base import DynamicExpandable
+from .transforms.ephemeral_close import EphemeralCloseTransformer
 from .transforms.expand import ExpandInstancesTransformer, ExpandOrphansTransformer, ValidateInstancesTransformer
 
 log = logging.getLogger("tfconsole.graph")
@@ -45,6 +46,9 @@ def plan_steps() -> list[Transform]:
         # 8b. -exclude removes excluded resources and their dependents (after targeting, so
         #     both flags combine as an intersection).
         ExcludeTransformer(),
+        # 8c. Each ephemeral resource closes after everything that depends on it (so after the
+        #     edges above, and after targeting has decided what stays).
+        EphemeralCloseTransformer(),
         # 9. A single root so the walk has one end.
         RootTransformer(),
         # 10. Cycles are reported with every member, before reduction could hide them.
@@ -72,6 +76,8 @@ def apply_steps() -> list[Transform]:
         AttachDependenciesTransformer(),
         # 8. Destroys in reverse dependency order (needs the dependencies above).
         DestroyEdgeTransformer(),
+        # 8b. Ephemeral resources close after all their dependents (every edge exists by now).
+        EphemeralCloseTransformer(),
         # 9. Single root.
         RootTransformer(),
         # 10. Cycles are errors naming their members.

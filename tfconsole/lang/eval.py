@@ -380,11 +380,10 @@ def _traversal(e: A.ScopeTraversal, s: Scope) -> Any:
                             "only in resource provisioner, connection, and postcondition blocks.", rng)
         return _apply_steps(s.self_value, steps, 0, e)
     mode = "managed"
-    if root == "data":
-        mode = "data"
+    if root == "data" or root == "ephemeral":
+        mode = root
         if len(steps) < 2 or not isinstance(steps[0], A.AttrStep) or not isinstance(steps[1], A.AttrStep):
-            raise EvalError("Invalid reference", "The \"data\" object must be followed by two attribute "
-                            "names: the data source type and the resource name.", rng)
+            raise EvalError("Invalid reference", _MODE_REF_DETAIL[root], rng)
         rtype, rname = steps[0].name, steps[1].name
         rest = 2
     else:
@@ -406,6 +405,13 @@ def _traversal(e: A.ScopeTraversal, s: Scope) -> Any:
         _schema_attr_error(exc, steps, rest, s)
         raise
 
+
+_MODE_REF_DETAIL = {
+    "data": "The \"data\" object must be followed by two attribute names: the data source type and the "
+            "resource name.",
+    "ephemeral": "The \"ephemeral\" object must be followed by two attribute names: the ephemeral resource "
+                 "type and the resource name.",
+}
 
 _NO_REFERENCES = A.Literal(None)
 
@@ -583,9 +589,9 @@ def _resource_of(src: A.Expr, s: Scope) -> Resource | None:
     root, steps = src.root, src.steps
     if root in _NOT_RESOURCE_ROOTS or root in s.vars:
         return None
-    if root == "data":
+    if root == "data" or root == "ephemeral":
         if len(steps) == 2 and type(steps[0]) is A.AttrStep and type(steps[1]) is A.AttrStep:
-            return Resource("data", steps[0].name, steps[1].name)
+            return Resource(root, steps[0].name, steps[1].name)
         return None
     if len(steps) == 1 and type(steps[0]) is A.AttrStep:
         return Resource("managed", root, steps[0].name)

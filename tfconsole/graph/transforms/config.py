@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from tfconsole.addrs import Module as ModulePath
 from ..dag import Graph
+from ..nodes.ephemeral import EphemeralResourceNode
 from ..nodes.resource import ApplyResourceNode, ResourceNode
 from ..nodes.values import CheckNode, LocalNode, ModuleExpandNode, OutputNode, VariableNode
 from .base import BuildContext, Transform
@@ -38,6 +39,8 @@ class ConfigTransformer(Transform):
                                       f"An argument named \"{aname}\" is not expected here.", attr.name_range)
             if not self.resources:
                 continue
+            for rc in mod.ephemeral_resources.values():
+                g.add(EphemeralResourceNode(rc))
             for rc in mod.resources.values():
                 node = ApplyResourceNode(rc, "") if self.apply else ResourceNode(rc)
                 if not self.apply:

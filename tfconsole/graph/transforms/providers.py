@@ -7,6 +7,7 @@ from tfconsole.config.model import Module
 from tfconsole.providers.registry import normalize_source
 from ..dag import Graph
 from ..nodes.base import ProviderConsumer
+from ..nodes.ephemeral import EphemeralResourceNode
 from ..nodes.resource import ApplyInstanceNode, ApplyResourceNode, DestroyInstanceNode, PlanOrphanNode, ResourceNode
 from ..nodes.values import ProviderNode
 from .base import BuildContext, Transform
@@ -26,7 +27,7 @@ class ProviderTransformer(Transform):
                 node = self.resolve(g, b, mod, local, alias, getattr(v, "rc", None))
                 if node is None:
                     continue
-                if isinstance(v, ResourceNode):
+                if isinstance(v, (ResourceNode, EphemeralResourceNode)):
                     v.provider_addr = node.addr
                 if isinstance(v, ApplyResourceNode) and not v.provider_addr:
                     v.provider_addr = node.addr
