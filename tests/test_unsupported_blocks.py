@@ -11,7 +11,6 @@ from tfconsole.command.main import CLI
 
 CASES = {
     "import": ('import {\n  to = terraform_data.a\n  id = "x"\n}\n', "Import blocks are not supported"),
-    "ephemeral": ('ephemeral "random_password" "p" {\n  length = 8\n}\n', "Ephemeral resources are not supported"),
 }
 
 

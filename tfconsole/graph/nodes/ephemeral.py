@@ -31,8 +31,8 @@ from .resource import _all_attrs, _with_addr, check_rules, evaluate_body, evalua
 if TYPE_CHECKING:
     from tfconsole.walk.context import Expansion, WalkContext
 
-# renew this long before the provider's renew_at, so the value is never used after it lapsed
-RENEW_EARLY = 1.0
+# renew this long before the provider's renew_at (Terraform renews at renew_at itself)
+RENEW_EARLY = 0.0
 
 
 @dataclass

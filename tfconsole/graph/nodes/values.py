@@ -372,7 +372,7 @@ class ProviderNode(Node, Executable, Referencer):
                 return {}, diags
             body = self.block.body if self.block is not None else Body()
             evaluated, d = evaluate_body(body, provider.provider_schema().block, scope,
-                                         self.block.range if self.block else None, self.addr)
+                                         self.block.range if self.block else None, self.addr, ephemeral_ok=True)
             diags.extend(d)
             return unmark_deep(evaluated)[0], diags
         config: dict[str, Any] = {}
