@@ -254,14 +254,14 @@ def contains_ephemeral(v: Any) -> bool:
 
 def ephemeral_as_null(v: Any) -> Any:
     """v with every ephemeral part replaced by a null of its type (Terraform's ephemeralasnull);
-    other marks are kept."""
+    marks on the parts that are not ephemeral are kept."""
     t = type(v)
     if t in _PLAIN:
         return v
     if t is Sensitive:
         if v.marks & EPHEMERAL:
-            rest = v.marks & ~EPHEMERAL
-            return mark(Null(type_of(v.value)), rest)
+            # as Terraform does: the null carries none of the value's marks
+            return Null(type_of(v.value))
         return mark(ephemeral_as_null(v.value), v.marks)
     if t is dict:
         return {k: ephemeral_as_null(x) for k, x in v.items()}

@@ -112,9 +112,9 @@ class EphemeralResourceNode(Node, Executable, Referenceable, Referencer, Provide
         provider = ctx.providers.get(self.provider_addr)
         schema = provider.ephemeral_resource_schemas().get(rc.addr.type) if provider is not None else None
         if provider is None or schema is None:
-            return diags.error("Invalid ephemeral resource type",
-                               f"The provider {self.provider_addr or rc.provider_local_name} does not support "
-                               f"ephemeral resource type \"{rc.addr.type}\".", rc.range, address=addr_s)
+            return diags.error("Invalid ephemeral resource",
+                               f"The provider {_short_source(self.provider_addr)} does not support ephemeral "
+                               f"resource \"{rc.addr.type}\".", rc.range)
         ty = schema.block.implied_type()
         scope = scope_for(ctx, addr.module, key=addr.key, expansion=exp)
         config, d = evaluate_body(rc.body, schema.block, scope, rc.range, addr_s, ephemeral_ok=True)
@@ -142,6 +142,14 @@ class EphemeralResourceNode(Node, Executable, Referenceable, Referencer, Provide
                                  expansion=exp, self_value=value), "Resource postcondition failed", addr_s))
         ctx.set_instance_value(addr, value)
         return diags
+
+
+def _short_source(provider_addr: str) -> str:
+    """registry.terraform.io/NS/TYPE as Terraform names it in messages: NS/TYPE."""
+    from tfconsole.walk.context import provider_source_of
+
+    source = provider_source_of(provider_addr) if provider_addr else ""
+    return source.removeprefix("registry.terraform.io/")
 
 
 def open_instance(ctx: "WalkContext", provider: Provider, addr: AbsResourceInstance, type_name: str,

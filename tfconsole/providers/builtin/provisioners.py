@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from tfconsole.diags import Diagnostics
 from tfconsole.lang.types import BOOL, STRING, ListType, MapType
-from tfconsole.lang.values import SENSITIVE, ConversionError, Null, Sensitive, Unknown, contains_marks, convert, unmark_deep
+from tfconsole.lang.values import EPHEMERAL, ConversionError, Null, Sensitive, Unknown, contains_marks, convert, unmark_deep
 
 from ..interface import Attr, BlockSchema, Schema
 from ._framework import go_quote
@@ -71,7 +71,8 @@ def run_local_exec(config: dict[str, Any], base_dir: str, output: Callable[[str]
     config, marks = unmark_deep(config)
     sensitive = bool(marks)
     if sensitive:
-        output = _suppressed(output, SUPPRESSED if marks & SENSITIVE else SUPPRESSED_EPHEMERAL)
+        # Terraform names the ephemeral mark when a value carries both
+        output = _suppressed(output, SUPPRESSED_EPHEMERAL if marks & EPHEMERAL else SUPPRESSED)
     return _run(config, base_dir, output, sensitive)
 
 

