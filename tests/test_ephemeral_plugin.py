@@ -124,6 +124,27 @@ def test_ephemeral_resource_configures_a_provider_and_a_write_only_attribute(tmp
     assert seen["tfconsole"] == seen["terraform"]
 
 
+def test_destroy_configures_the_provider_from_the_ephemeral_resource(tmp_path: Path,
+                                                                    tfeph_provider: Path) -> None:
+    """A destroy has no configuration vertices of its own, yet the provider it needs is configured
+    from an ephemeral resource (and the other from a local): both open it as they do in a plan."""
+    config = PROVIDER_AND_WRITE_ONLY.replace("delay     = 3", "delay = 0").replace(
+        'resource "tfeph_sink"', 'locals {\n  l = "local-${var.suffix}"\n}\nvariable "suffix" {\n  default = "x"\n}\n'
+        'provider "tfeph" {\n  token = local.l\n}\nresource "tfeph_sink"', 1)
+    tools = _workspaces(tmp_path, tfeph_provider, config)
+    seen = {}
+    for tool, ws in tools.items():
+        assert _run(ws, tool, "init", "-no-color").returncode == 0
+        assert _run(ws, tool, "apply", "-auto-approve", "-no-color").returncode == 0
+        before = len(_store(ws)["calls.log"])
+        r = _run(ws, tool, "destroy", "-auto-approve", "-no-color")
+        assert r.returncode == 0, r.stderr
+        store = _store(ws)
+        seen[tool] = (store["calls.log"][before:], sorted(set(store["configured.log"])), ws.state()["resources"])
+    assert ("token=eph-one" in seen["terraform"][1]) and ("token=local-x" in seen["terraform"][1])
+    assert seen["tfconsole"] == seen["terraform"]
+
+
 def test_saved_plan_holds_nothing_of_the_ephemeral_resource(tmp_path: Path, tfeph_provider: Path) -> None:
     tools = _workspaces(tmp_path, tfeph_provider, PROVIDER_AND_WRITE_ONLY.replace("delay     = 3", "delay = 0"))
     plans = {}

@@ -83,6 +83,11 @@ class EphemeralResourceNode(Node, Executable, Referenceable, Referencer, Provide
 
         diags = Diagnostics()
         validate = ctx.operation == "validate"
+        if ctx.operation not in ("plan", "apply", "validate"):
+            # the console's eval walk configures no provider: the value is unknown (and ephemeral)
+            for mi in ctx.instances_of(self.module):
+                ctx.register_resource_expansion(AbsResource(mi, self.rc.addr), Expansion("", [], unknown=True))
+            return diags
         for mi in ctx.instances_of(self.module):
             abs_res = AbsResource(mi, self.rc.addr)
             exp, d = evaluate_expansion(self.rc.count, self.rc.for_each, scope_for(ctx, mi), str(abs_res),

@@ -11,10 +11,12 @@ from .base import BuildContext, Transform
 class ConfigTransformer(Transform):
     """One vertex per resource/data block, variable, local, output, module call and check."""
 
-    def __init__(self, resources: bool = True, apply: bool = False, destroy_outputs: bool = False):
+    def __init__(self, resources: bool = True, apply: bool = False, destroy_outputs: bool = False,
+                 ephemeral: bool | None = None):
         self.resources = resources
         self.apply = apply
         self.destroy_outputs = destroy_outputs
+        self.ephemeral = resources if ephemeral is None else ephemeral  # ephemeral resource blocks
 
     def transform(self, g: Graph, b: BuildContext) -> None:
         for mod in b.config.descendants():
@@ -37,10 +39,11 @@ class ConfigTransformer(Transform):
                     if aname not in mod.variables:
                         b.diags.error("Unsupported argument",
                                       f"An argument named \"{aname}\" is not expected here.", attr.name_range)
+            if self.ephemeral:
+                for rc in mod.ephemeral_resources.values():
+                    g.add(EphemeralResourceNode(rc))
             if not self.resources:
                 continue
-            for rc in mod.ephemeral_resources.values():
-                g.add(EphemeralResourceNode(rc))
             for rc in mod.resources.values():
                 node = ApplyResourceNode(rc, "") if self.apply else ResourceNode(rc)
                 if not self.apply:
