@@ -273,3 +273,48 @@ def _collapse_repeats(order: list[str]) -> list[str]:
             continue
         out.append(m)
     return out
+
+
+WRITE_ONLY = HEADER + '''
+variable "d" {
+  default = 0
+}
+resource "tfeph_sink" "a" {
+  name  = "a"
+  delay = var.d
+}
+resource "tfeph_sink" "b" {
+  name      = "b"
+  secret_wo = "given-${var.d}"
+  delay     = var.d
+}
+resource "tfeph_sink" "c" {
+  name = "c${var.d}"
+}
+'''
+
+
+def _actions(stdout: str) -> str:
+    """The plan's resource blocks, as printed."""
+    start = stdout.find("will perform the following actions:")
+    end = stdout.find("\nPlan: ", start)
+    assert start >= 0 and end > start, stdout
+    return stdout[start:end]
+
+
+def test_write_only_attributes_are_sent_never_stored_and_shown_as_terraform_shows_them(
+        tmp_path: Path, tfeph_provider: Path) -> None:
+    tools = _workspaces(tmp_path, tfeph_provider, WRITE_ONLY)
+    seen = {}
+    for tool, ws in tools.items():
+        assert _run(ws, tool, "init", "-no-color").returncode == 0
+        steps = []
+        for args in (["apply", "-auto-approve"], ["apply", "-auto-approve", "-var", "d=1"], ["destroy", "-auto-approve"]):
+            r = _run(ws, tool, *args, "-no-color")
+            assert r.returncode == 0, r.stderr
+            steps.append(_actions(r.stdout))
+            if args[0] == "apply":
+                assert "given-" not in (ws.dir / "terraform.tfstate").read_text()
+        seen[tool] = (steps, _store(ws)["sink-b.txt"])
+    assert seen["terraform"][1] == ["secret_wo=given-0", "secret_wo=given-1"]
+    assert seen["tfconsole"] == seen["terraform"]

@@ -328,6 +328,9 @@ class Context:
 
     def _finish_plan(self, plan: Plan, ctx: WalkContext, prior: State) -> None:
         plan.changes = sorted(ctx.changes.values(), key=_change_sort_key)
+        for ch in plan.changes:  # which attributes the plan renderer shows as write-only
+            schema = ctx.schema_for(ch.provider, ch.addr.resource) if ch.mode == "managed" else None
+            ch.write_only = sorted(n for n, a in schema.block.attributes.items() if a.write_only) if schema else []
         plan.expansions = {ra: (e.mode, list(e.keys)) for ra, e in ctx.resource_expansions.items() if not e.unknown}
         plan.drift = list(ctx.drift)
         plan.prior_state = prior

@@ -83,6 +83,8 @@ class ResourceInstanceChange:
     # attributes the provider marks sensitive (by schema), as paths, for rendering
     sensitive_paths: list[tuple] = field(default_factory=list)
     each_value: Any = None  # for_each instances: each.value as planned
+    # the resource type's write-only attributes (top level): never valued in a plan, but shown
+    write_only: list[str] = field(default_factory=list)
 
     @property
     def address(self) -> str:

@@ -259,6 +259,7 @@ def encode_change(ch: ResourceInstanceChange) -> dict:
         "reason": ch.reason, "private": _encode_private(ch.private), "create_before_destroy": ch.create_before_destroy,
         "sensitive_paths": [encode_path(p) for p in ch.sensitive_paths],
         "each_value": encode_value(ch.each_value),
+        "write_only": list(ch.write_only),
     }
 
 
@@ -285,7 +286,14 @@ def decode_change(j: Any, where: str) -> ResourceInstanceChange:
         sensitive_paths=[decode_path(p, where + ".sensitive_paths")
                          for p in field(j, "sensitive_paths", list, where)],
         each_value=decode_value(j.get("each_value"), where + ".each_value"),
+        write_only=_names(field(j, "write_only", list, where, optional=True) or [], where + ".write_only"),
     )
+
+
+def _names(items: list, where: str) -> list[str]:
+    if any(type(x) is not str for x in items):
+        raise CodecError(f"{where}: expected a list of attribute names")
+    return items
 
 
 def _encode_private(p: Any) -> Any:
