@@ -221,3 +221,20 @@ def test_saved_plan_needs_the_same_ephemeral_variables(apply_args: list[str], tm
         applied = run(d, ["apply", "-no-color", *apply_args, "p.bin"])
         results.append((applied.rc, error_blocks(applied.stderr.decode()), (d / "terraform.tfstate").exists()))
     assert results[1] == results[0]
+
+
+CONSOLE_EXPRESSIONS = ["terraform.applying", "var.tok", "upper(var.tok)", "ephemeralasnull(var.tok)",
+                       "{ a = var.tok, b = 1 }", "sensitive(var.tok)", "nonsensitive(sensitive(var.tok))",
+                       "ephemeralasnull({ a = var.tok, b = [1, 2] })", "issensitive(var.tok)"]
+
+
+@pytest.mark.parametrize("expr", CONSOLE_EXPRESSIONS)
+def test_console_shows_ephemeral_values_as_terraform_does(expr: str, tmp_path: Path) -> None:
+    out = []
+    for tool, run in (("tf", terraform), ("tc", tfconsole)):
+        d = tmp_path / tool / "w"
+        write_tree(d, {"main.tf": VARS.encode()})
+        r = run(d, ["console"], stdin=(expr + "\n").encode())
+        out.append((r.rc, r.stdout.decode(), error_blocks(r.stderr.decode())))
+    assert out[1] == out[0]
+    assert SECRET not in out[1][1]
