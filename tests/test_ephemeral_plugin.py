@@ -318,3 +318,28 @@ def test_write_only_attributes_are_sent_never_stored_and_shown_as_terraform_show
         seen[tool] = (steps, _store(ws)["sink-b.txt"])
     assert seen["terraform"][1] == ["secret_wo=given-0", "secret_wo=given-1"]
     assert seen["tfconsole"] == seen["terraform"]
+
+
+def _ephemeral_messages(stream: str) -> list[tuple[str, str, str]]:
+    out = []
+    for line in stream.splitlines():
+        msg = json.loads(line)
+        if msg.get("type", "").startswith("ephemeral_op_"):
+            hook = dict(msg["hook"], elapsed_seconds="N") if "elapsed_seconds" in msg["hook"] else msg["hook"]
+            out.append((msg["type"], re.sub(r"after \d+s", "after Ns", msg["@message"]),
+                        json.dumps(hook, sort_keys=True)))
+    return out
+
+
+def test_json_ui_reports_ephemeral_operations_as_terraform_does(tmp_path: Path, tfeph_provider: Path) -> None:
+    tools = _workspaces(tmp_path, tfeph_provider, PROVIDER_AND_WRITE_ONLY.replace("delay     = 3", "delay = 0")
+                        .replace("renew = true", "renew = false"))
+    seen = {}
+    for tool, ws in tools.items():
+        assert _run(ws, tool, "init", "-no-color").returncode == 0
+        r = _run(ws, tool, "apply", "-auto-approve", "-json")
+        assert r.returncode == 0, r.stderr
+        assert "eph-" not in r.stdout
+        seen[tool] = _ephemeral_messages(r.stdout)
+    assert len(seen["terraform"]) == 8  # open and close, in the plan walk and the apply walk
+    assert seen["tfconsole"] == seen["terraform"]
