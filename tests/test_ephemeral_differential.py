@@ -101,13 +101,14 @@ def test_errors_match_terraform(name: str, tmp_path: Path) -> None:
     write_tree(tc_dir, files)
     assert terraform(tf_dir, ["init", "-no-color"]).rc == 0
     assert tfconsole(tc_dir, ["init", "-no-color"]).rc == 0
-    want = terraform(tf_dir, ["plan", "-no-color"])
-    got = tfconsole(tc_dir, ["plan", "-no-color"])
-    assert want.rc == 1 and got.rc == 1, (want, got)
-    expected = error_blocks(want.stderr.decode())
-    assert expected, want.stderr.decode()
-    assert error_blocks(got.stderr.decode()) == expected
-    assert SECRET not in got.stdout.decode() + got.stderr.decode()
+    for command in ("validate", "plan"):
+        want = terraform(tf_dir, [command, "-no-color"])
+        got = tfconsole(tc_dir, [command, "-no-color"])
+        assert want.rc == 1 and got.rc == 1, (command, want, got)
+        expected = error_blocks(want.stderr.decode())
+        assert expected, want.stderr.decode()
+        assert error_blocks(got.stderr.decode()) == expected, command
+        assert SECRET not in got.stdout.decode() + got.stderr.decode()
 
 
 WORKING = '''

@@ -220,10 +220,12 @@ def test_misuse_is_refused_as_terraform_refuses_it(name: str, tmp_path: Path, tf
     seen = {}
     for tool, ws in tools.items():
         assert _run(ws, tool, "init", "-no-color").returncode == 0
-        r = _run(ws, tool, "plan", "-no-color")
-        seen[tool] = (r.returncode, _errors(r.stderr))
-        assert "eph-" not in r.stdout + r.stderr
-    assert seen["terraform"][0] == 1 and seen["terraform"][1]
+        seen[tool] = []
+        for command in ("validate", "plan"):
+            r = _run(ws, tool, command, "-no-color")
+            seen[tool].append((r.returncode, _errors(r.stderr)))
+            assert "eph-" not in r.stdout + r.stderr
+    assert all(rc == 1 and errors for rc, errors in seen["terraform"])
     assert seen["tfconsole"] == seen["terraform"]
 
 
