@@ -18,15 +18,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from tfconsole.addrs import AbsResource, AbsResourceInstance
-from tfconsole.addrs import Module as ModulePath
 from tfconsole.config.model import ResourceConfig
 from tfconsole.diags import Diagnostics
 from tfconsole.lang.values import EPHEMERAL, Unknown, is_wholly_known, mark, sensitive_paths, unmark_deep
 from tfconsole.providers.interface import Provider
 from tfconsole.states.objcodec import remark
 
-from .base import Executable, Node, ProviderConsumer, Referenceable, Referencer, RefKey, expr_keys, keys_for_traversals
-from .resource import _all_attrs, _with_addr, check_rules, evaluate_body, evaluate_expansion
+from .base import Executable, Node, ProviderConsumer, Referenceable, Referencer, RefKey
+from .resource import ResourceNode, _with_addr, check_rules, evaluate_body, evaluate_expansion
 
 if TYPE_CHECKING:
     from tfconsole.walk.context import Expansion, WalkContext
@@ -63,20 +62,10 @@ class EphemeralResourceNode(Node, Executable, Referenceable, Referencer, Provide
     def referenceable_keys(self) -> list[RefKey]:
         return [(self.module, str(self.rc.addr))]
 
-    def reference_keys(self) -> list[RefKey]:
-        rc = self.rc
-        exprs = [a.expr for a in _all_attrs(rc.body)] + [rc.count, rc.for_each]
-        for r in rc.lifecycle.preconditions + rc.lifecycle.postconditions:
-            exprs += [r.condition, r.error_message]
-        keys = [k for k in expr_keys(self.module, *exprs) if k != (self.module, str(rc.addr))]
-        keys.extend(keys_for_traversals(self.module, rc.depends_on))
-        return keys
-
-    def provider_ref(self) -> tuple[ModulePath, str, str | None]:
-        ref = self.rc.provider_ref
-        if ref:
-            return (self.module, ref[0], ref[1])
-        return (self.module, self.rc.provider_local_name, None)
+    # the same references and provider resolution as a resource block (its lifecycle has no
+    # replace_triggered_by, so that part adds nothing here)
+    reference_keys = ResourceNode.reference_keys
+    provider_ref = ResourceNode.provider_ref
 
     def execute(self, ctx: "WalkContext") -> Diagnostics:
         from tfconsole.walk.context import Expansion, scope_for

@@ -230,6 +230,15 @@ def _string_params(planned: dict[str, Any]) -> dict[str, Any]:
                 override_special=planned.get("override_special") or "")
 
 
+def _generate(params: dict[str, Any], diags: Diagnostics) -> str | None:
+    """A random string for the given arguments; None (with the provider's error) if impossible."""
+    try:
+        return create_string(**_string_params(params))
+    except ValueError as exc:
+        _random_read_error(diags, str(exc))
+        return None
+
+
 def _random_read_error(diags: Diagnostics, err: str) -> None:
     diags.error("Random Read Error",
                 "While attempting to generate a random value for this resource, a read error was generated.\n\n"
@@ -254,10 +263,8 @@ class RandomString(ResourceType):
         _sync_number_numeric(ctx)
 
     def create(self, planned: dict[str, Any], diags: Diagnostics) -> dict[str, Any] | None:
-        try:
-            result = create_string(**_string_params(planned))
-        except ValueError as exc:
-            _random_read_error(diags, str(exc))
+        result = _generate(planned, diags)
+        if result is None:
             return None
         state = dict(planned)
         state["id"] = result
@@ -280,10 +287,8 @@ class RandomPassword(ResourceType):
         _sync_number_numeric(ctx)
 
     def create(self, planned: dict[str, Any], diags: Diagnostics) -> dict[str, Any] | None:
-        try:
-            result = create_string(**_string_params(planned))
-        except ValueError as exc:
-            _random_read_error(diags, str(exc))
+        result = _generate(planned, diags)
+        if result is None:
             return None
         state = dict(planned)
         state["id"] = "none"
@@ -316,10 +321,8 @@ class EphemeralRandomPassword(EphemeralType):
     attrs = _ephemeral_password_attrs()
 
     def open(self, config: dict[str, Any], diags: Diagnostics) -> dict[str, Any] | None:
-        try:
-            result = create_string(**_string_params(config))
-        except ValueError as exc:
-            _random_read_error(diags, str(exc))
+        result = _generate(config, diags)
+        if result is None:
             return None
         out = dict(config)
         out["result"] = result
