@@ -213,11 +213,15 @@ def killed_mid_apply(root: Path, backend: str, env: dict[str, str],
     journals = list((d / ".terraform" / "remote-journal").glob("*/default.journal"))
     assert len(journals) == 1 and not (d / "terraform.tfstate").exists(), journals
     journal = journals[0]
-    created = {}
+    created, status = {}, {}
     for line in journal.read_text().splitlines()[1:]:
         rec = json.loads(line)
         if rec["k"] == "r":
             created[rec["a"]] = rec["o"]["attributes"]["id"]
+            status[rec["a"]] = rec["o"].get("status")
+    # the slow object exists but its provisioner never finished: journaled tainted, to be replaced
+    assert status.get("terraform_data.slow") == "tainted", journal.read_text()
+    slow_id = created["terraform_data.slow"]
     created = {a: i for a, i in created.items() if a.startswith("terraform_data.quick")}
     assert sorted(created) == [f"terraform_data.quick[{i}]" for i in range(3)], journal.read_text()
     assert not ids_of(remote_state()), "pushed before the kill: the journal would not be what is tested"
@@ -228,6 +232,7 @@ def killed_mid_apply(root: Path, backend: str, env: dict[str, str],
     ids = ids_of(remote_state())
     assert {a: ids[a] for a in created} == created  # recovered, never re-created
     assert "terraform_data.slow" in ids and not journal.exists()
+    assert ids["terraform_data.slow"] != slow_id, "the half-provisioned object was kept instead of replaced"
     p = tfconsole(d, "plan", "-no-color", "-detailed-exitcode", env=env)
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr
     tf = workdir(root, "terraform", backend, (d / "main.tf").read_text()[len(backend):])

@@ -50,6 +50,7 @@ class StateServer:
     states: dict[str, bytes] = field(default_factory=dict)
     locks: dict[str, bytes] = field(default_factory=dict)
     requests: list[Request] = field(default_factory=list)
+    tls: Any = None  # an ssl.SSLContext (server side): serve https, e.g. requiring client certificates
 
     def __post_init__(self) -> None:
         self.mutex = threading.Lock()
@@ -79,13 +80,16 @@ class StateServer:
             do_GET = do_POST = do_LOCK = do_UNLOCK = do_DELETE = do_PUT = _handle
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        if self.tls is not None:
+            self.httpd.socket = self.tls.wrap_socket(self.httpd.socket, server_side=True)
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
 
     @property
     def base(self) -> str:
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        scheme = "https" if self.tls is not None else "http"
+        return f"{scheme}://127.0.0.1:{self.httpd.server_address[1]}"
 
     def stop(self) -> None:
         self.httpd.shutdown()

@@ -159,9 +159,9 @@ def test_bad_backend_settings_are_diagnosed(tmp_path: Path, env: dict[str, str])
     cases = {
         'backend "http" {}': "address argument is required",
         'backend "http" {\n    address = "ftp://x/y"\n  }': "address must be HTTP or HTTPS",
-        'backend "http" {\n    address = "http://x/y"\n    retry_max = "many"\n  }': "must be a whole number",
+        'backend "http" {\n    address = "http://x/y"\n    retry_max = "many"\n  }': "retry_max\": a number is required",
         'backend "http" {\n    address = "http://x/y"\n    colour = "blue"\n  }': 'An argument named "colour"',
-        'backend "pg" {\n    skip_table_creation = "perhaps"\n  }': "must be a bool",
+        'backend "pg" {\n    skip_table_creation = "perhaps"\n  }': "skip_table_creation\": a bool is required",
     }
     for i, (block, want) in enumerate(cases.items()):
         d = workdir(tmp_path, f"c{i}", f"terraform {{\n  {block}\n}}\n", BODY)

@@ -132,7 +132,8 @@ def test_the_backend_table_takes_new_implementations(tmp_path: Path, monkeypatch
 
     (tmp_path / "main.tf").write_text(BLOCKS["consul"] + RESOURCE)
     monkeypatch.setitem(backends.BACKENDS, "consul", factory)
+    monkeypatch.setitem(backends.BACKEND_SCHEMAS, "consul", {"address": "string"})
     ctx = Context(Options(working_dir=str(tmp_path)))
-    assert ctx.backend() == "a consul backend"
+    assert backends.backend_for(ctx) == "a consul backend"
     assert made == [{"address": "consul.example:8500"}]
     assert not backends.check_backend(ctx.backend_root()).has_errors

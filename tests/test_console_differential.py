@@ -162,3 +162,17 @@ def test_console_invalid_utf8_input_matches_terraform(dirs: tuple[Path, Path]) -
     t, o = dirs
     data = b'upper("\xff")\n'
     _same(terraform(t, ["console", "-no-color"], data), tfconsole(o, ["console", "-no-color"], data))
+
+
+def test_terraform_workspace_is_the_selected_one(tmp_path: Path) -> None:
+    """terraform.workspace in `console` and in `validate`-time checks: the workspace the backend
+    has selected, not "default" (the Context never opens the backend itself)."""
+    res = {}
+    for who, run in (("terraform", terraform), ("tfconsole", tfconsole)):
+        d = tmp_path / who
+        d.mkdir()
+        (d / "main.tf").write_text('output "ws" {\n  value = terraform.workspace\n}\n')
+        assert run(d, ["workspace", "new", "-no-color", "staging"]).rc == 0
+        res[who] = run(d, ["console", "-no-color"], b"terraform.workspace\n[terraform.workspace, 1]\n")
+    _same(res["terraform"], res["tfconsole"])
+    assert b"staging" in res["tfconsole"].stdout

@@ -13,8 +13,8 @@ from tfconsole.providers.plugin.locate import (
     check_installed,
     check_selections,
     provider_executable,
-    schema_of,
 )
+from tfconsole.providers.preflight import schema_of
 from tfconsole.providers.plugin.requirements import module_requirements
 
 THING = "example.com/test/thing"

@@ -174,7 +174,8 @@ def _names_used(path: Path) -> set[str]:
 def test_the_uis_hold_no_copy_of_a_rule() -> None:
     """The CLI and the console reach state only through operations: neither locks, loads,
     writes, checks staleness or decides an orphan's reason on its own."""
-    for ui in (SRC / "command" / "main.py", SRC / "tui" / "operations.py", SRC / "tui" / "app.py"):
+    for ui in (SRC / "command" / "main.py", SRC / "command" / "jsonops.py", SRC / "command" / "cliview.py",
+               SRC / "tui" / "operations.py", SRC / "tui" / "app.py"):
         used = _names_used(ui)
         assert not used & ORPHAN_DECISIONS, ui
         assert not used & {"check_applicable", "persist", "set_current", "open_journal", "import_resource_state"}, \
@@ -201,7 +202,7 @@ def test_a_view_hears_each_phase(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
     (d / "main.tf").write_text(TWO.replace("count = 2", "count = 3"))
     res = operations.apply(OperationRequest(working_dir=str(d), view=View()))
-    assert seen == ["config", "lock", "state", "plan", "plan-ready", "confirm"]
+    assert seen == ["config", "lock", "state", "plan-ready", "plan", "confirm"]  # a plan, then its warnings
     assert res.declined and not res.ok and res.plan is not None
     assert not (d / ".terraform.tfstate.lock.info").exists()  # released after a refusal too
 
@@ -267,3 +268,12 @@ async def _plan_apply(app: Any, pilot: Any) -> None:
     # a plan that replaces or destroys anything wants "yes" typed out, as Terraform's does
     await pilot.press(*(["y", "e", "s", "enter"] if app.screen.typed else ["y"]))
     await wait_for(pilot, lambda: app.summary_line.startswith("Apply complete!") and not app.busy)
+
+
+def test_the_json_ui_runs_the_shared_operations() -> None:
+    """plan/apply -json stream through the operations layer: jsonops takes no lock, loads no
+    state and walks no Context itself; it only calls operations.plan / operations.apply."""
+    used = _names_used(SRC / "command" / "jsonops.py")
+    assert not used & {"lock", "unlock", "load_state", "manager", "load", "walk"}, used
+    assert {"plan", "apply", "operations"} <= used
+

@@ -53,7 +53,9 @@ resource "tfcheck_thing" "two" {
         assert not ctx.load_config().has_errors
         plan, d = ctx.plan(State())
         assert not d.has_errors, [x.detail for x in d]
-        mgr = ctx.backend().state_manager(lock=True, operation="OperationTypeApply")
+        from tfconsole.backends import backend_for
+
+        mgr = backend_for(ctx).state_manager(lock=True, operation="OperationTypeApply")
         assert not mgr.lock().has_errors
         try:
             mgr.load()

@@ -118,3 +118,39 @@ def test_cancel_tells_the_providers_to_stop() -> None:
     ctx.cancel()
     assert WalkContext.providers["a"].stopped == 1
 
+
+
+def test_json_ui_logs_the_interrupt_on_its_stream(tmp_path: Path) -> None:
+    """apply -json: the interrupt words are log messages on the JSON stream (Terraform's
+    OperationJSON.Interrupted / Stopping), never plain text on stderr; the stream stays JSON."""
+    import json
+
+    d = tmp_path
+    (d / "main.tf").write_text(SLEEPS)
+    proc = subprocess.Popen([TOOL, f"-chdir={d}", "apply", "-auto-approve", "-json", "-parallelism=2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    lines = []
+    for line in proc.stdout:
+        lines.append(line)
+        if '"type":"apply_complete"' in line:
+            break
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    msgs = [json.loads(x) for x in lines + out.splitlines()]
+    logs = [m["@message"] for m in msgs if m["type"] == "log"]
+    assert "\nInterrupt received.\nPlease wait for Terraform to exit or data loss may occur.\n" \
+           "Gracefully shutting down...\n" in logs, logs
+    assert logs.index("Stopping operation...") > logs.index(
+        "\nInterrupt received.\nPlease wait for Terraform to exit or data loss may occur.\nGracefully shutting down...\n")
+    assert "Interrupt received" not in err and "Traceback" not in err
+    assert proc.returncode == 1
+
+
+def test_human_ui_says_it_is_stopping(tmp_path: Path) -> None:
+    d = tmp_path
+    (d / "main.tf").write_text(SLEEPS)
+    proc, completed = start_apply(d, 1)
+    proc.send_signal(signal.SIGINT)
+    out, err = finish(proc, completed)
+    assert "Interrupt received." in err and "Stopping operation...\n" in out

@@ -94,14 +94,6 @@ class Context:
         self.inputs = vals
         return diags
 
-    def backend(self) -> Any:
-        """The backend the root module's backend block chooses (backends.BACKENDS); one that
-        cannot be used is a stand-in whose every state access reports why."""
-        from tfconsole.backends import Overrides, open_backend
-
-        b, _ = open_backend(self.backend_root(), self.opts.working_dir, Overrides(self.opts.state_path))
-        return b
-
     def backend_root(self) -> Module | None:
         """The root module, for its backend block: loaded if this command has not (state
         commands), and used even when other parts of the configuration have errors."""
@@ -112,7 +104,9 @@ class Context:
         return self._root_module
 
     def workspace(self) -> str:
-        return self.opts.workspace or self.backend().current_workspace()
+        """terraform.workspace: the workspace whose state the caller loaded (the operations layer
+        sets it from the backend before walking; the Context never opens a backend)."""
+        return self.opts.workspace or "default"
 
     def cancel(self) -> None:
         """Stop scheduling new work; in-flight vertices finish and state is saved. In-process
@@ -220,6 +214,10 @@ class Context:
         does the same when a provider plugin is involved (the built-ins validate in the plan)."""
         if not self._uses_plugins():
             return Diagnostics()
+        return self._validation_errors()
+
+    def _validation_errors(self) -> Diagnostics:
+        """The errors of Terraform's validate walk (unknown inputs, nothing read or planned)."""
         g, d = self.graph("validate", State())
         if d.has_errors:
             return d
@@ -289,6 +287,13 @@ class Context:
             plan.errored = True
             return plan, diags
         res = self._walk(g, ctx, "plan")
+        if res.diags.has_errors and not res.cancelled and not _validated and not self._uses_plugins():
+            # Terraform validates before planning: when validation fails, its errors are all it
+            # reports. Without plugins tfconsole skips that walk, so it runs it only now, when the
+            # plan failed, to report what Terraform would
+            vd = self._validation_errors()
+            if vd.has_errors:
+                return Plan(errored=True, validation_failed=True), vd
         diags.append(res.diags)
         if res.cancelled and self._provider_crash is None:
             diags.error("Operation cancelled", "The plan was interrupted before it finished.")
@@ -471,8 +476,6 @@ class Context:
         diags = Diagnostics()
         base = (plan.prior_state or State()).deep_copy()
         if plan.refresh_only:
-            for name, out in base.outputs.items():
-                pass
             self._write_outputs(base, plan, None)
             diags.append(manager.persist(base))
             return base, diags
@@ -543,8 +546,13 @@ class Context:
             return
         if plan.targets and not ctx.root_outputs:
             return
+        # a targeted (or excluding) plan changes only the outputs it planned: those whose every
+        # resource dependency is in the plan (Terraform's rule); the others keep their old values
+        planned = {o.name for o in plan.output_changes} if plan.targets or plan.excludes else None
         keep = set()
         for name, (value, sensitive) in ctx.root_outputs.items():
+            if planned is not None and name not in planned:
+                continue
             clean, marked = unmark_deep(value)
             from tfconsole.lang.values import is_null, is_wholly_known
 

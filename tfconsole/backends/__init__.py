@@ -26,14 +26,18 @@ class Overrides:
 # factory(working_dir, settings from the block, overrides) -> backend, or None and diagnostics
 BackendFactory = Callable[[str, dict[str, Any], Overrides], tuple[Any, Diagnostics]]
 BACKENDS: dict[str, BackendFactory] = {}
+# each type's arguments: name -> "string" | "bool" | "number" (what the block may set, and how
+# Terraform's hash of the block reads them)
+BACKEND_SCHEMAS: dict[str, dict[str, str]] = {}
 
 # the backend types Terraform 1.15 has (so an unknown name gets Terraform's own wording)
 TERRAFORM_BACKENDS = frozenset({"local", "remote", "azurerm", "consul", "cos", "gcs", "http", "inmem",
                                 "kubernetes", "oss", "pg", "s3", "oci"})
 
 
-def register_backend(name: str, factory: BackendFactory) -> None:
+def register_backend(name: str, factory: BackendFactory, schema: dict[str, str]) -> None:
     BACKENDS[name] = factory
+    BACKEND_SCHEMAS[name] = dict(schema)
 
 
 def check_backend(root: Any, *, init: bool = False) -> Diagnostics:
@@ -76,7 +80,7 @@ def open_backend(root: Any, working_dir: str, overrides: Overrides | None = None
     if diags.has_errors:
         return UnavailableBackend(diags), diags
     kind, body = root.backend if root is not None and root.backend is not None else ("local", None)
-    settings, d = block_settings(body)
+    settings, d = block_settings(kind, body)
     diags.append(d)
     if diags.has_errors:
         return UnavailableBackend(diags), diags
@@ -93,18 +97,44 @@ def open_backend(root: Any, working_dir: str, overrides: Overrides | None = None
     return backend, diags
 
 
-def block_settings(body: Any) -> tuple[dict[str, Any], Diagnostics]:
-    """The backend block's arguments as constant values (a backend block cannot refer to anything)."""
-    from tfconsole.config.model import static_value
+def backend_for(ctx: Any) -> Any:
+    """The backend a loaded Context's root module configures, for its working directory and
+    -state override; one that cannot be used is a stand-in whose every state access reports why."""
+    b, _ = open_backend(ctx.backend_root(), ctx.opts.working_dir, Overrides(ctx.opts.state_path))
+    return b
 
+
+def block_settings(kind: str, body: Any) -> tuple[dict[str, Any], Diagnostics]:
+    """The backend block's arguments as constant values of the types its schema gives (a backend
+    block cannot refer to anything), each problem located at its argument as Terraform's schema
+    decoding reports it."""
+    from tfconsole.config.model import static_value
+    from tfconsole.lang.funcs import conversion_message
+    from tfconsole.lang.types import BOOL, NUMBER, STRING
+    from tfconsole.lang.values import ConversionError, convert, is_null
+
+    from .config import schema_of
+
+    types = {"string": STRING, "bool": BOOL, "number": NUMBER}
+    schema = schema_of(kind)
     diags = Diagnostics()
     out: dict[str, Any] = {}
-    for name, attr in (body.attributes.items() if body is not None else ()):
+    attrs = sorted(body.attributes.items(), key=lambda kv: kv[1].range.start.line) if body is not None else []
+    for name, attr in attrs:
+        if name not in schema:
+            diags.error("Unsupported argument", f"An argument named \"{name}\" is not expected here.", attr.range)
+            continue
         try:
-            out[name] = static_value(attr.expr)
+            value = static_value(attr.expr)
         except ValueError as exc:
             diags.error("Invalid backend configuration", f"The \"{name}\" argument must be a constant value: "
                         f"{exc}", attr.range)
+            continue
+        try:
+            out[name] = None if is_null(value) else convert(value, types[schema[name]])
+        except ConversionError as exc:
+            diags.error("Incorrect attribute value type", f"Inappropriate value for attribute \"{name}\": "
+                        f"{conversion_message(exc, value)}.", attr.range)
     return out, diags
 
 

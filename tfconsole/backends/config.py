@@ -24,12 +24,9 @@ STATE_FILE = "terraform.tfstate"
 
 def schema_of(kind: str) -> dict[str, str]:
     """Argument name -> "string" | "bool" | "number" of a backend type tfconsole implements."""
-    if kind == "local":
-        return {"path": "string", "workspace_dir": "string"}
-    from . import http, pg
+    from . import BACKEND_SCHEMAS
 
-    attrs = {"http": http.ATTRIBUTES, "pg": pg.ATTRIBUTES}.get(kind, {})
-    return {name: ("number" if k == "int" else k) for name, (k, _, _) in attrs.items()}
+    return BACKEND_SCHEMAS.get(kind, {})
 
 
 # ---- Terraform's hash

@@ -7,7 +7,8 @@
   someone else whose lock info is the response body; no `lock_address`: no locking;
 * `unlock_method` (UNLOCK) to `unlock_address` with the lock-info JSON the lock was taken with;
   `force-unlock` sends it with an empty body, as Terraform does;
-* Basic auth (`username`, `password`), `skip_cert_verification`, retries (`retry_max`,
+* Basic auth (`username`, `password`), TLS (`skip_cert_verification`, `client_ca_certificate_pem`,
+  and mutual TLS with `client_certificate_pem` + `client_private_key_pem`), retries (`retry_max`,
   `retry_wait_min`, `retry_wait_max` seconds, on connection errors, 429 and 5xx but 501), and
   every setting from its `TF_HTTP_*` variable when the block leaves it out.
 
@@ -18,6 +19,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
+import ssl
+import tempfile
 import time
 from typing import Any, Mapping
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -27,7 +30,7 @@ from tfconsole.diags import Diagnostics
 from tfconsole.states.locking import LockInfo
 
 from .remote import LockAttempt, RemoteStateManager, journal_dir
-from .settings import Settings
+from .settings import Settings, schema_types
 from .workspaces import DEFAULT_WORKSPACE, WorkspaceBackend
 
 WORKSPACES_NOT_SUPPORTED = "workspaces not supported"
@@ -74,11 +77,7 @@ class HttpClient:
         self.lock_id = ""
         self._lock_json: bytes | None = None
         auth = httpx.BasicAuth(cfg["username"], cfg["password"]) if cfg["username"] else None
-        verify: Any = not cfg["skip_cert_verification"]
-        if verify and cfg["client_ca_certificate_pem"]:
-            import ssl
-            verify = ssl.create_default_context(cadata=cfg["client_ca_certificate_pem"])
-        self._http = httpx.Client(auth=auth, verify=verify, timeout=httpx.Timeout(60.0, connect=15.0),
+        self._http = httpx.Client(auth=auth, verify=tls_context(cfg), timeout=httpx.Timeout(60.0, connect=15.0),
                                   follow_redirects=True)
 
     def close(self) -> None:
@@ -256,10 +255,32 @@ def configure(settings: Mapping[str, Any], env: Mapping[str, str]) -> tuple[dict
     if bool(cfg["client_certificate_pem"]) != bool(cfg["client_private_key_pem"]):
         diags.error("Invalid backend configuration",
                     "client_certificate_pem and client_private_key_pem must be set together")
-    elif cfg["client_certificate_pem"]:
-        diags.error("Invalid backend configuration",
-                    "tfconsole does not support client certificates (mutual TLS) for the http backend yet")
+    if not diags.has_errors:
+        try:
+            tls_context(cfg)
+        except (ssl.SSLError, ValueError) as exc:
+            diags.error("Invalid backend configuration", f"Failed to configure TLS for the http backend: {exc}")
     return (None if diags.has_errors else cfg), diags
+
+
+def tls_context(cfg: dict[str, Any]) -> ssl.SSLContext:
+    """The TLS settings Terraform's http backend takes: client_ca_certificate_pem as the roots
+    to trust (else the system's), skip_cert_verification, and a client certificate and key
+    (mutual TLS). ssl loads a certificate chain only from files: the PEMs are written to a
+    private temporary directory for the load and removed at once."""
+    ctx = ssl.create_default_context(cadata=cfg["client_ca_certificate_pem"] or None)
+    if cfg["skip_cert_verification"]:
+        ctx.check_hostname = False
+        ctx.verify_mode = ssl.CERT_NONE
+    if cfg["client_certificate_pem"]:
+        with tempfile.TemporaryDirectory(prefix="tfconsole-tls-") as d:  # 0700
+            cert, key = os.path.join(d, "cert.pem"), os.path.join(d, "key.pem")
+            for path, text in ((cert, cfg["client_certificate_pem"]), (key, cfg["client_private_key_pem"])):
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                with os.fdopen(fd, "w", encoding="utf-8") as f:
+                    f.write(text)
+            ctx.load_cert_chain(cert, key)
+    return ctx
 
 
 def _from_block(working_dir: str, settings: dict, overrides: Overrides) -> tuple[HttpBackend | None, Diagnostics]:
@@ -267,4 +288,4 @@ def _from_block(working_dir: str, settings: dict, overrides: Overrides) -> tuple
     return (HttpBackend(working_dir, cfg) if cfg is not None else None), diags
 
 
-register_backend("http", _from_block)
+register_backend("http", _from_block, schema_types(ATTRIBUTES))

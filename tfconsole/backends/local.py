@@ -135,4 +135,4 @@ def _from_block(working_dir: str, settings: dict, overrides: Overrides) -> tuple
                         state_path=overrides.state_path), diags
 
 
-register_backend("local", _from_block)
+register_backend("local", _from_block, {"path": "string", "workspace_dir": "string"})

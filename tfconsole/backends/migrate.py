@@ -54,7 +54,7 @@ def init_backend(root: Any, working_dir: str, backend_config: list[str], *, reco
     """Returns (message for stdout, diagnostics)."""
     diags = Diagnostics()
     kind, body = root.backend if root is not None and root.backend is not None else ("local", None)
-    block, d = block_settings(body)
+    block, d = block_settings(kind, body)
     overrides, d2 = parse_overrides(backend_config, kind)
     diags.append(d).append(d2)
     if diags.has_errors:

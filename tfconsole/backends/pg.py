@@ -29,7 +29,7 @@ from tfconsole.diags import Diagnostics
 from tfconsole.states.locking import LockInfo
 
 from .remote import LockAttempt, RemoteStateManager, journal_dir
-from .settings import Settings
+from .settings import Settings, schema_types
 from .workspaces import DEFAULT_WORKSPACE, WorkspaceBackend
 
 TABLE = "states"
@@ -290,4 +290,4 @@ def _from_block(working_dir: str, settings: dict, overrides: Overrides) -> tuple
     return (PgBackend(working_dir, cfg) if cfg is not None else None), diags
 
 
-register_backend("pg", _from_block)
+register_backend("pg", _from_block, schema_types(ATTRIBUTES))

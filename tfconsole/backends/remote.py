@@ -33,7 +33,8 @@ from typing import Any, Callable, Protocol
 from tfconsole.diags import Diagnostics
 from tfconsole.states.journal import Journal, replay_journal
 from tfconsole.states.locking import LockInfo, lock_error
-from tfconsole.states.manager import atomic_write, fsync_dir
+from tfconsole.states.fileio import atomic_write, read_or_none
+from tfconsole.states.recovery import JournalRecovery
 from tfconsole.states.state import State
 from tfconsole.states.statefile import encode_bytes, read_state, state_body, state_header, terraform_version
 
@@ -128,7 +129,7 @@ class _Marker:
             os.close(fd)
 
 
-class RemoteStateManager:
+class RemoteStateManager(JournalRecovery):
     """Reads, locks and persists one workspace's state through a RemoteClient (the interface of
     states.manager.StateManager: lock/unlock/close, load, persist, write_raw, open_journal)."""
 
@@ -152,6 +153,10 @@ class RemoteStateManager:
         self._journal: Journal | None = None
         self._pusher: _Pusher | None = None
         self.on_lock_wait: Callable[[], None] | None = None
+
+    @property
+    def persisted_to(self) -> str:
+        return self.client.label
 
     # ---- lock
     @property
@@ -232,57 +237,10 @@ class RemoteStateManager:
             state = state or State(serial=0)
             self._serial = state.serial
             self.state = state
-            journal = _read_or_none(self.journal_path)
+            journal = read_or_none(self.journal_path)
             if journal is not None:
                 diags.append(self._recover(journal) if self.locked else self._overlay(journal))
             return (None if diags.has_errors else self.state), diags
-
-    def _replay(self, data: bytes, diags: Diagnostics) -> tuple[State, Any]:
-        assert self.state is not None
-        out = self.state.deep_copy()
-        lineage = self.state.lineage if self._body is not None else None
-        result = replay_journal(out, data, diags, path=self.journal_path, lineage=lineage)
-        return out, result
-
-    def _overlay(self, data: bytes) -> Diagnostics:
-        diags = Diagnostics()
-        recovered, result = self._replay(data, Diagnostics())
-        if result.lineage_ok:
-            self.state = recovered
-        return diags
-
-    def _recover(self, data: bytes) -> Diagnostics:
-        diags = Diagnostics()
-        sub = Diagnostics()
-        recovered, result = self._replay(data, sub)
-        if not result.lineage_ok:
-            aside = self._set_aside("stale")
-            diags.warning("State journal ignored",
-                          f"The state journal {self.journal_path} belongs to a different state (lineage "
-                          f"mismatch); it was moved to {aside} and not applied.")
-            return diags
-        if result.applied:
-            pd = self.persist(recovered)
-            if pd.has_errors:
-                return diags.append(pd)
-            diags.warning("Recovered state changes from an interrupted run",
-                          f"{result.applied} change(s) recorded by a previous run that did not finish were "
-                          f"written to {self.client.label}.")
-        if sub.has_errors:
-            aside = self._set_aside("corrupt")
-            diags.append(sub)
-            diags.error("State journal kept aside",
-                        f"The state journal {self.journal_path} had malformed records, which were not applied; "
-                        f"every valid record was. It was moved to {aside} for inspection.")
-            return diags
-        os.unlink(self.journal_path)
-        fsync_dir(os.path.dirname(self.journal_path))
-        return diags
-
-    def _set_aside(self, suffix: str) -> str:
-        aside = f"{self.journal_path}.{suffix}-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
-        os.replace(self.journal_path, aside)
-        return aside
 
     # ---- writing
     def persist(self, state: State) -> Diagnostics:
@@ -321,7 +279,7 @@ class RemoteStateManager:
     def push_journal(self, journal: Journal) -> Diagnostics:
         """Push the last pushed state with the journal's records so far (a running apply)."""
         with self._mutex:
-            data = _read_or_none(journal.path)
+            data = read_or_none(journal.path)
             if data is None or self.state is None:
                 return Diagnostics()
             sub = Diagnostics()
@@ -337,23 +295,9 @@ class RemoteStateManager:
             self._pusher = None
 
     def fold_journal(self, journal: Journal, state: State | None = None) -> Diagnostics:
-        """End of apply: push the final state, then remove the journal."""
+        """End of apply: stop the periodic pushes, push the final state, remove the journal."""
         self._stop_pusher()
-        diags = Diagnostics()
-        if state is None:
-            state = self.state.deep_copy() if self.state else State()
-            replay_journal(state, _read_or_none(journal.path) or b"", diags, path=journal.path)
-            if diags.has_errors:
-                return diags
-        diags.append(self.persist(state))
-        if not diags.has_errors:
-            try:
-                os.unlink(journal.path)
-            except FileNotFoundError:
-                pass
-            if self._journal is journal:
-                self._journal = None
-        return diags
+        return super().fold_journal(journal, state)
 
 
 class _Pusher:
@@ -377,14 +321,6 @@ class _Pusher:
         self._stop.set()
         if self._thread is not threading.current_thread():
             self._thread.join()
-
-
-def _read_or_none(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except FileNotFoundError:
-        return None
 
 
 __all__ = ["LockAttempt", "RemoteClient", "RemoteStateManager", "journal_dir", "atomic_write"]

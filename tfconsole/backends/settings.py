@@ -11,6 +11,11 @@ TRUE = {"1", "t", "true", "T", "TRUE", "True"}  # Go's strconv.ParseBool
 FALSE = {"0", "f", "false", "F", "FALSE", "False"}
 
 
+def schema_types(attributes: Mapping[str, tuple[str, str | None, Any]]) -> dict[str, str]:
+    """The argument types of a backend's ATTRIBUTES table, for register_backend."""
+    return {name: ("number" if kind == "int" else kind) for name, (kind, _, _) in attributes.items()}
+
+
 class Settings:
     def __init__(self, backend: str, settings: Mapping[str, Any], env: Mapping[str, str]):
         self.backend = backend

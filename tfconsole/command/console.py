@@ -253,7 +253,11 @@ class ConsoleCommand:
         self.cli.color = self.color
         if not self.cli.load(ctx):
             return 1
-        mgr = ctx.backend().state_manager(lock=True, lock_timeout=0.0, operation="console")
+        from tfconsole.backends import backend_for
+
+        backend = backend_for(ctx)
+        ctx.opts.workspace = backend.current_workspace()  # terraform.workspace in the expressions
+        mgr = backend.state_manager(lock=True, lock_timeout=0.0, operation="console")
         d = mgr.lock()
         if d.has_errors:
             self.show_engine(d)

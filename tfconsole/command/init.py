@@ -342,7 +342,9 @@ def _current_state(root: Any) -> Any:
     ctx = Context(Options())
     ctx.config = root
     try:
-        mgr = ctx.backend().state_manager(lock=False, operation="OperationTypeInvalid")
+        from tfconsole.backends import backend_for
+
+        mgr = backend_for(ctx).state_manager(lock=False, operation="OperationTypeInvalid")
     except Exception:  # noqa: BLE001 - a backend problem is reported by the commands that use it
         return None
     path = getattr(mgr, "path", None)  # an unavailable backend's stand-in has none
@@ -488,7 +490,7 @@ def render_tree(mreqs: ModuleRequirements) -> str:
 
 def run_providers_schema(cli: Any, a: Any) -> int:
     from tfconsole.config.loader import load_config
-    from tfconsole.providers.plugin.locate import schema_of
+    from tfconsole.providers.preflight import schema_of
     from tfconsole.providers.plugin.schema_json import providers_json
 
     if not a.bool("json"):

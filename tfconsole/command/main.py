@@ -7,121 +7,15 @@ from __future__ import annotations
 import json
 import os
 import sys
-import threading
 from decimal import Decimal
 from typing import Any, Callable
 
 from tfconsole.diags import Diagnostics
 from tfconsole.lang.values import dumps_json
-from tfconsole.operations import OperationView
-from tfconsole.walk.hooks import Hook
 
+from .cliview import CLIHook, CLIView
 from .flags import COMMANDS, Args, help_hint, parse, usage
 from .signals import Interrupts
-
-class CLIHook(Hook):
-    """Terraform's per-resource progress lines."""
-
-    def __init__(self, out: Callable[[str], None]):
-        self.out = out
-        self.lock = threading.Lock()
-
-    def _p(self, s: str) -> None:
-        with self.lock:
-            self.out(s)
-
-    def pre_apply(self, addr: str, action: str, id_hint: str | None) -> None:
-        verb = {"create": "Creating...", "update": "Modifying...", "delete": "Destroying...", "read": "Reading..."}
-        hint = f" [{getattr(id_hint, 'key', 'id')}={id_hint}]" if id_hint and action != "create" else ""
-        self._p(f"{addr}: {verb.get(action, action)}{hint}")
-
-    def post_apply(self, addr: str, action: str, elapsed: float, error: str | None, id_hint: str | None) -> None:
-        if error:
-            return
-        verb = {"create": "Creation complete", "update": "Modifications complete", "delete": "Destruction complete",
-                "read": "Read complete"}
-        hint = f" [{getattr(id_hint, 'key', 'id')}={id_hint}]" if id_hint and action != "delete" else ""
-        self._p(f"{addr}: {verb.get(action, action)} after {int(elapsed)}s{hint}")
-
-    def provision_output(self, addr: str, provisioner: str, line: str) -> None:
-        self._p(f"{addr} ({provisioner}): {line}")
-
-    def pre_ephemeral(self, addr: str, action: str) -> None:
-        verb = {"open": "Opening...", "renew": "Renewing...", "close": "Closing..."}
-        self._p(f"{addr}: {verb.get(action, action)}")
-
-    def post_ephemeral(self, addr: str, action: str, elapsed: float, error: str | None) -> None:
-        if error:
-            return
-        verb = {"open": "Opening complete", "renew": "Renewal complete", "close": "Closing complete"}
-        self._p(f"{addr}: {verb.get(action, action)} after {int(elapsed)}s")
-
-    def pre_provision(self, addr: str, provisioner: str) -> None:
-        self._p(f"{addr}: Provisioning with '{provisioner}'...")
-
-    def pre_refresh(self, addr: str, id_hint: str | None) -> None:
-        if addr.startswith("data.") or ".data." in addr:
-            self._p(f"{addr}: Reading...")
-        else:
-            self._p(f"{addr}: Refreshing state...{f' [id={id_hint}]' if id_hint else ''}")
-
-
-class CLIView(OperationView):
-    """How an operation's progress reaches the terminal: diagnostics as each phase ends, the
-    lock wait, the plan, the approval prompt, and signals cancelling the running walk."""
-
-    def __init__(self, cli: "CLI", a: Args) -> None:
-        self.cli = cli
-        self.args = a
-        self.ctx: Any = None
-        self.answered_no = False
-        self._interrupts: Any = None
-
-    def context_ready(self, ctx: Any) -> None:
-        self.ctx = ctx
-
-    def diagnostics(self, diags: Diagnostics, phase: str) -> None:
-        if not self.cli.files or phase == "config":
-            if self.ctx is not None and self.ctx.config is not None:
-                self.cli.files = {k: v for m in self.ctx.config.descendants() for k, v in m.files.items()}
-            elif diags.has_errors:
-                self.cli._collect_files_for_diags()  # the error may quote the backend block
-        self.cli.diags(diags, warnings_to_stderr=(phase == "state"))
-
-    def lock_waiting(self) -> None:
-        self.cli.out("Acquiring state lock. This may take a few moments...")
-
-    def walk_started(self, ctx: Any) -> None:
-        self._interrupts = self.cli.interrupts.operation(ctx)
-        self._interrupts.__enter__()
-
-    def walk_ended(self, ctx: Any) -> None:
-        if self._interrupts is not None:
-            self._interrupts.__exit__(None, None, None)
-            self._interrupts = None
-
-    def plan_ready(self, plan: Any) -> None:
-        from .views import render_plan
-
-        self.cli.out(render_plan(plan))
-
-    def importing(self, addr: Any, import_id: str) -> None:
-        self.cli.out(f"{addr}: Importing from ID \"{import_id}\"...")
-
-    def confirm(self, plan: Any) -> bool:
-        if self.args.bool("auto-approve"):
-            return True
-        if not sys.stdin.isatty():
-            self.cli.stderr.write("╷\n│ Error: No value for required approval\n│\n│ Apply requires "
-                                  "approval: pass -auto-approve when running without a terminal.\n╵\n")
-            return False
-        what = "destroy all remote objects managed by this configuration" if plan.destroy else \
-            "perform the actions described above"
-        self.cli.out(f"Do you want to {what}?\n  Only 'yes' will be accepted to approve.\n")
-        ans = input("  Enter a value: ")
-        self.answered_no = ans.strip() != "yes"
-        return not self.answered_no
-
 
 class CLI:
     def __init__(self, stdout: Any = None, stderr: Any = None) -> None:
@@ -130,7 +24,7 @@ class CLI:
         self.files: dict[str, str] = {}
         self.color = True
         self._contexts: list[Any] = []
-        self.interrupts = Interrupts(self.stderr)
+        self.interrupts = Interrupts(self.stderr, self.stdout)
         self.json_view: Any = None  # the -json UI stream (jsonui.JSONView), when a command streams one
 
     def out(self, s: str = "") -> None:
@@ -237,7 +131,7 @@ class CLI:
         if backend:
             d.append(check_backend(ctx.backend_root(), init=init_style))
         if backend and not init_style and not d.has_errors:
-            from tfconsole.providers.plugin.locate import check_before_operation
+            from tfconsole.providers.preflight import check_before_operation
 
             d.append(check_before_operation(ctx.opts.working_dir, ctx.config))
         if ctx.config is not None:
@@ -270,9 +164,10 @@ class CLI:
                     pass
 
     def manager(self, ctx: Any, a: Args, operation: str, lock: bool = True) -> Any:
-        from tfconsole.backends import UnavailableBackend
+        from tfconsole.backends import UnavailableBackend, backend_for
 
-        backend = ctx.backend()
+        backend = backend_for(ctx)
+        ctx.opts.workspace = backend.current_workspace()
         if isinstance(backend, UnavailableBackend) and not self.files:
             self._collect_files_for_diags()  # the error quotes the backend block
         mgr = backend.state_manager(lock=lock and a.value("lock", True), lock_timeout=a.value("lock-timeout", 0.0),
@@ -360,6 +255,9 @@ class CLI:
         ctx = self.context(a)
         if not self.load(ctx, init_style=True):
             return 1
+        from tfconsole.backends import backend_for
+
+        ctx.opts.workspace = backend_for(ctx).current_workspace()  # terraform.workspace while validating
         d = ctx.validate()
         if a.bool("json"):
             from .diagjson import diagnostic_json
@@ -380,10 +278,6 @@ class CLI:
                             refresh=a.bool("refresh", True), targets=a.all("target"), replace=a.all("replace"),
                             excludes=a.all("exclude"), **kw)
 
-    def _planning_failed(self, res: Any) -> None:
-        if res.failed_phase == "plan":
-            self.stderr.write("\nPlanning failed. tfconsole encountered an error while generating this plan.\n\n")
-
     def cmd_plan(self, a: Args) -> int:
         from tfconsole import operations
 
@@ -394,14 +288,10 @@ class CLI:
         req = self._plan_request(a)
         req.context = self.context(a, req)
         res = operations.plan(req)
-        self._planning_failed(res)
         if not res.ok:
             return 1
         plan = res.plan
         out = a.get("out")
-        if not out and plan.has_changes():
-            self.out("─" * 77 + "\n\nNote: You didn't use the -out option to save this plan, so tfconsole "
-                     "can't\nguarantee to take exactly these actions if you run \"tfconsole apply\" now.")
         if out:
             from tfconsole.plans.planfile import write_plan
 
@@ -409,8 +299,12 @@ class CLI:
             self.diags(wd)
             if wd.has_errors:
                 return 1
+        if plan.has_changes():  # Terraform's next step, under a rule, only for a plan that changes something
+            self.out("\n" + "─" * 77 + "\n")
             self.out(f"Saved the plan to: {out}\n\nTo perform exactly these actions, run the following command "
-                     f"to apply:\n    tfconsole apply \"{out}\"")
+                     f"to apply:\n    tfconsole apply \"{out}\"" if out else
+                     "Note: You didn't use the -out option to save this plan, so tfconsole can't\nguarantee to "
+                     "take exactly these actions if you run \"tfconsole apply\" now.")
         if a.bool("detailed-exitcode"):
             return 2 if plan.has_changes() else 0
         return 0
@@ -430,8 +324,10 @@ class CLI:
             req.plan = self.open_plan(req.context, planfile)
             if req.plan is None:
                 return 1
+        else:
+            req.view.hold_plan_warnings()
         res = operations.apply(req)
-        self._planning_failed(res)
+        req.view.release_held()
         if not res.ok:
             if res.declined and req.view.answered_no:
                 self.out("\nApply cancelled.")
@@ -846,10 +742,10 @@ class CLI:
                                 "configs", "demo")
             if os.path.isdir(demo):
                 target = demo
-        from tfconsole.backends import UnavailableBackend
+        from tfconsole.backends import UnavailableBackend, backend_for
         from tfconsole.core import Context, Options
 
-        b = Context(Options(working_dir=target)).backend()
+        b = backend_for(Context(Options(working_dir=target)))
         if isinstance(b, UnavailableBackend):
             self._collect_files_for_diags()
             self.diags(b.diags)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
@@ -22,11 +22,19 @@ SECOND_MESSAGE = "\nTwo interrupts received. Exiting immediately. Note that data
 HANDLED = (signal.SIGINT, signal.SIGTERM)
 
 
+STOPPING_MESSAGE = "Stopping operation..."
+
+
 class Interrupts:
-    def __init__(self, stderr: TextIO) -> None:
+    """`say(text, kind)` tells the user: kind "interrupted" / "fatal" (Terraform writes them to
+    stderr) or "stopping" (stdout). The JSON UI swaps it for log messages on its stream."""
+
+    def __init__(self, stderr: TextIO, stdout: TextIO | None = None) -> None:
         self.stderr = stderr
+        self.stdout = stdout
         self.received = 0
         self._operation: Any = None  # the core.Context whose walk is running
+        self.say: Callable[[str, str], None] = self._write_human
 
     def install(self) -> bool:
         """Take over SIGINT and SIGTERM (only the main thread may); False when not possible."""
@@ -48,16 +56,21 @@ class Interrupts:
     def _handle(self, signum: int, frame: Any) -> None:
         self.received += 1
         if self.received > 1:
-            self._write(SECOND_MESSAGE)
+            self._say(SECOND_MESSAGE, "fatal")
             os._exit(1)
         if self._operation is None:
             raise KeyboardInterrupt
-        self._write(FIRST_MESSAGE)
+        self._say(FIRST_MESSAGE, "interrupted")
+        self._say(STOPPING_MESSAGE, "stopping")
         self._operation.cancel()
 
-    def _write(self, text: str) -> None:
+    def _say(self, text: str, kind: str) -> None:
         try:
-            self.stderr.write(text)
-            self.stderr.flush()
+            self.say(text, kind)
         except (OSError, ValueError):
             pass  # a closed pipe must not turn a clean stop into a crash
+
+    def _write_human(self, text: str, kind: str) -> None:
+        stream = self.stdout if kind == "stopping" and self.stdout is not None else self.stderr
+        stream.write(text if kind != "stopping" else text + "\n")
+        stream.flush()

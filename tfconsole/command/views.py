@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from json.encoder import encode_basestring as _encode_basestring  # type: ignore[attr-defined]  # C
 from typing import Any
 
 from tfconsole import TERRAFORM_VERSION
@@ -140,7 +141,7 @@ def render_value(v: Any, indent: int = 0) -> str:
             pad = " " * (indent + 4)
             body = "\n".join(pad + ln for ln in v[:-1].split("\n"))
             return f"<<-EOT\n{body}\n{' ' * (indent + 2)}EOT"
-        return json.dumps(v, ensure_ascii=False)
+        return _quote(v)
     if t in (list, TList, TSet):
         if not v:
             return "[]"
@@ -158,15 +159,28 @@ def render_value(v: Any, indent: int = 0) -> str:
 
 
 _IDENT = None
+_KEYS: dict[str, str] = {}  # attribute and map keys as shown; a plan repeats the same few names
+
+
+def _quote(v: str) -> str:
+    """json.dumps(v, ensure_ascii=False) without building an encoder per call."""
+    return _encode_basestring(v)
 
 
 def _key(k: str) -> str:
+    shown = _KEYS.get(k)
+    if shown is not None:
+        return shown
     global _IDENT
     if _IDENT is None:
         import re
 
         _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
-    return k if _IDENT.fullmatch(k) else json.dumps(k)
+    shown = k if _IDENT.fullmatch(k) else json.dumps(k)
+    if len(_KEYS) >= 4096:
+        _KEYS.clear()
+    _KEYS[k] = shown
+    return shown
 
 
 def _is_unknown(v: Any) -> bool:
@@ -303,6 +317,8 @@ def _attr_line(col: int, sym: str, key: str, width: int, text: str, note: str = 
 
 def _render(v: Any, col: int, sym: str) -> str:
     """A value on an attribute line whose action symbol sits at column col; nested lines carry sym."""
+    if type(v) is str and "\n" not in v:  # the common leaf, unmarked by its type
+        return _encode_basestring(v)
     v, marked = unmark(v)
     if marked:
         return "(sensitive value)"
@@ -524,18 +540,25 @@ def render_state_instance(addr: Any, value: dict[str, Any], deposed: str | None 
     return "\n".join(lines)
 
 
-def render_plan(plan: Plan) -> str:
+def _no_changes(headline: str, text: str) -> str:
+    """Terraform's "No changes." paragraph, wrapped to its 78-column output."""
+    return f"\nNo changes. {headline}\n\n" + "\n".join(_wrap(text, 77)) + "\n"
+
+
+def render_plan(plan: Plan, errored: bool = False) -> str:
+    """The plan as Terraform prints it; `errored`: the partial plan of a plan that then failed."""
     out: list[str] = []
     changes = [c for c in plan.changes if c.action is not Action.NOOP or
                (c.prev_run_addr is not None and c.prev_run_addr != c.addr)]
     actions = [c for c in changes if c.action is not Action.NOOP]
     if not changes and not [o for o in plan.output_changes if o.action is not Action.NOOP]:
         if plan.refresh_only:
-            return ("\nNo changes. Your infrastructure still matches the configuration.\n\nTerraform has checked "
-                    "that the real remote objects still match the result of your most recent changes, and found "
-                    "no differences.\n")
-        return ("\nNo changes. Your infrastructure matches the configuration.\n\nTerraform has compared your real "
-                "infrastructure against your configuration and found no differences, so no changes are needed.\n")
+            return _no_changes("Your infrastructure still matches the configuration.", "Terraform has checked that "
+                               "the real remote objects still match the result of your most recent changes, and "
+                               "found no differences.")
+        return _no_changes("Your infrastructure matches the configuration.", "Terraform has compared your real "
+                           "infrastructure against your configuration and found no differences, so no changes are "
+                           "needed.")
     if changes:
         symbols = []
         present = {c.action for c in actions}
@@ -552,7 +575,8 @@ def render_plan(plan: Plan) -> str:
             out.append("")
         else:
             out.append("")
-        out.append("Terraform will perform the following actions:\n")
+        out.append("Terraform planned the following actions, but then encountered a problem:\n" if errored else
+                   "Terraform will perform the following actions:\n")
         for c in changes:
             out.append(render_change(c))
             out.append("")

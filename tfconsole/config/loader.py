@@ -11,6 +11,7 @@ from tfconsole.addrs import Module as ModulePath
 from tfconsole.addrs import Resource
 from tfconsole.diags import Diagnostics, Pos, SourceRange
 from tfconsole.lang import ast as A
+from tfconsole.lang.eval import evaluate_constant
 from tfconsole.lang.typeexpr import type_constraint
 
 from .body import Attribute, Block, Body, parse_json_file
@@ -270,7 +271,7 @@ def _variable(mod: Module, b: Block, diags: Diagnostics) -> None:
                  {"validation"})
     v = Variable(name=name, range=b.range)
     if "type" in body.attributes:
-        ty, d = type_constraint(body.attributes["type"].expr, legacy=True)
+        ty, d = type_constraint(body.attributes["type"].expr, evaluate_constant, legacy=True)
         diags.append(d)
         v.type = ty
         v.type_given = True

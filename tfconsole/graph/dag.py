@@ -48,6 +48,14 @@ class Graph:
         if not self.g.has_edge(a, b):
             self.g.add_edge(a, b, None)
 
+    def connect_many(self, pairs: Iterable[tuple[Any, Any]]) -> None:
+        """connect() for many (dependent, dependency) pairs in one rustworkx call; the graph is
+        not a multigraph, so an edge that already exists stays a single edge."""
+        idx = self._index
+        edges = [(idx[id(b)], idx[id(a)]) for a, b in pairs if a is not b]
+        if edges:
+            self.g.add_edges_from_no_data(edges)
+
     def disconnect(self, dependent: Any, dependency: Any) -> None:
         a, b = self.idx(dependency), self.idx(dependent)
         if self.g.has_edge(a, b):
@@ -82,15 +90,36 @@ class Graph:
         return out
 
     def transitive_reduction(self) -> None:
+        """Drop every edge a longer path already implies.
+
+        Each vertex's ancestors are a bitset (a Python int indexed by topological position),
+        built in topological order; an edge p -> v is redundant exactly when p is an ancestor of
+        another dependency of v. Memory is one bit per (vertex, vertex) pair at most, about
+        12 MB at 10,000 vertices, where rustworkx's reduction held hundreds of MB."""
         if self.g.num_nodes() == 0 or self.cycles():
             return
-        reduced, mapping = rx.transitive_reduction(self.g)
-        # mapping: old index -> new index; rebuild edges on our graph in place
-        inverse = {new: old for old, new in mapping.items()}
-        keep = {(inverse[a], inverse[b]) for a, b in reduced.edge_list()}
-        for a, b in list(self.g.edge_list()):
-            if (a, b) not in keep:
-                self.g.remove_edge(a, b)
+        g = self.g
+        order = rx.topological_sort(g)
+        pos = {n: i for i, n in enumerate(order)}
+        ancestors: dict[int, int] = {}
+        redundant: list[tuple[int, int]] = []
+        for n in order:
+            preds = g.predecessor_indices(n)
+            if not preds:
+                ancestors[n] = 0
+                continue
+            implied = 0  # everything reachable from some dependency of n
+            for p in preds:
+                implied |= ancestors[p]
+            own = implied
+            for p in preds:
+                bit = 1 << pos[p]
+                if implied & bit:
+                    redundant.append((p, n))
+                own |= bit
+            ancestors[n] = own
+        if redundant:
+            g.remove_edges_from(redundant)
 
     def topological(self) -> list[Any]:
         return [self.g[i] for i in rx.topological_sort(self.g)]

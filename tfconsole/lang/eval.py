@@ -37,12 +37,18 @@ class EvalError(Exception):
         # the scope `expr` failed in (set by ev() as the error leaves the innermost expression):
         # what the diagnostic's value annotations are looked up in
         self.scope: Any = None
+        # errors found beside this one in the same expression (both operands of an operator)
+        self.more: list[EvalError] = []
 
-    def diagnostic(self) -> Diagnostic:
+    def diagnostics(self) -> list[Diagnostic]:
         from .diagvalues import expression_values
 
-        return Diagnostic(Severity.ERROR, self.summary, self.detail, self.range,
-                          function_call=self.function_call, values=expression_values(self.expr, self.scope))
+        # Terraform names the failed call ("while calling f(...)") from the evaluation context's
+        # functions, which a for expression's child context does not carry
+        call = None if getattr(self.scope, "in_for", False) else self.function_call
+        first = Diagnostic(Severity.ERROR, self.summary, self.detail, self.range,
+                           function_call=call, values=expression_values(self.expr, self.scope))
+        return [first] + [d for m in self.more for d in m.diagnostics()]
 
 
 class Data(Protocol):
@@ -62,7 +68,7 @@ NOT_FOUND = object()
 
 class Scope:
     __slots__ = ("data", "count_index", "each", "self_value", "vars", "base_dir", "_fctx",
-                 "in_check")
+                 "in_check", "in_for")
 
     def __init__(self, data: Data | None = None, *, count_index: Any = None, each: tuple | None = None,
                  self_value: Any = NOT_FOUND, base_dir: str = ".", vars: dict | None = None):
@@ -73,11 +79,13 @@ class Scope:
         self.vars = vars or {}
         self.base_dir = base_dir
         self._fctx = None
+        self.in_for = False  # a for expression's body (HCL evaluates it in a child context)
 
-    def child(self, extra: dict) -> "Scope":
+    def child(self, extra: dict, *, for_body: bool = False) -> "Scope":
         s = Scope(self.data, count_index=self.count_index, each=self.each, self_value=self.self_value,
                   base_dir=self.base_dir, vars={**self.vars, **extra})
         s._fctx = self._fctx
+        s.in_for = self.in_for or for_body
         return s
 
     def lookup(self, traversal: A.ScopeTraversal) -> Any:
@@ -105,7 +113,8 @@ def evaluate(expr: A.Expr, scope: Scope) -> tuple[Any, Diagnostics]:
     try:
         return ev(expr, scope), diags
     except EvalError as exc:
-        diags.append(exc.diagnostic())
+        for d in exc.diagnostics():
+            diags.append(d)
         return Unknown(DYNAMIC), diags
     except RecursionError:
         diags.error("Expression too complex", "The expression nests too deeply to evaluate.",
@@ -151,6 +160,11 @@ def _render(text: str, variables: dict, filename: str, mode: str, base_dir: str 
 def _inner(rng: SourceRange | None, summary: str, detail: str) -> str:
     where = f"{rng.long()}: " if rng is not None else ""
     return f"{where}{summary}; {detail}" if detail else f"{where}{summary}"
+
+
+def evaluate_constant(expr: A.Expr) -> tuple[Any, Diagnostics]:
+    """An expression that may refer to nothing (a type constraint's default value)."""
+    return evaluate(expr, Scope(_NoData()))
 
 
 class _NoData:
@@ -279,7 +293,7 @@ def _template_for(e: A.TemplateFor, s: Scope) -> Any:
         return mark(Unknown(STRING), marked)
     out: list[str] = []
     for k, v in _iterate(coll, e.coll):
-        inner = s.child({e.val_var: v, **({e.key_var: k} if e.key_var else {})})
+        inner = s.child({e.val_var: v, **({e.key_var: k} if e.key_var else {})}, for_body=True)
         r = ev(e.body, inner)
         r, m = unmark(r)
         marked = marked | m
@@ -812,7 +826,7 @@ def _convert(e: A.FunctionCall, s: Scope, called: str) -> Any:
         # a bare type keyword is not a reference; anything else is checked as one would be
         if not (ref.root in ("string", "number", "bool", "any") and not ref.steps):
             ev(ref, s)
-    ty, d = type_constraint(e.args[1])
+    ty, d = type_constraint(e.args[1], evaluate_constant)
     if d.has_errors:
         first = d.errors()[0]
         raise EvalError(first.summary, first.detail, first.subject or e.args[1].range)
@@ -861,6 +875,21 @@ def _to_number(v: Any, e: A.Expr, what: str) -> Any:
                         e.range, expr=e) from None
 
 
+def _numeric_operands(lhs: Any, rhs: Any, e: A.Binary, s: Scope) -> tuple[Any, Any]:
+    """Both operands as numbers; when both are unsuitable, HCL reports both."""
+    try:
+        a = _to_number(lhs, e.lhs, "left operand")
+    except EvalError as left:
+        left.scope = s
+        try:
+            _to_number(rhs, e.rhs, "right operand")
+        except EvalError as right:
+            right.scope = s
+            left.more.append(right)
+        raise
+    return a, _to_number(rhs, e.rhs, "right operand")
+
+
 def _binary(e: A.Binary, s: Scope) -> Any:
     op = e.op
     if op == "&&" or op == "||":
@@ -901,8 +930,7 @@ def _binary(e: A.Binary, s: Scope) -> Any:
         _check_operand_type(lhs, e.lhs, "left operand")
         _check_operand_type(rhs, e.rhs, "right operand")
         return mark(Unknown(BOOL if op in ("<", ">", "<=", ">=") else NUMBER), marked)
-    a = _to_number(lhs, e.lhs, "left operand")
-    b = _to_number(rhs, e.rhs, "right operand")
+    a, b = _numeric_operands(lhs, rhs, e, s)
     if op == "<" or op == ">" or op == "<=" or op == ">=":
         c = (a > b) - (a < b) if type(a) is int and type(b) is int else N.compare(a, b)
         r = c < 0 if op == "<" else c > 0 if op == ">" else c <= 0 if op == "<=" else c >= 0
@@ -1070,7 +1098,7 @@ def _for_scopes(e: A.ForExpr, s: Scope, items: list[tuple[Any, Any]], state: lis
     """The scope of each element that passes the `if` clause; state[0] collects marks."""
     kv, vv = e.key_var, e.val_var
     for k, v in items:
-        inner = s.child({vv: v, kv: k} if kv else {vv: v})
+        inner = s.child({vv: v, kv: k} if kv else {vv: v}, for_body=True)
         if e.cond is not None:
             c, cm = unmark(ev(e.cond, inner))
             state[0] = state[0] | cm

@@ -1,10 +1,12 @@
 """Type constraint expressions: `string`, `list(number)`, `object({a = optional(string, "x")})`.
 
 Used by variable `type` arguments and the `convert` function; the expression is read as
-syntax, never evaluated (only an optional attribute's default value is).
+syntax, never evaluated (only an optional attribute's default value is, by the `constant`
+evaluator the caller passes: this module sits below the evaluator, which uses it for `convert`).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from tfconsole.diags import Diagnostics
@@ -15,10 +17,14 @@ from .types import BOOL, DYNAMIC, NUMBER, STRING, ListType, MapType, ObjectType,
 __all__ = ["type_constraint"]
 
 
-def type_constraint(e: A.Expr, legacy: bool = False) -> tuple[Type, Diagnostics]:
+Constant = Callable[[A.Expr], tuple[Any, Diagnostics]]
+
+
+def type_constraint(e: A.Expr, constant: Constant, legacy: bool = False) -> tuple[Type, Diagnostics]:
     """The type (with optional attributes and their defaults) an expression spells, or
     DYNAMIC and a diagnostic. `legacy` accepts the quoted types of Terraform 0.11 ("string",
-    "list", "map"), which only a variable's type argument still may use."""
+    "list", "map"), which only a variable's type argument still may use. `constant` evaluates
+    an optional attribute's default value (an expression with no references)."""
     diags = Diagnostics()
     if legacy and isinstance(e, A.Literal) and isinstance(e.value, str):
         legacy_types = {"string": STRING, "list": ListType(STRING), "map": MapType(STRING)}
@@ -27,7 +33,7 @@ def type_constraint(e: A.Expr, legacy: bool = False) -> tuple[Type, Diagnostics]
         diags.error("Invalid type specification", f"Invalid legacy type specification {e.value!r}.", e.range)
         return DYNAMIC, diags
     try:
-        return _tc(e), diags
+        return _tc(e, constant), diags
     except _DefaultErr as exc:
         diags.error("Invalid default value for optional attribute", exc.args[0], exc.args[1] or e.range)
         return DYNAMIC, diags
@@ -47,7 +53,7 @@ class _DefaultErr(Exception):
 _PRIMS = {"string": STRING, "number": NUMBER, "bool": BOOL, "any": DYNAMIC}
 
 
-def _tc(e: A.Expr, allow_optional: bool = False) -> Any:
+def _tc(e: A.Expr, constant: Constant) -> Any:
     if isinstance(e, A.ScopeTraversal) and not e.steps:
         if e.root in _PRIMS:
             return _PRIMS[e.root]
@@ -59,13 +65,13 @@ def _tc(e: A.Expr, allow_optional: bool = False) -> Any:
         if n in ("list", "set", "map"):
             if len(e.args) != 1:
                 raise _TypeErr(f"The {n} type constructor requires one argument specifying the element type.")
-            inner = _tc(e.args[0])
+            inner = _tc(e.args[0], constant)
             return {"list": ListType, "map": MapType, "set": SetType}[n](inner)
         if n == "tuple":
             if len(e.args) != 1 or not isinstance(e.args[0], A.TupleCons):
                 raise _TypeErr("The tuple type constructor requires one argument specifying the element types "
                                "as a list.")
-            return TupleType(tuple(_tc(x) for x in e.args[0].items))
+            return TupleType(tuple(_tc(x, constant) for x in e.args[0].items))
         if n == "object":
             if len(e.args) != 1 or not isinstance(e.args[0], A.ObjectCons):
                 raise _TypeErr("The object type constructor requires one argument specifying the attribute "
@@ -81,12 +87,12 @@ def _tc(e: A.Expr, allow_optional: bool = False) -> Any:
                     if not 1 <= len(v.args) <= 2:
                         raise _TypeErr("Optional attribute modifier requires the attribute type as its first "
                                        "argument and an optional default value as its second.")
-                    attrs[name] = _tc(v.args[0])
+                    attrs[name] = _tc(v.args[0], constant)
                     optional.add(name)
                     if len(v.args) == 2:
-                        defaults[name] = _default_value(v.args[1], attrs[name])
+                        defaults[name] = _default_value(v.args[1], attrs[name], constant)
                 else:
-                    attrs[name] = _tc(v)
+                    attrs[name] = _tc(v, constant)
             return ObjectType.of(attrs, frozenset(optional), defaults)
         if n == "optional":
             raise _TypeErr("Keyword \"optional\" is valid only as a modifier for object type attributes.")
@@ -95,12 +101,11 @@ def _tc(e: A.Expr, allow_optional: bool = False) -> Any:
                    "type constructor call, like list(string).")
 
 
-def _default_value(e: A.Expr, ty: Type) -> Any:
+def _default_value(e: A.Expr, ty: Type, constant: Constant) -> Any:
     """An optional attribute's default: a constant expression converted to the attribute type."""
-    from .eval import Scope, _NoData, evaluate
     from .values import ConversionError, convert
 
-    val, diags = evaluate(e, Scope(_NoData()))
+    val, diags = constant(e)
     if diags.has_errors:
         first = diags.errors()[0]
         raise _DefaultErr(f"This default value is not compatible with the attribute's type constraint: "

@@ -29,11 +29,13 @@ PLAN, APPLY, STATE_EDIT, IMPORT = "OperationTypePlan", "OperationTypeApply", "Op
 
 def new_context(req: OperationRequest) -> Any:
     """The Context an operation walks with (its hooks are the request's)."""
+    from dataclasses import fields
+
     from tfconsole.core import Context, Options
 
-    opts = Options(working_dir=req.working_dir, cli_vars=list(req.cli_vars), parallelism=max(1, req.parallelism),
-                   lock=req.lock, lock_timeout=req.lock_timeout, state_path=req.state_path,
-                   workspace=req.workspace)
+    opts = Options(**{f.name: getattr(req, f.name) for f in fields(Options)})
+    opts.cli_vars = list(opts.cli_vars)
+    opts.parallelism = max(1, opts.parallelism)
     return Context(opts, hooks=list(req.hooks))
 
 
@@ -52,7 +54,7 @@ def load_configuration(ctx: Any, req: OperationRequest, res: OperationResult) ->
     d = ctx.load_config()
     d.append(check_backend(ctx.backend_root()))
     if not d.has_errors:  # Terraform refuses missing or changed plugins before any operation
-        from tfconsole.providers.plugin.locate import check_before_operation
+        from tfconsole.providers.preflight import check_before_operation
 
         d.append(check_before_operation(ctx.opts.working_dir, ctx.config))
     res.diags.append(d)
@@ -66,7 +68,9 @@ def state_manager(ctx: Any, req: OperationRequest, operation: str, *, lock: bool
     """The workspace's state manager from the configured backend (backends.BACKENDS: local,
     or whatever a remote backend registers). The walk's terraform.workspace is fixed to the
     workspace whose state it works on."""
-    backend = ctx.backend()
+    from tfconsole.backends import backend_for
+
+    backend = backend_for(ctx)
     workspace = req.workspace or backend.current_workspace()
     ctx.opts.workspace = workspace
     mgr = backend.state_manager(workspace, lock=lock and req.lock, lock_timeout=req.lock_timeout,
@@ -114,13 +118,18 @@ def _walk(req: OperationRequest, ctx: Any, fn: Callable[[], Any]) -> Any:
 
 
 def _make_plan(ctx: Any, req: OperationRequest, res: OperationResult, state: State) -> Any:
+    """Plan, then show it and its diagnostics in Terraform's order: a plan first and then its
+    warnings; an errored plan's partial changes (plan_failed) and then its errors."""
     plan, d = _walk(req, ctx, lambda: ctx.plan(state, destroy=req.destroy, refresh_only=req.refresh_only,
                                                  refresh=req.refresh, targets=req.targets, replace=req.replace,
                                                  excludes=req.excludes))
-    if not _report(req, res, d, "plan"):
+    if d.has_errors:
+        req.view.plan_failed(plan)
+        _report(req, res, d, "plan")
         return None
     res.plan = plan
     req.view.plan_ready(plan)
+    _report(req, res, d, "plan")
     return plan
 
 
@@ -162,7 +171,11 @@ def apply(req: OperationRequest) -> OperationResult:
                 return res
         elif not _report(req, res, check_applicable(the_plan, state), "stale"):
             return res
+        else:
+            req.view.applying_saved_plan(the_plan)
         new_state, d = _walk(req, ctx, lambda: ctx.apply(the_plan, mgr))
+        if the_plan.targets and not d.has_errors:
+            d.append(rules.targeted_apply_warning())
         res.state = new_state
         walk = ctx.last_walk
         res.cancelled = bool(walk is not None and walk.cancelled)

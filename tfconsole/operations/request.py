@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tfconsole.core import Options
 from tfconsole.diags import Diagnostics
 
 
@@ -36,6 +37,13 @@ class OperationView:
     def plan_ready(self, plan: Any) -> None:
         """A plan was made (plan, apply, destroy, refresh), before any confirmation."""
 
+    def plan_failed(self, plan: Any) -> None:
+        """A plan walk ended with errors; `plan` (possibly None) holds what it planned before
+        them. Called before the errors reach diagnostics()."""
+
+    def applying_saved_plan(self, plan: Any) -> None:
+        """An earlier plan passed the stale-plan rule and is about to be applied."""
+
     def importing(self, addr: Any, import_id: str) -> None:
         """import: the provider is asked for the object with this id."""
 
@@ -45,16 +53,10 @@ class OperationView:
 
 
 @dataclass
-class OperationRequest:
-    """One operation: where, with which settings, against which workspace."""
+class OperationRequest(Options):
+    """One operation: the Context's options (where, which variables, parallelism, locking,
+    which workspace) and what to do with them."""
 
-    working_dir: str = "."
-    cli_vars: list[tuple[str, str]] = field(default_factory=list)
-    parallelism: int = 10
-    lock: bool = True
-    lock_timeout: float = 0.0
-    state_path: str | None = None
-    workspace: str | None = None
     # plan settings
     destroy: bool = False
     refresh: bool = True

@@ -184,3 +184,15 @@ def find_orphans(config: Any, state: State) -> list[tuple[str, str]]:
         if reason is not None:
             out.append((str(addr), describe_orphan(addr, reason)))
     return out
+
+
+def targeted_apply_warning() -> Diagnostics:
+    """What Terraform says after applying a plan made with -target (or -exclude)."""
+    d = Diagnostics()
+    d.warning("Applied changes may be incomplete", "The plan was created with the -target option in effect, so "
+              "some changes requested in the configuration may have been ignored and the output values may not "
+              "be fully updated. Run the following command to verify that no other changes are pending:\n    "
+              "terraform plan\n\nNote that the -target option is not suitable for routine use, and is "
+              "provided only for exceptional situations such as recovering from errors or mistakes, or when "
+              "Terraform specifically suggests to use it as part of an error message.")
+    return d

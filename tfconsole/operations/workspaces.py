@@ -21,7 +21,9 @@ def open_backend(req: OperationRequest) -> tuple[Any, Diagnostics]:
 
     ctx = new_context(req)
     ctx.load_config()
-    b = ctx.backend()
+    from tfconsole.backends import backend_for
+
+    b = backend_for(ctx)
     ctx.close()
     if isinstance(b, UnavailableBackend):
         return None, Diagnostics().append(b.diags)

@@ -129,6 +129,7 @@ class Plan:
     excludes: list[str] = field(default_factory=list)
     replace: list[str] = field(default_factory=list)
     errored: bool = False
+    validation_failed: bool = False  # errored before planning: Terraform's validate walk failed
     applyable: bool = True
     timestamp: str = ""
     config_files: dict[str, str] = field(default_factory=dict)  # relative path -> text (the snapshot)

@@ -48,3 +48,18 @@ def atomic_write(path: str, data: bytes) -> None:
             pass
         raise
     fsync_dir(d)
+
+
+def read_or_none(path: str) -> bytes | None:
+    """A file's bytes, or None when it does not exist."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
+
+
+def read_or_empty(path: str) -> bytes:
+    """A file's bytes, or b"" when it does not exist."""
+    data = read_or_none(path)
+    return b"" if data is None else data

@@ -25,9 +25,10 @@ from typing import Any, Callable
 
 from tfconsole.diags import Diagnostics
 
-from .fileio import _temp_prefix, atomic_write, fsync_dir
-from .journal import Journal, replay_journal
+from .fileio import _temp_prefix, atomic_write, read_or_empty, read_or_none
+from .journal import Journal
 from .locking import LOCK_ERROR_SUMMARY, LockInfo, StateLock, lock_error
+from .recovery import JournalRecovery
 from .state import State
 from .statefile import encode_bytes, read_state, state_body, state_header, terraform_version
 
@@ -36,8 +37,6 @@ __all__ = [
     "LOCK_ERROR_SUMMARY",
 ]
 
-# How many malformed journal records are reported one by one (the rest are counted).
-MAX_REPORTED_BAD_RECORDS = 10
 
 
 def _terraform_version() -> str:
@@ -100,7 +99,7 @@ def _same_body(known: "str | _LoadedBody", body: str) -> bool:
     return known.same(body) if isinstance(known, _LoadedBody) else known == body
 
 
-class StateManager:
+class StateManager(JournalRecovery):
     """Reads and persists one state file (Terraform's statemgr.Filesystem, made crash-safe).
 
     path: state to read; out_path: where to write (default path, -state-out);
@@ -134,6 +133,10 @@ class StateManager:
         self._backup_written = False
         self._journal: Journal | None = None
         self.on_lock_wait: Callable[[], None] | None = None  # a refused first attempt, waiting
+
+    @property
+    def persisted_to(self) -> str:
+        return self.out_path
 
     # ---- lock
     @property
@@ -191,12 +194,12 @@ class StateManager:
             return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
         if self.locked:
-            data = self._lock.read() if self.path == self.out_path else _read_or_empty(self.path)
-            return data, _read_or_none(self.journal_path)
+            data = self._lock.read() if self.path == self.out_path else read_or_empty(self.path)
+            return data, read_or_none(self.journal_path)
         for attempt in range(50):
             before = sig()
-            data = _read_or_empty(self.path)
-            journal = _read_or_none(self.journal_path)
+            data = read_or_empty(self.path)
+            journal = read_or_none(self.journal_path)
             if sig() == before:
                 return data, journal
             time.sleep(0.01 * (attempt + 1))
@@ -230,71 +233,6 @@ class StateManager:
             if journal is not None:
                 diags.append(self._recover(journal) if self.locked else self._overlay(journal))
             return (None if diags.has_errors else self.state), diags
-
-    def _replay(self, data: bytes, diags: Diagnostics) -> tuple[State, Any]:
-        assert self.state is not None
-        recovered = self.state.deep_copy()
-        # with no state file yet, the journal's lineage is the one the run was creating
-        lineage = self.state.lineage if self._body is not None else None
-        sub = Diagnostics()
-        result = replay_journal(recovered, data, sub, path=self.journal_path, lineage=lineage)
-        errors = sub.errors()
-        for d in errors[:MAX_REPORTED_BAD_RECORDS]:
-            diags.append(d)
-        if len(errors) > MAX_REPORTED_BAD_RECORDS:
-            diags.error("Corrupt state journal records",
-                        f"{len(errors) - MAX_REPORTED_BAD_RECORDS} more malformed records of "
-                        f"{self.journal_path} were not applied (lines "
-                        f"{', '.join(map(str, result.bad_lines[MAX_REPORTED_BAD_RECORDS:][:20]))}...).")
-        return recovered, result
-
-    def _overlay(self, data: bytes) -> Diagnostics:
-        """A reader's view: the state with the journal's changes, in memory only."""
-        diags = Diagnostics()
-        recovered, result = self._replay(data, diags)
-        if not result.lineage_ok:
-            diags.warning("State journal ignored",
-                          f"The state journal {self.journal_path} belongs to a different state "
-                          "(lineage mismatch); its changes are not shown.")
-            return diags
-        self.state = recovered
-        return diags
-
-    def _set_aside(self, suffix: str) -> str:
-        aside = f"{self.journal_path}.{suffix}-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
-        os.replace(self.journal_path, aside)
-        fsync_dir(os.path.dirname(os.path.abspath(self.journal_path)))
-        return aside
-
-    def _recover(self, data: bytes) -> Diagnostics:
-        """Fold a journal left by a run that did not finish (we hold the lock)."""
-        diags = Diagnostics()
-        recovered, result = self._replay(data, diags)
-        if not result.lineage_ok:
-            stale = self._set_aside("stale")
-            diags.warning("State journal ignored",
-                          f"The state journal {self.journal_path} belongs to a different state "
-                          f"(lineage mismatch); it was moved to {stale} and not applied.")
-            return diags
-        if result.applied:
-            pd = self.persist(recovered)
-            if pd.has_errors:
-                diags.append(pd)
-                return diags
-            diags.warning("Recovered state changes from an interrupted run",
-                          f"{result.applied} change(s) recorded by a previous run that did not finish "
-                          f"were written to {self.out_path}.")
-        if result.bad_lines:
-            kept = self._set_aside("corrupt")
-            diags.error("State journal kept aside",
-                        f"The state journal {self.journal_path} had {len(result.bad_lines)} malformed "
-                        f"record(s), which were not applied; every valid record was. The journal was "
-                        f"moved to {kept} for inspection. Check the state (for example with "
-                        "\"state list\") before running again.")
-            return diags
-        os.unlink(self.journal_path)
-        fsync_dir(os.path.dirname(os.path.abspath(self.journal_path)))
-        return diags
 
     # ---- writing
     def _write_out(self, data: bytes) -> None:
@@ -356,44 +294,3 @@ class StateManager:
             st = self.state or State()
             self._journal = Journal(self, self.journal_path, st.lineage, self._serial)
             return self._journal
-
-    def fold_journal(self, journal: Journal, state: State | None = None) -> Diagnostics:
-        """End of apply: write the full state, then remove the (closed) journal.
-
-        With state=None the journal's records are applied to the manager's current state;
-        otherwise state (the engine's final state, which already holds every change) is
-        written. The journal is removed only after the state is safely written.
-        """
-        diags = Diagnostics()
-        if state is None:
-            state = self.state.deep_copy() if self.state else State()
-            data = _read_or_none(journal.path) or b""
-            replay_journal(state, data, diags, path=journal.path)
-            if diags.has_errors:
-                return diags  # the journal stays for the next locked run to recover and report
-        diags.append(self.persist(state))
-        if not diags.has_errors:
-            try:
-                os.unlink(journal.path)
-            except FileNotFoundError:
-                pass
-            fsync_dir(os.path.dirname(os.path.abspath(journal.path)))
-            if self._journal is journal:
-                self._journal = None
-        return diags
-
-
-def _read_or_empty(path: str) -> bytes:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except FileNotFoundError:
-        return b""
-
-
-def _read_or_none(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except FileNotFoundError:
-        return None

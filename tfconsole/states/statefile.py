@@ -36,6 +36,11 @@ from json.encoder import encode_basestring  # type: ignore[attr-defined]  # C-ac
 from pathlib import Path
 from typing import Any, Callable
 
+try:  # C encoder for the bulk of a state (attribute values); _data is the reference and the fallback
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - orjson is a dependency; without it only speed differs
+    _orjson = None  # type: ignore[assignment]
+
 from tfconsole.addrs import AbsResource, AddressError, ModuleInstance, Resource, parse_target
 from tfconsole.diags import Diagnostics
 
@@ -192,6 +197,50 @@ def _data(v: Any, ind: str, out: list[str]) -> None:
         raise TypeError(f"cannot encode {type(v).__name__} in state JSON")
 
 
+_SCALARS = frozenset({str, int, bool, type(None)})
+
+
+def _plain(v: Any) -> bool:
+    """Does orjson write v exactly as _data does? Yes when every dict's keys are strings already
+    in _data's order (sorted, or the {"value", "type"} wrapper as it stands) and no float or
+    Decimal occurs (cty's number format is not orjson's). Integers beyond 64 bits, non-string
+    keys and lone surrogates make orjson raise, which sends the value to _data as well."""
+    t = type(v)
+    if t is dict:
+        keys = list(v)
+        if not (len(keys) == 2 and keys[0] == "value" and "type" in v):
+            try:
+                if keys != sorted(keys):
+                    return False
+            except TypeError:
+                return False
+        for x in v.values():
+            if type(x) not in _SCALARS and not _plain(x):
+                return False
+        return True
+    if t is list or t is tuple:
+        for x in v:
+            if type(x) not in _SCALARS and not _plain(x):
+                return False
+        return True
+    return t in _SCALARS
+
+
+def _data_fast(v: Any, ind: str, out: list[str]) -> None:
+    """_data through orjson (C) when that gives the same text; the Go escapes are applied to
+    the whole text afterwards either way. orjson indents from column 0, so the nesting
+    indentation is added after every newline (newlines only occur between tokens)."""
+    if _orjson is not None and (type(v) is dict or type(v) is list) and v and _plain(v):
+        try:
+            text = _orjson.dumps(v, option=_orjson.OPT_INDENT_2).decode("utf-8")
+        except TypeError:
+            pass
+        else:
+            out.append(text.replace("\n", "\n" + ind) if ind else text)
+            return
+    _data(v, ind, out)
+
+
 def _struct(pairs: list[tuple[str, Any]], ind: str, out: list[str]) -> None:
     """Encode an ordered struct: values that are _Raw are encoded as data, others as data too
     (structs never need sorting themselves)."""
@@ -207,7 +256,7 @@ def _struct(pairs: list[tuple[str, Any]], ind: str, out: list[str]) -> None:
         elif type(x) is _StructList:
             _struct_list(x.items, inner, out)
         else:
-            _data(x, inner, out)
+            _data_fast(x, inner, out)
         sep = ",\n"
     out.append("\n")
     out.append(ind)

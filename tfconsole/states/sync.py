@@ -21,6 +21,7 @@ class SyncState:
         self._state = state if state is not None else State()
         self._journal = journal
         self._lock = threading.RLock()
+        self._index: tuple[set, dict] | None = None  # see _by_resource
 
     # ---- plumbing
     @property
@@ -74,13 +75,32 @@ class SyncState:
             rs = self._state.resources.get(addr)
             return list(rs.instances) if rs else []
 
-    def resources_where(self, keep: Callable[[AbsResource], bool]
+    def resources_where(self, keep: Callable[[AbsResource], bool], resource: Any = None
                         ) -> list[tuple[AbsResource, str, list[tuple[Any, bool]]]]:
         """(address, provider, [(instance key, has a current object)]) of every resource whose
-        address `keep` accepts, copied under the lock."""
+        address `keep` accepts, copied under the lock. With `resource` (a config-level Resource),
+        only the addresses of that resource are offered to `keep`: every resource vertex of a
+        plan asks this, so scanning all of the state each time would be quadratic."""
         with self._lock:
+            resources = self._state.resources
+            if resource is None:
+                candidates: Any = resources
+            else:
+                candidates = self._by_resource(resources).get(resource, ())
             return [(ra, rs.provider, [(k, i.current is not None) for k, i in rs.instances.items()])
-                    for ra, rs in self._state.resources.items() if keep(ra)]
+                    for ra in candidates if (rs := resources.get(ra)) is not None and keep(ra)]
+
+    def _by_resource(self, resources: dict) -> dict[Any, list[AbsResource]]:
+        """State addresses grouped by config-level resource; rebuilt whenever the set of
+        addresses differs from the one it was built from (a C-speed keys comparison)."""
+        cached = self._index
+        if cached is not None and cached[0] == resources.keys():
+            return cached[1]
+        index: dict[Any, list[AbsResource]] = {}
+        for ra in resources:
+            index.setdefault(ra.resource, []).append(ra)
+        self._index = (set(resources), index)
+        return index
 
     def output(self, name: str) -> OutputState | None:
         with self._lock:

@@ -975,9 +975,10 @@ class ConsoleApp(App[int]):
 
     # ------------------------------------------------------------------ workspaces
     def _backend(self) -> Any:
+        from tfconsole.backends import backend_for
         from tfconsole.core import Context, Options
 
-        return Context(Options(working_dir=self.working_dir)).backend()  # local, http or pg, as configured
+        return backend_for(Context(Options(working_dir=self.working_dir)))  # local, http or pg, as configured
 
     def _show_workdir(self) -> None:
         name = os.path.basename(self.working_dir.rstrip(os.sep)) or self.working_dir

@@ -680,7 +680,7 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
             facts.in_state[abs_res] = (ctx.sync.provider_of(abs_res), ctx.sync.instance_keys(abs_res))
         live_modules = set(ctx.instances_of(self.module))
         facts.gone = ctx.sync.resources_where(lambda ra: ra.resource == rc.addr and ra.module.module() == self.module
-                                              and ra.module not in live_modules)
+                                              and ra.module not in live_modules, resource=rc.addr)
         return facts, diags
 
     def _validate_expansion(self, ctx: "WalkContext") -> tuple[ExpandFacts | None, Diagnostics]:
@@ -1272,7 +1272,11 @@ class ApplyInstanceNode(Node, Executable):
             resp.new_state = _unknown_as_null(resp.new_state)
         value = remark(resp.new_state, marks, schema)
         failed = resp.diags.has_errors or d.has_errors
-        status = "tainted" if failed and ch.action is not Action.UPDATE else "ready"
+        provisioning = ch.action is not Action.UPDATE and bool(rc.provisioners) and not failed
+        # An object whose creation-time provisioners have not finished is recorded tainted: a
+        # crash while they run leaves it to be replaced, not kept half set up (Terraform, which
+        # persists state later, would lose the object instead). Success untaints it below.
+        status = "tainted" if (failed and ch.action is not Action.UPDATE) or provisioning else "ready"
         ctx.save_object(addr, ch.provider, value, schema, status, resp.private, self.resource_node.dependencies,
                         rc.lifecycle.create_before_destroy or ch.create_before_destroy, exp.mode if exp else "")
         ctx.set_instance_value(addr, value)
@@ -1290,6 +1294,8 @@ class ApplyInstanceNode(Node, Executable):
                 ctx.hook.post_apply(addr_s, action, elapsed, "provisioner failed", _id_hint(value))
                 return diags
             diags.extend(pd)
+            ctx.save_object(addr, ch.provider, value, schema, "ready", resp.private, self.resource_node.dependencies,
+                            rc.lifecycle.create_before_destroy or ch.create_before_destroy, exp.mode if exp else "")
         post_scope = scope_for(ctx, addr.module, key=addr.key, expansion=exp, self_value=value)
         diags.extend(check_rules(rc.lifecycle.postconditions, post_scope, "Resource postcondition failed", addr_s))
         ctx.hook.post_apply(addr_s, action, time.monotonic() - t0, None if not diags.has_errors else "failed",

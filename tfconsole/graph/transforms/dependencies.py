@@ -10,16 +10,13 @@ class AttachDependenciesTransformer(Transform):
     resources count too: Terraform 1.15 lists them (tests/test_plugin_differential.py)."""
 
     def transform(self, g: Graph, b: BuildContext) -> None:
+        found = _resource_ancestors(g)
         for v in g.vertices():
             if isinstance(v, (ResourceNode, ApplyResourceNode)):
-                deps = set()
-                for a in g.ancestors(v):
-                    if isinstance(a, (ResourceNode, ApplyResourceNode)):
-                        deps.add(a.name)
-                    elif isinstance(a, ApplyInstanceNode):
-                        # an apply graph's reference to one instance goes to that instance's
-                        # vertex, not its resource's barrier: the resource is a dependency all the same
-                        deps.add(str(a.addr.config()))
+                if found is None:  # a cycle: the cycle check reports it; walk ancestors one by one
+                    deps = {n for n in map(_resource_name, g.ancestors(v)) if n is not None}
+                else:
+                    deps = set(found[g.idx(v)])
                 deps.discard(v.name)
                 v.dependencies = sorted(deps)
         # create_before_destroy is inherited by everything a create_before_destroy resource depends on
@@ -28,3 +25,43 @@ class AttachDependenciesTransformer(Transform):
                 for a in g.ancestors(v):
                     if isinstance(a, ResourceNode):
                         a.force_cbd = True
+
+
+def _resource_name(v: object) -> str | None:
+    """The resource a vertex stands for in `dependencies`, if any. An apply graph's reference
+    to one instance goes to that instance's vertex, not its resource's barrier: the resource is
+    a dependency all the same."""
+    if isinstance(v, (ResourceNode, ApplyResourceNode)):
+        return v.name
+    if isinstance(v, ApplyInstanceNode):
+        return str(v.addr.config())
+    return None
+
+
+def _resource_ancestors(g: Graph) -> dict[int, frozenset[str]] | None:
+    """For every vertex index, the resources among its ancestors, in one pass in topological
+    order (each vertex unions what its dependencies carry), instead of an ancestor search per
+    resource. Equal sets are shared, so memory stays near the number of distinct sets. None
+    when the graph has a cycle."""
+    import rustworkx as rx
+
+    try:
+        order = rx.topological_sort(g.g)
+    except rx.DAGHasCycle:
+        return None
+    empty: frozenset[str] = frozenset()
+    interned: dict[frozenset[str], frozenset[str]] = {empty: empty}
+    own: dict[int, str | None] = {}
+    out: dict[int, frozenset[str]] = {}
+    for n in order:
+        acc: set[str] = set()
+        for p in g.g.predecessor_indices(n):
+            acc |= out[p]
+            name = own[p]
+            if name is not None:
+                acc.add(name)
+        fs = frozenset(acc)
+        out[n] = interned.setdefault(fs, fs)
+        own[n] = _resource_name(g.g[n])
+    return out
+

@@ -29,45 +29,63 @@ class InstanceReferenceTransformer(Transform):
                     index.setdefault(k, []).append(v)
         expansions = _plan_expansions(b.plan)
         inside_all = [t for t in g.vertices() if not isinstance(t, (ProviderNode, RootNode))]
+        # what an instance refers to only differs between instances of one resource in one module
+        # instance when a reference's index uses count/each: otherwise it is scanned once
+        scanned: dict[tuple[int, Any], tuple[set, set]] = {}
+        pairs: list[tuple[Any, Any]] = []  # (dependent, dependency)
         for v in list(g.vertices()):
             if not isinstance(v, ApplyInstanceNode) or v.rc is None:
                 continue
-            rc = v.rc
-            mod = rc.module
-            exprs = [a.expr for a in _all_attrs(rc.body)] + [rc.count, rc.for_each]
-            for r in rc.lifecycle.preconditions + rc.lifecycle.postconditions:
-                exprs += [r.condition, r.error_message]
-            for p in rc.provisioners:
-                exprs += [a.expr for a in p.body.attributes.values()]
-            mode, each_value = expansions.get(v.addr.abs_resource(), ("", {}))
-            scope = Scope(None, count_index=v.addr.key if mode == "list" else None,
-                          each=(v.addr.key, each_value.get(v.addr.key)) if mode == "map" else None)
-            specific: set[AbsResourceInstance] = set()
-            whole: set[tuple] = set()
-            for e in exprs:
-                if e is not None:
-                    _scan_refs(e, mod, v.addr.module, scope, specific, whole, frozenset())
-            for t in rc.depends_on:
-                from ..nodes.base import key_for_traversal
-
-                k = key_for_traversal(mod, t)
-                if k:
-                    whole.add(k)
+            ref_sets = scanned.get((id(v.rc), v.addr.module))
+            if ref_sets is None:
+                ref_sets, per_instance = _instance_refs(v, expansions)
+                if not per_instance:
+                    scanned[(id(v.rc), v.addr.module)] = ref_sets
+            specific, whole = ref_sets
             for addr in specific:
                 n = inst_nodes.get(addr)
                 if n is not None and n is not v:
-                    g.connect(v, n)
+                    pairs.append((v, n))
             for key in whole:
                 for t in index.get(key, ()):
                     if t is not v and t is not v.resource_node:
-                        g.connect(v, t)
+                        pairs.append((v, t))
                 mod2, name = key
                 if name.startswith("module."):
                     child = mod2.child(name[7:]).path
                     for t in inside_all:
                         tm = _module_of(t)
                         if tm is not None and tm.path[:len(child)] == child and t is not v:
-                            g.connect(v, t)
+                            pairs.append((v, t))
+        g.connect_many(pairs)
+
+
+def _instance_refs(v: ApplyInstanceNode, expansions: dict) -> tuple[tuple[set, set], bool]:
+    """The instances (specific) and reference keys (whole) v's configuration refers to, and
+    whether the answer depended on v's own count.index / each.key."""
+    rc = v.rc
+    mod = rc.module
+    exprs = [a.expr for a in _all_attrs(rc.body)] + [rc.count, rc.for_each]
+    for r in rc.lifecycle.preconditions + rc.lifecycle.postconditions:
+        exprs += [r.condition, r.error_message]
+    for p in rc.provisioners:
+        exprs += [a.expr for a in p.body.attributes.values()]
+    mode, each_value = expansions.get(v.addr.abs_resource(), ("", {}))
+    scope = Scope(None, count_index=v.addr.key if mode == "list" else None,
+                  each=(v.addr.key, each_value.get(v.addr.key)) if mode == "map" else None)
+    specific: set[AbsResourceInstance] = set()
+    whole: set[tuple] = set()
+    keyed: list[bool] = []
+    for e in exprs:
+        if e is not None:
+            _scan_refs(e, mod, v.addr.module, scope, specific, whole, frozenset(), keyed)
+    for t in rc.depends_on:
+        from ..nodes.base import key_for_traversal
+
+        k = key_for_traversal(mod, t)
+        if k:
+            whole.add(k)
+    return (specific, whole), bool(keyed)
 
 
 def _plan_expansions(plan: Plan | None) -> dict:
@@ -87,7 +105,7 @@ _NON_RESOURCE_ROOTS = {"var", "local", "module", "count", "each", "path", "terra
 
 
 def _scan_refs(e: A.Expr, mod: ModulePath, mi: ModuleInstance, scope: Scope, specific: set, whole: set,
-               bound: frozenset) -> None:
+               bound: frozenset, keyed: list[bool]) -> None:
     from ..nodes.base import key_for_traversal
 
     if isinstance(e, A.RelativeTraversal) and e.key is not None and isinstance(e.source, A.ScopeTraversal):
@@ -96,6 +114,8 @@ def _scan_refs(e: A.Expr, mod: ModulePath, mi: ModuleInstance, scope: Scope, spe
         if res is not None and src.root not in bound and len(src.steps) == (2 if res.mode == "data" else 1):
             refs = A.references(e.key)
             if all(r.root in ("count", "each") for r in refs):
+                if refs:
+                    keyed.append(True)  # the instance this names depends on count.index / each.key
                 val, d = evaluate(e.key, scope)
                 val, _ = unmark(val)
                 if not d.has_errors and isinstance(val, (int, str)) and not isinstance(val, bool):
@@ -115,14 +135,14 @@ def _scan_refs(e: A.Expr, mod: ModulePath, mi: ModuleInstance, scope: Scope, spe
             whole.add(k)
         return
     if isinstance(e, (A.ForExpr, A.TemplateFor)):
-        _scan_refs(e.coll, mod, mi, scope, specific, whole, bound)
+        _scan_refs(e.coll, mod, mi, scope, specific, whole, bound, keyed)
         inner = bound | {e.val_var} | ({e.key_var} if e.key_var else set())
         for c in e.children():
             if c is not e.coll:
-                _scan_refs(c, mod, mi, scope, specific, whole, inner)
+                _scan_refs(c, mod, mi, scope, specific, whole, inner, keyed)
         return
     for c in e.children():
-        _scan_refs(c, mod, mi, scope, specific, whole, bound)
+        _scan_refs(c, mod, mi, scope, specific, whole, bound, keyed)
 
 
 def _resource_of(t: A.ScopeTraversal) -> Resource | None:

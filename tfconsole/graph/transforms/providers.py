@@ -16,6 +16,7 @@ class ProviderTransformer(Transform):
     """One vertex per provider configuration in use; consumers depend on theirs."""
 
     def transform(self, g: Graph, b: BuildContext) -> None:
+        pairs: list[tuple[Any, Any]] = []  # (consumer, provider), connected in one call
         for v in list(g.vertices()):
             pa = None
             if isinstance(v, (PlanOrphanNode,)):
@@ -31,11 +32,12 @@ class ProviderTransformer(Transform):
                     v.provider_addr = node.addr
                 if isinstance(v, ApplyResourceNode) and not v.provider_addr:
                     v.provider_addr = node.addr
-                g.connect(v, node)
+                pairs.append((v, node))
                 continue
             if pa:
                 node = b.providers.get(pa) or self.from_addr(g, b, pa)
-                g.connect(v, node)
+                pairs.append((v, node))
+        g.connect_many(pairs)
         self._connect_references(g, b)
 
     @staticmethod

@@ -14,17 +14,13 @@ Because None also covers "installed but changed", an operation must first call
 `check_selections()` ("Inconsistent dependency lock file"), so that a tampered or missing plugin
 is refused rather than silently replaced by a built-in.
 
-`schema_of(working_dir, source)` gives a provider's schema in the form of
-`terraform providers schema -json` (one entry of its `provider_schemas`); it asks
-`schema_provider` for a Provider object, which serves built-ins now and plugins once the plugin
-client is wired in.
+What needs the provider registry too (the checks before an operation, which exempt built-in
+sources, and `schema_of`) lives in providers/preflight.py, above both.
 """
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
-from typing import Any
 
 from tfconsole.diags import Diagnostics
 
@@ -177,59 +173,10 @@ def check_selections(working_dir: str, reqs: Requirements, builtin_sources: froz
     return diags
 
 
-# ---------------------------------------------------------------------------
-# schemas
-
-
-def _builtin_provider(working_dir: str, source: str) -> Any:
-    from tfconsole.providers.registry import default_registry
-
-    reg = default_registry()
-    return reg.create(source) if reg.has(source) else None
-
-
-# The lead swaps this for a lookup that starts the plugin when provider_executable() finds one.
-schema_provider: Callable[[str, str], Any] = _builtin_provider
-
-
-def schema_of(working_dir: str, source: str) -> dict | None:
-    """One provider's schema as `providers schema -json` prints it, or None if nothing serves it."""
-    from .schema_json import provider_json
-
-    provider = schema_provider(working_dir, source)
-    if provider is None:
-        return None
-    try:
-        return provider_json(provider)
-    finally:
-        provider.close()
-
-
-def check_before_operation(working_dir: str, config: Any) -> Diagnostics:
-    """What Terraform checks before plan, apply, refresh, import and console: the lock file's
-    providers are installed and unchanged, and (once a lock file exists) it selects a version
-    meeting the configuration's constraints for every plugin provider. Built-in sources may be
-    served in-process when nothing is installed for them."""
-    from tfconsole.providers.registry import default_registry, normalize_source
-
-    from .requirements import module_requirements
-
-    builtins = {normalize_source(s) for s in default_registry().sources()}
-    diags = check_installed(working_dir, builtins)
-    if diags.has_errors or config is None or not os.path.exists(_lock_path(working_dir)):
-        return diags
-    mreqs, d = module_requirements(config)
-    if d.has_errors:
-        return diags
-    return diags.append(check_selections(working_dir, mreqs.flatten(), builtins))
-
-
 __all__ = [
-    "check_before_operation",
     "check_installed",
     "check_selections",
     "data_dir",
     "dev_override_warnings",
     "provider_executable",
-    "schema_of",
 ]

@@ -1,0 +1,159 @@
+"""How the human CLI hears a running operation: Terraform's per-resource progress lines (a
+walk hook) and the OperationView that prints diagnostics, the lock wait, the plan and the
+approval prompt, and lets signals cancel the running walk. The JSON UI (jsonops.py) extends
+the view; both talk to the CLI object (main.CLI) only through its out/diags/interrupts.
+"""
+from __future__ import annotations
+
+import sys
+import threading
+from typing import TYPE_CHECKING, Any
+
+from tfconsole.diags import Diagnostics
+from tfconsole.operations import OperationView
+from tfconsole.walk.hooks import Hook
+
+from .flags import Args
+
+if TYPE_CHECKING:
+    from .main import CLI
+
+
+class CLIHook(Hook):
+    """Terraform's per-resource progress lines."""
+
+    def __init__(self, out: Callable[[str], None]):
+        self.out = out
+        self.lock = threading.Lock()
+
+    def _p(self, s: str) -> None:
+        with self.lock:
+            self.out(s)
+
+    def pre_apply(self, addr: str, action: str, id_hint: str | None) -> None:
+        verb = {"create": "Creating...", "update": "Modifying...", "delete": "Destroying...", "read": "Reading..."}
+        hint = f" [{getattr(id_hint, 'key', 'id')}={id_hint}]" if id_hint and action != "create" else ""
+        self._p(f"{addr}: {verb.get(action, action)}{hint}")
+
+    def post_apply(self, addr: str, action: str, elapsed: float, error: str | None, id_hint: str | None) -> None:
+        if error:
+            return
+        verb = {"create": "Creation complete", "update": "Modifications complete", "delete": "Destruction complete",
+                "read": "Read complete"}
+        hint = f" [{getattr(id_hint, 'key', 'id')}={id_hint}]" if id_hint and action != "delete" else ""
+        self._p(f"{addr}: {verb.get(action, action)} after {int(elapsed)}s{hint}")
+
+    def provision_output(self, addr: str, provisioner: str, line: str) -> None:
+        self._p(f"{addr} ({provisioner}): {line}")
+
+    def pre_ephemeral(self, addr: str, action: str) -> None:
+        verb = {"open": "Opening...", "renew": "Renewing...", "close": "Closing..."}
+        self._p(f"{addr}: {verb.get(action, action)}")
+
+    def post_ephemeral(self, addr: str, action: str, elapsed: float, error: str | None) -> None:
+        if error:
+            return
+        verb = {"open": "Opening complete", "renew": "Renewal complete", "close": "Closing complete"}
+        self._p(f"{addr}: {verb.get(action, action)} after {int(elapsed)}s")
+
+    def pre_provision(self, addr: str, provisioner: str) -> None:
+        self._p(f"{addr}: Provisioning with '{provisioner}'...")
+
+    def pre_refresh(self, addr: str, id_hint: str | None) -> None:
+        if addr.startswith("data.") or ".data." in addr:
+            self._p(f"{addr}: Reading...")
+        else:
+            self._p(f"{addr}: Refreshing state...{f' [id={id_hint}]' if id_hint else ''}")
+
+
+class CLIView(OperationView):
+    """How an operation's progress reaches the terminal: diagnostics as each phase ends, the
+    lock wait, the plan, the approval prompt, and signals cancelling the running walk.
+
+    An apply that plans first keeps its plan's warnings (hold_plan_warnings) and reports them
+    with the apply's own at the end, as Terraform does; release_held() reports them when the
+    apply never ran."""
+
+    def __init__(self, cli: "CLI", a: Args) -> None:
+        self.cli = cli
+        self.args = a
+        self.ctx: Any = None
+        self.answered_no = False
+        self._interrupts: Any = None
+        self.held: Diagnostics | None = None
+
+    def hold_plan_warnings(self) -> None:
+        self.held = Diagnostics()
+
+    def release_held(self) -> None:
+        if self.held:
+            self._show(self.held, "plan")
+        self.held = None
+
+    def context_ready(self, ctx: Any) -> None:
+        self.ctx = ctx
+
+    def diagnostics(self, diags: Diagnostics, phase: str) -> None:
+        if self.held is not None and phase == "plan" and not diags.has_errors:
+            self.held.extend(diags)
+            return
+        if self.held is not None and phase == "apply":
+            diags, self.held = Diagnostics().extend(self.held).extend(diags), None
+        self._show(diags, phase)
+
+    def _show(self, diags: Diagnostics, phase: str) -> None:
+        if not self.cli.files or phase == "config":
+            if self.ctx is not None and self.ctx.config is not None:
+                self.cli.files = {k: v for m in self.ctx.config.descendants() for k, v in m.files.items()}
+            elif diags.has_errors:
+                self.cli._collect_files_for_diags()  # the error may quote the backend block
+        self.cli.diags(diags, warnings_to_stderr=(phase == "state"))
+
+    def lock_waiting(self) -> None:
+        self.cli.out("Acquiring state lock. This may take a few moments...")
+
+    def walk_started(self, ctx: Any) -> None:
+        self._interrupts = self.cli.interrupts.operation(ctx)
+        self._interrupts.__enter__()
+
+    def walk_ended(self, ctx: Any) -> None:
+        if self._interrupts is not None:
+            self._interrupts.__exit__(None, None, None)
+            self._interrupts = None
+
+    def plan_ready(self, plan: Any) -> None:
+        from .views import render_plan
+
+        # the plan's last line, then straight on: Terraform's next words bring their own spacing
+        self.cli.out(render_plan(plan).rstrip("\n"))
+
+    def plan_failed(self, plan: Any) -> None:
+        """Before the errors: the partial plan when it would change something (Terraform's best
+        effort), else "Planning failed."; nothing when validation stopped it before planning."""
+        from tfconsole.plans import Action
+
+        from .views import render_plan
+
+        if plan is not None and plan.validation_failed:
+            return
+        if plan is not None and any(c.action is not Action.NOOP for c in plan.changes):
+            self.cli.out(render_plan(plan, errored=True).rstrip("\n"))
+            return
+        self.cli.out("\nPlanning failed. tfconsole encountered an error while generating this plan.\n")
+
+    def importing(self, addr: Any, import_id: str) -> None:
+        self.cli.out(f"{addr}: Importing from ID \"{import_id}\"...")
+
+    def confirm(self, plan: Any) -> bool:
+        if self.args.bool("auto-approve"):
+            return True
+        if not sys.stdin.isatty():
+            self.cli.stderr.write("╷\n│ Error: No value for required approval\n│\n│ Apply requires "
+                                  "approval: pass -auto-approve when running without a terminal.\n╵\n")
+            return False
+        what = "destroy all remote objects managed by this configuration" if plan.destroy else \
+            "perform the actions described above"
+        self.cli.out(f"\nDo you want to {what}?\n  Only 'yes' will be accepted to approve.\n")
+        ans = input("  Enter a value: ")
+        self.answered_no = ans.strip() != "yes"
+        return not self.answered_no
