@@ -42,6 +42,9 @@ WORKATO_MEMBER = ("workato_terraform_provider/payload/registry.terraform.io/loca
 TFCHECK_SOURCE = "registry.terraform.io/tfconsole/tfcheck"
 TFCHECK_VERSION = "0.1.0"
 
+TFEPH_SOURCE = "registry.terraform.io/tfconsole/tfeph"
+TFEPH_VERSION = "0.1.0"
+
 
 def cache_root() -> Path:
     base = os.environ.get("TFCONSOLE_TEST_CACHE") or os.path.join(os.path.expanduser("~"), ".cache",
@@ -127,6 +130,16 @@ def tfcheck_executable(where: Path) -> Path:
     return exe
 
 
+def tfeph_executable(where: Path) -> Path:
+    """An executable that runs tests/plugin_providers/tfeph.py with this interpreter."""
+    exe = where / f"terraform-provider-tfeph_v{TFEPH_VERSION}"
+    exe.parent.mkdir(parents=True, exist_ok=True)
+    exe.write_text(f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {str(TESTS)!r})\n"
+                   "from plugin_providers.tfeph import main\nmain()\n")
+    exe.chmod(0o755)
+    return exe
+
+
 def recording_wrapper(target: Path, where: Path) -> Path:
     """An executable with the target's name that runs the recording proxy in front of it."""
     exe = where / target.name
@@ -196,6 +209,11 @@ def tfcheck_provider(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tfcheck_executable(tmp_path_factory.mktemp("tfcheck-bin"))
 
 
+@pytest.fixture(scope="session")
+def tfeph_provider(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tfeph_executable(tmp_path_factory.mktemp("tfeph-bin"))
+
+
 # ---------------------------------------------------------------------------
 # a working directory that both tools can use
 
@@ -214,7 +232,8 @@ class Workspace:
         self.store.mkdir(exist_ok=True)
         self.cache = root / "schema-cache"
         self.cli_config = root / "terraform.rc"
-        versions = {NULL_SOURCE: NULL_VERSION, TFCHECK_SOURCE: TFCHECK_VERSION, WORKATO_SOURCE: "0.16.0"}
+        versions = {NULL_SOURCE: NULL_VERSION, TFCHECK_SOURCE: TFCHECK_VERSION, WORKATO_SOURCE: "0.16.0",
+                    TFEPH_SOURCE: TFEPH_VERSION}
         self.installed: dict[str, Path] = {}  # source -> the executable in this workspace's mirror
         for source, exe in providers.items():
             target = self.mirror / source / versions[source] / "linux_amd64" / exe.name
@@ -231,7 +250,7 @@ class Workspace:
         env = dict(os.environ)
         env.update({
             "TF_CLI_CONFIG_FILE": str(self.cli_config), "CHECKPOINT_DISABLE": "1", "TF_IN_AUTOMATION": "1",
-            "TFCHECK_STORE": str(self.store), "TFCONSOLE_CACHE_DIR": str(self.cache),
+            "TFCHECK_STORE": str(self.store), "TFEPH_STORE": str(self.store), "TFCONSOLE_CACHE_DIR": str(self.cache),
             "TFCONSOLE_TEST_PROVIDER_EXECUTABLES": json.dumps({s: str(p) for s, p in self.installed.items()}),
         })
         env.update(extra)
@@ -257,5 +276,5 @@ class Workspace:
 
 
 def make_workspace(tmp_path: Path, **providers: Path) -> Workspace:
-    names = {"null": NULL_SOURCE, "tfcheck": TFCHECK_SOURCE, "workato": WORKATO_SOURCE}
+    names = {"null": NULL_SOURCE, "tfcheck": TFCHECK_SOURCE, "workato": WORKATO_SOURCE, "tfeph": TFEPH_SOURCE}
     return Workspace(tmp_path, {names[k]: v for k, v in providers.items()})

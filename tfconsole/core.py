@@ -147,6 +147,10 @@ class Context:
         if self._cancelled:
             walker.cancel()
         res = walker.walk(g, operation)
+        # ephemeral resources a failed or cancelled walk never reached the close of
+        from tfconsole.graph.nodes.ephemeral import close_all
+
+        res.diags.extend(close_all(ctx))
         self.last_walk = res
         return res
 
@@ -269,7 +273,7 @@ class Context:
         plan.config_files = self._config_snapshot()
         plan.config_root = self._snapshot_root(plan.config_files)
         plan.prior_state_meta = state_meta(state)
-        plan.variables = {k: v for k, v in self.inputs.items()}
+        plan.variables, plan.apply_time_variables = self._plan_variables()
         plan.prev_run_state = prev_run
         working = prior.deep_copy()
         ctx = WalkContext(session=self.providers, config=self.config, state=working, operation="plan", hook=self.hook,
@@ -336,6 +340,9 @@ class Context:
 
     def _finish_plan(self, plan: Plan, ctx: WalkContext, prior: State) -> None:
         plan.changes = sorted(ctx.changes.values(), key=_change_sort_key)
+        for ch in plan.changes:  # which attributes the plan renderer shows as write-only
+            schema = ctx.schema_for(ch.provider, ch.addr.resource) if ch.mode == "managed" else None
+            ch.write_only = sorted(n for n, a in schema.block.attributes.items() if a.write_only) if schema else []
         plan.expansions = {ra: (e.mode, list(e.keys)) for ra, e in ctx.resource_expansions.items() if not e.unknown}
         plan.drift = list(ctx.drift)
         plan.prior_state = prior
@@ -440,6 +447,34 @@ class Context:
         except PlanFileError:
             return ""  # such a plan cannot be saved; write_plan says why
 
+    def _plan_variables(self) -> tuple[dict[str, Any], list[str]]:
+        """The values a plan keeps, and the names of the ephemeral variables set (never kept)."""
+        assert self.config is not None
+        eph = {n for n, v in self.config.variables.items() if v.ephemeral}
+        return ({k: v for k, v in self.inputs.items() if k not in eph},
+                sorted(k for k in self.inputs if k in eph))
+
+    def _apply_variables(self, plan: Plan) -> tuple[dict[str, Any], Diagnostics]:
+        """The plan's values plus the ephemeral ones given now: exactly those set at plan time
+        must be set again (Terraform's rule for a saved plan)."""
+        assert self.config is not None
+        diags = Diagnostics()
+        values = dict(plan.variables)
+        for name, var in sorted(self.config.variables.items()):
+            if not var.ephemeral:
+                continue
+            if name in plan.apply_time_variables and name not in self.inputs:
+                diags.error("No value for required variable",
+                            f"The ephemeral input variable \"{name}\" was set during the plan phase, and so must "
+                            "also be set during the apply phase.")
+            elif name in self.inputs and name not in plan.apply_time_variables:
+                diags.error("Ephemeral variable was not set during planning",
+                            f"The ephemeral input variable \"{name}\" was not set during the planning phase, and "
+                            "so must remain unset during the apply phase.")
+            elif name in self.inputs:
+                values[name] = self.inputs[name]
+        return values, diags
+
     # ---------------------------------------------------------------- apply
     def apply(self, plan: Plan, manager: Any) -> tuple[State, Diagnostics]:
         """Apply exactly `plan`. `manager` is the locked StateManager; each completed change is
@@ -451,10 +486,13 @@ class Context:
             self._write_outputs(base, plan, None)
             diags.append(manager.persist(base))
             return base, diags
+        inputs, d = self._apply_variables(plan)
+        if d.has_errors:
+            return base, d
         journal = manager.open_journal()
         ctx = WalkContext(session=self.providers, config=self.config, state=base, operation="apply", hook=self.hook,
                           working_dir=self.opts.working_dir, workspace=self.workspace(),
-                          input_values=plan.variables, journal=journal)
+                          input_values=inputs, journal=journal)
         ctx.destroy_mode = plan.destroy
         # expansions as planned: instance addresses are fixed by the plan
         from tfconsole.walk.context import Expansion

@@ -80,13 +80,15 @@ ROOT_MODULE = Module()
 
 @dataclass(frozen=True, slots=True)
 class Resource:
-    mode: str  # "managed" | "data"
+    mode: str  # "managed" | "data" | "ephemeral"
     type: str
     name: str
 
     def __str__(self) -> str:
         base = f"{self.type}.{self.name}"
-        return base if self.mode == "managed" else f"data.{base}"
+        if self.mode == "managed":
+            return base
+        return f"data.{base}" if self.mode == "data" else f"ephemeral.{base}"
 
     def instance(self, key: InstanceKey) -> "ResourceInstance":
         return ResourceInstance(self, key)
@@ -240,8 +242,8 @@ def parse_target(text: str) -> Targetable:
         return module
     mode = "managed"
     first = expect_name()
-    if first == "data":
-        mode = "data"
+    if first in ("data", "ephemeral"):
+        mode = first
         expect_dot()
         first = expect_name()
     expect_dot()

@@ -54,6 +54,15 @@ class CLIHook(Hook):
 
     def post_apply_import(self, addr: str, import_id: str) -> None:
         self._p(f"{addr}: Import complete [id={import_id}]")
+    def pre_ephemeral(self, addr: str, action: str) -> None:
+        verb = {"open": "Opening...", "renew": "Renewing...", "close": "Closing..."}
+        self._p(f"{addr}: {verb.get(action, action)}")
+
+    def post_ephemeral(self, addr: str, action: str, elapsed: float, error: str | None) -> None:
+        if error:
+            return
+        verb = {"open": "Opening complete", "renew": "Renewal complete", "close": "Closing complete"}
+        self._p(f"{addr}: {verb.get(action, action)} after {int(elapsed)}s")
 
     def pre_provision(self, addr: str, provisioner: str) -> None:
         self._p(f"{addr}: Provisioning with '{provisioner}'...")

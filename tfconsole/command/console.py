@@ -14,7 +14,7 @@ from typing import IO, Any
 
 from tfconsole.diags import Diagnostics
 from tfconsole.lang.types import DynamicType, ListType, MapType, ObjectType, SetType, TupleType, Type
-from tfconsole.lang.values import Null, TList, TMap, TSet, Unknown, format_number, type_of, unmark
+from tfconsole.lang.values import SENSITIVE, Null, TList, TMap, TSet, Unknown, format_number, type_of, unmark
 
 from .diagview import Located, render, terraform_order
 from .fmt import write_text
@@ -69,7 +69,7 @@ def format_value(v: Any, indent: int = 0) -> str:
     if t is Unknown:
         return "(known after apply)"
     if marked:
-        return "(sensitive value)"
+        return "(sensitive value)" if marked & SENSITIVE else "(ephemeral value)"
     if inner is None:
         return "null"
     if t is Null:

@@ -255,6 +255,10 @@ _VERBS = {
 }
 
 
+# an ephemeral operation -> (what it is doing, what it completed), Terraform's words
+_EPHEMERAL_VERBS = {"open": ("Opening", "Opening"), "renew": ("Renewing", "Renewal"), "close": ("Closing", "Closing")}
+
+
 class _Progress:
     __slots__ = ("addr", "action", "start", "done")
 
@@ -342,6 +346,23 @@ class JSONHook(Hook):
         payload: dict[str, Any] = {"resource": ra}
         suffix = _id_fields(payload, _id_only(id_hint))
         self.view.hook_message("refresh_complete", f"{ra['addr']}: Refresh complete{suffix}", payload)
+
+    def pre_ephemeral(self, addr: str, action: str) -> None:
+        ra = resource_addr(addr)
+        verb = _EPHEMERAL_VERBS.get(action, (action, action))[0]
+        self.view.hook_message("ephemeral_op_start", f"{ra['addr']}: {verb}...", {"resource": ra, "action": action})
+
+    def post_ephemeral(self, addr: str, action: str, elapsed: float, error: str | None) -> None:
+        ra = resource_addr(addr)
+        verb, done = _EPHEMERAL_VERBS.get(action, (action, action))
+        secs = _seconds(elapsed)
+        payload = {"resource": ra, "action": action, "elapsed_seconds": secs}
+        if error:
+            self.view.hook_message("ephemeral_op_errored", f"{ra['addr']}: {verb} errored after {_go_duration(secs)}",
+                                   payload)
+        else:
+            self.view.hook_message("ephemeral_op_complete",
+                                   f"{ra['addr']}: {done} complete after {_go_duration(secs)}", payload)
 
     def pre_provision(self, addr: str, provisioner: str) -> None:
         ra = resource_addr(addr)

@@ -251,10 +251,13 @@ def render_change(ch: ResourceInstanceChange) -> str:
     names = sorted(set(before) | set(after))
     replace_attrs = {p[0] for p in ch.replace_paths if p}
     body: list[str] = []
-    keys = [n for n in names]
+    write_only = set(ch.write_only)
+    keys = sorted(set(names) | write_only)
 
     def shown(n: str) -> bool:
         b, af = before.get(n), after.get(n)
+        if n in write_only:  # never valued, always there: counts for the alignment even when hidden
+            return True
         if a in (Action.DELETE, Action.FORGET):
             return not is_null(unmark(b)[0])
         if a in (Action.CREATE, Action.READ):
@@ -267,6 +270,14 @@ def render_change(ch: ResourceInstanceChange) -> str:
         b = before.get(n)
         af = after.get(n)
         col = 6
+        if n in write_only:
+            if a is Action.DELETE:
+                body.append(_attr_line(col, "-", n, width, f"{WRITE_ONLY} -> null"))
+            elif a is Action.CREATE:
+                body.append(_attr_line(col, "+", n, width, WRITE_ONLY))
+            elif a is not Action.FORGET:
+                hidden += 1
+            continue
         if a is Action.DELETE:
             if is_null(unmark(b)[0]):
                 continue
@@ -303,6 +314,9 @@ def _import_notes(ch: ResourceInstanceChange, moved: bool) -> list[str]:
     if ch.action.is_replace:
         out.append("  # Warning: this will destroy the imported resource")
     return out
+
+
+WRITE_ONLY = "(write-only attribute)"
 
 
 def _is_dynamic_attr(ch: ResourceInstanceChange, name: str) -> bool:

@@ -340,6 +340,7 @@ def _output(mod: Module, b: Block, diags: Diagnostics) -> None:
                     "found.", b.range)
     out = Output(name=name, expr=value.expr if value else None, range=b.range)
     out.sensitive = _static_bool(body.attributes.get("sensitive"), diags)
+    out.ephemeral = _static_bool(body.attributes.get("ephemeral"), diags)
     out.description = _static_str(body.attributes.get("description"), diags)
     out.depends_on = traversal_list(body.attributes.get("depends_on"), diags, "depends_on")
     for pb in body.blocks_of("precondition"):
@@ -384,9 +385,10 @@ def _resource(mod: Module, b: Block, diags: Diagnostics, mode: str = "managed") 
     if not _need_labels(b, 2, "type, name", diags):
         return None
     addr = Resource(mode, b.labels[0], b.labels[1])
-    if addr in mod.resources:
-        prev = mod.resources[addr]
-        kind = "resource" if mode == "managed" else "data"
+    table = mod.ephemeral_resources if mode == "ephemeral" else mod.resources
+    if addr in table:
+        prev = table[addr]
+        kind = {"managed": "resource", "data": "data"}.get(mode, mode)
         diags.error(f"Duplicate {kind} \"{addr.type}\" configuration",
                     f"A {kind} {addr.type} \"{addr.name}\" was already declared at {prev.range}. Resource names "
                     "must be unique per type in each module.", b.range)
@@ -423,12 +425,16 @@ def _resource(mod: Module, b: Block, diags: Diagnostics, mode: str = "managed") 
             continue
         else:
             rc.body.blocks.append(blk)
-    mod.resources[addr] = rc
+    table[addr] = rc
     return rc
 
 
 def _data(mod: Module, b: Block, diags: Diagnostics) -> None:
     _resource(mod, b, diags, "data")
+
+
+def _ephemeral(mod: Module, b: Block, diags: Diagnostics) -> None:
+    _resource(mod, b, diags, "ephemeral")
 
 
 def _provider_ref(attr: Attribute, diags: Diagnostics) -> tuple[str, str | None] | None:
@@ -758,19 +764,6 @@ def _addr_text(e: A.Expr) -> str | None:
     return None
 
 
-def _not_yet(mod: Module, b: Block, diags: Diagnostics) -> None:
-    """A block Terraform 1.15 supports and tfconsole does not yet: refused with its location,
-    never skipped (skipping an import block would plan a second object instead of adopting one)."""
-    what = {"import": ("Import blocks are not supported by tfconsole yet",
-                       "tfconsole cannot plan an import block yet, and ignoring it would plan a new object "
-                       "instead of adopting the existing one. Import the object with the \"import\" command "
-                       "(tfconsole import ADDR ID) and remove this block."),
-            "ephemeral": ("Ephemeral resources are not supported by tfconsole yet",
-                          "tfconsole does not open ephemeral resources yet; this configuration needs Terraform.")}
-    summary, detail = what[b.type]
-    diags.error(summary, detail, b.range)
-
-
 _DECODERS = {
     "variable": _variable,
     "locals": _locals,
@@ -784,5 +777,5 @@ _DECODERS = {
     "removed": _removed,
     "check": _check,
     "import": _import,
-    "ephemeral": _not_yet,
+    "ephemeral": _ephemeral,
 }

@@ -49,6 +49,7 @@ class Output:
     name: str
     expr: A.Expr | None
     sensitive: bool = False
+    ephemeral: bool = False
     description: str = ""
     depends_on: list[A.ScopeTraversal] = field(default_factory=list)
     preconditions: list[CheckRule] = field(default_factory=list)
@@ -174,6 +175,8 @@ class Module:
     locals: dict[str, Local] = field(default_factory=dict)
     outputs: dict[str, Output] = field(default_factory=dict)
     resources: dict[Resource, ResourceConfig] = field(default_factory=dict)
+    # ephemeral "TYPE" "NAME" blocks (mode "ephemeral"): opened per walk, never in state
+    ephemeral_resources: dict[Resource, ResourceConfig] = field(default_factory=dict)
     module_calls: dict[str, ModuleCall] = field(default_factory=dict)
     providers: dict[tuple[str, str | None], ProviderBlock] = field(default_factory=dict)
     required_providers: dict[str, RequiredProvider] = field(default_factory=dict)

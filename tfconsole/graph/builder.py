@@ -18,6 +18,8 @@ from .transforms import (
 )
 
 from .nodes.base import DynamicExpandable
+from .transforms.ephemeral_close import EphemeralCloseTransformer
+from .transforms.provider_values import ProviderValuesTransformer
 from .transforms.expand import ExpandInstancesTransformer, ExpandOrphansTransformer, ValidateInstancesTransformer
 
 log = logging.getLogger("tfconsole.graph")
@@ -45,6 +47,9 @@ def plan_steps() -> list[Transform]:
         # 8b. -exclude removes excluded resources and their dependents (after targeting, so
         #     both flags combine as an intersection).
         ExcludeTransformer(),
+        # 8c. Each ephemeral resource closes after everything that depends on it (so after the
+        #     edges above, and after targeting has decided what stays).
+        EphemeralCloseTransformer(),
         # 9. A single root so the walk has one end.
         RootTransformer(),
         # 10. Cycles are reported with every member, before reduction could hide them.
@@ -72,6 +77,8 @@ def apply_steps() -> list[Transform]:
         AttachDependenciesTransformer(),
         # 8. Destroys in reverse dependency order (needs the dependencies above).
         DestroyEdgeTransformer(),
+        # 8b. Ephemeral resources close after all their dependents (every edge exists by now).
+        EphemeralCloseTransformer(),
         # 9. Single root.
         RootTransformer(),
         # 10. Cycles are errors naming their members.
@@ -88,6 +95,11 @@ def plan_destroy_steps() -> list[Transform]:
         DestroyPlanTransformer(),
         # 2. Each delete needs its provider configured (to plan the delete and read schemas).
         ProviderTransformer(),
+        # 2b. ...configured as in a plan: the values (ephemeral resources included) its
+        #     configuration refers to, once the providers in use are known.
+        ProviderValuesTransformer(),
+        # 2c. Ephemeral resources close after everything that depends on them.
+        EphemeralCloseTransformer(),
         # 3. Single root.
         RootTransformer(),
     ]
@@ -100,9 +112,13 @@ def apply_destroy_steps() -> list[Transform]:
         DestroyChangesTransformer(),
         # 2. Providers before anything that uses them.
         ProviderTransformer(),
+        # 2b. The values provider configurations refer to (ephemeral resources included).
+        ProviderValuesTransformer(),
         # 3. Dependents are destroyed before what they depend on (from the objects' recorded
         #    dependencies), so needs the vertices above.
         DestroyEdgeTransformer(),
+        # 3b. Ephemeral resources close after everything that depends on them.
+        EphemeralCloseTransformer(),
         # 4. Single root.
         RootTransformer(),
         # 5. Cycles are errors naming their members.

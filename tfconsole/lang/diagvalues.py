@@ -18,11 +18,12 @@ from typing import Any
 from . import ast as A
 from .numbers import Num
 from .types import DYNAMIC
-from .values import Null, Sensitive, TList, TMap, TSet, Unknown, type_of
+from .values import SENSITIVE, Null, Sensitive, TList, TMap, TSet, Unknown, type_of
 
 
 def expression_values(expr: Any, scope: Any, caused_by_unknown: bool = False,
-                      caused_by_sensitive: bool = False) -> tuple[tuple[str, str], ...]:
+                      caused_by_sensitive: bool = False,
+                      caused_by_ephemeral: bool = False) -> tuple[tuple[str, str], ...]:
     """(traversal, statement) pairs sorted by traversal; () when nothing can be said."""
     if expr is None or scope is None:
         return ()
@@ -38,7 +39,7 @@ def expression_values(expr: Any, scope: Any, caused_by_unknown: bool = False,
         text, value = found
         if text in seen:
             continue
-        statement = describe(value, caused_by_unknown, caused_by_sensitive)
+        statement = describe(value, caused_by_unknown, caused_by_sensitive, caused_by_ephemeral)
         if statement is not None:
             seen[text] = statement
     return tuple(sorted(seen.items()))
@@ -69,11 +70,14 @@ def traversal_text(t: A.ScopeTraversal) -> str:
     return "".join(out)
 
 
-def describe(v: Any, caused_by_unknown: bool, caused_by_sensitive: bool) -> str | None:
+def describe(v: Any, caused_by_unknown: bool, caused_by_sensitive: bool,
+             caused_by_ephemeral: bool = False) -> str | None:
     """The statement after the traversal ("is 5", "has a sensitive value"...), or None when
     Terraform says nothing about this value for this error."""
     if type(v) is Sensitive:
-        return "has a sensitive value" if caused_by_sensitive else None
+        if v.marks & SENSITIVE:
+            return "has a sensitive value" if caused_by_sensitive else None
+        return "has an ephemeral value" if caused_by_ephemeral else None
     if type(v) is Unknown:
         ty = v.type
         if ty == DYNAMIC:

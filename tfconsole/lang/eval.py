@@ -219,7 +219,7 @@ def _object(e: A.ObjectCons, s: Scope) -> Any:
         else:
             key = ev(k.expr, s)  # type: ignore[arg-type]
             key, km = unmark(key)
-            marked = marked or km
+            marked = marked | km
             if isinstance(key, Unknown):
                 return Unknown(DYNAMIC)
             if is_null(key):
@@ -241,7 +241,7 @@ def _template(e: A.Template, s: Scope) -> Any:
     for p in e.parts:
         v = ev(p, s)
         if type(v) is Sensitive:
-            marked = True
+            marked |= v.marks
             v = v.value
         if type(v) is Unknown:
             unknown = True
@@ -255,7 +255,7 @@ def _template(e: A.Template, s: Scope) -> Any:
                             "template.", p.range)
         try:
             inner, m2 = unmark_deep(v)
-            marked = marked or m2
+            marked = marked | m2
             if not is_wholly_known(inner):
                 unknown = True
                 continue
@@ -296,7 +296,7 @@ def _template_for(e: A.TemplateFor, s: Scope) -> Any:
         inner = s.child({e.val_var: v, **({e.key_var: k} if e.key_var else {})}, for_body=True)
         r = ev(e.body, inner)
         r, m = unmark(r)
-        marked = marked or m
+        marked = marked | m
         if type(r) is Unknown:
             return mark(Unknown(STRING), marked)
         out.append(r)
@@ -394,11 +394,10 @@ def _traversal(e: A.ScopeTraversal, s: Scope) -> Any:
                             "only in resource provisioner, connection, and postcondition blocks.", rng)
         return _apply_steps(s.self_value, steps, 0, e)
     mode = "managed"
-    if root == "data":
-        mode = "data"
+    if root == "data" or root == "ephemeral":
+        mode = root
         if len(steps) < 2 or not isinstance(steps[0], A.AttrStep) or not isinstance(steps[1], A.AttrStep):
-            raise EvalError("Invalid reference", "The \"data\" object must be followed by two attribute "
-                            "names: the data source type and the resource name.", rng)
+            raise EvalError("Invalid reference", _MODE_REF_DETAIL[root], rng)
         rtype, rname = steps[0].name, steps[1].name
         rest = 2
     else:
@@ -420,6 +419,13 @@ def _traversal(e: A.ScopeTraversal, s: Scope) -> Any:
         _schema_attr_error(exc, steps, rest, s)
         raise
 
+
+_MODE_REF_DETAIL = {
+    "data": "The \"data\" object must be followed by two attribute names: the data source type and the "
+            "resource name.",
+    "ephemeral": "The \"ephemeral\" object must be followed by two attribute names: the ephemeral resource "
+                 "type and the resource name.",
+}
 
 _NO_REFERENCES = A.Literal(None)
 
@@ -492,7 +498,7 @@ def _index_text(key: Any) -> str:
 def get_attr(v: Any, name: str, rng: SourceRange | None) -> Any:
     marked = False
     if type(v) is Sensitive:
-        v, marked = v.value, True
+        v, marked = v.value, v.marks
     t = type(v)
     if t is dict:
         if name in v:
@@ -528,9 +534,9 @@ def get_attr(v: Any, name: str, rng: SourceRange | None) -> Any:
 def index(v: Any, key: Any, rng: SourceRange | None) -> Any:
     marked = False
     if type(v) is Sensitive:
-        v, marked = v.value, True
+        v, marked = v.value, v.marks
     if type(key) is Sensitive:
-        key, marked = key.value, True
+        key, marked = key.value, marked | key.marks
     t = type(v)
     if type(key) is Unknown:
         if t is Unknown:
@@ -597,9 +603,9 @@ def _resource_of(src: A.Expr, s: Scope) -> Resource | None:
     root, steps = src.root, src.steps
     if root in _NOT_RESOURCE_ROOTS or root in s.vars:
         return None
-    if root == "data":
+    if root == "data" or root == "ephemeral":
         if len(steps) == 2 and type(steps[0]) is A.AttrStep and type(steps[1]) is A.AttrStep:
-            return Resource("data", steps[0].name, steps[1].name)
+            return Resource(root, steps[0].name, steps[1].name)
         return None
     if len(steps) == 1 and type(steps[0]) is A.AttrStep:
         return Resource("managed", root, steps[0].name)
@@ -901,25 +907,25 @@ def _binary(e: A.Binary, s: Scope) -> Any:
             if type(rhs) is not Unknown:
                 rb = _to_bool(rhs, e.rhs, "right operand")
                 if op == "&&" and not rb:
-                    return mark(False, lm or rm)
+                    return mark(False, lm | rm)
                 if op == "||" and rb:
-                    return mark(True, lm or rm)
-            return mark(Unknown(BOOL), lm or rm)
-        return mark(_to_bool(rhs, e.rhs, "right operand"), lm or rm)
+                    return mark(True, lm | rm)
+            return mark(Unknown(BOOL), lm | rm)
+        return mark(_to_bool(rhs, e.rhs, "right operand"), lm | rm)
     lhs = ev(e.lhs, s)
     rhs = ev(e.rhs, s)
     lhs, lm = unmark(lhs)
     rhs, rm = unmark(rhs)
-    marked = lm or rm
+    marked = lm | rm
     if op == "==" or op == "!=":
         if type(lhs) is Unknown or type(rhs) is Unknown:
             return mark(Unknown(BOOL), marked)
         l2, m1 = unmark_deep(lhs)
         r2, m2 = unmark_deep(rhs)
         if not is_wholly_known(l2) or not is_wholly_known(r2):
-            return mark(Unknown(BOOL), marked or m1 or m2)
+            return mark(Unknown(BOOL), marked | m1 | m2)
         r = equal(l2, r2)
-        return mark(r if op == "==" else not r, marked or m1 or m2)
+        return mark(r if op == "==" else not r, marked | m1 | m2)
     if type(lhs) is Unknown or type(rhs) is Unknown:
         _check_operand_type(lhs, e.lhs, "left operand")
         _check_operand_type(rhs, e.rhs, "right operand")
@@ -959,7 +965,7 @@ def _templatestring(e: A.FunctionCall, s: Scope, called: str = "templatestring")
     tmpl, tm = unmark(ev(e.args[0], s))
     variables, vm = unmark(ev(e.args[1], s))
     if type(tmpl) is Unknown or type(variables) is Unknown:
-        return mark(Unknown(STRING), tm or vm)
+        return mark(Unknown(STRING), tm | vm)
     if not isinstance(tmpl, str):
         raise FunctionError("invalid template value: a string is required", 0)
     if not isinstance(variables, (dict, TMap)):
@@ -975,7 +981,7 @@ def _templatestring(e: A.FunctionCall, s: Scope, called: str = "templatestring")
             val = convert(val, STRING)
         except ConversionError as exc:
             raise FunctionError(f"invalid template result: {conversion_message(exc, val)}") from None
-    return mark(val, tm or vm or m)
+    return mark(val, tm | vm | m)
 
 
 def _template_arg_problem(arg: A.Expr) -> str | None:
@@ -1086,8 +1092,8 @@ def _for(e: A.ForExpr, s: Scope) -> Any:
         first.more.extend(run.errors[1:])
         raise first
     if not run.known:
-        return mark(Unknown(DYNAMIC), marked or run.marked)
-    return mark(run.out_list if e.key is None else run.out_obj, marked or run.marked)
+        return mark(Unknown(DYNAMIC), marked | run.marked)
+    return mark(run.out_list if e.key is None else run.out_obj, marked | run.marked)
 
 
 class _ForRun:
@@ -1110,7 +1116,7 @@ class _ForRun:
             self.errors.append(exc)
             self.known = False
             return None, False
-        self.marked = self.marked or m
+        self.marked = self.marked | m
         return v, True
 
     def _problem(self, summary: str, detail: str, expr: A.Expr, inner: Scope) -> None:

@@ -47,7 +47,7 @@ def _nfc_other(v: Any, t: type) -> Any:
 
     if t is Sensitive:
         inner = nfc_deep(v.value)
-        return v if inner is v.value else Sensitive(inner)
+        return v if inner is v.value else Sensitive(inner, v.marks)
     if t is TList or t is TSet:
         items = [nfc_deep(x) for x in v]
         if all(a is b for a, b in zip(items, v)):

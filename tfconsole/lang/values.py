@@ -7,7 +7,8 @@ Representation (chosen so the common case costs nothing):
     tuple  -> list         object -> dict
     list   -> TList        set    -> TSet              map  -> TMap
     unknown ("known after apply") -> Unknown(type)
-    sensitive mark -> Sensitive(inner), at any depth
+    marks -> Sensitive(inner, marks), at any depth: `marks` is a bit set of SENSITIVE and
+             EPHEMERAL (the class keeps its historic name; most values marked are sensitive)
 
 Collections carry their element type; tuples and objects derive theirs from their
 members. Every helper here is total: a conversion failure raises ConversionError,
@@ -78,16 +79,26 @@ class Null:
         return hash(None)
 
 
+# The marks a value can carry, as bits so that combining two operands' marks is `a | b`
+# (bool True stands for SENSITIVE: `mark(v, True)` is the sensitive mark, as it always was).
+SENSITIVE = 1
+EPHEMERAL = 2
+
+
 class Sensitive:
-    """The sensitive mark around a value. Never nested directly in another Sensitive."""
+    """The marks around a value (sensitive, ephemeral or both). Never nested directly in
+    another Sensitive."""
 
-    __slots__ = ("value",)
+    __slots__ = ("value", "marks")
 
-    def __init__(self, value: Any):
+    def __init__(self, value: Any, marks: int = SENSITIVE):
         self.value = value
+        self.marks = marks
 
     def __repr__(self) -> str:
-        return f"Sensitive({self.value!r})"
+        if self.marks == SENSITIVE:
+            return f"Sensitive({self.value!r})"
+        return f"Sensitive({self.value!r}, marks={self.marks})"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Sensitive) and equal(self.value, other.value)
@@ -191,23 +202,78 @@ def contains_marks(v: Any) -> bool:
     return False
 
 
-def unmark(v: Any) -> tuple[Any, bool]:
-    """Shallow unmark: (inner value, whether it was marked)."""
+def unmark(v: Any) -> tuple[Any, int]:
+    """Shallow unmark: (inner value, its marks). The marks are 0 (false) when unmarked;
+    combine two operands' marks with `|`."""
     if type(v) is Sensitive:
-        return v.value, True
-    return v, False
+        return v.value, v.marks
+    return v, 0
 
 
-def unmark_deep(v: Any) -> tuple[Any, bool]:
-    """Remove every mark at any depth: (clean value, whether any mark was found).
+def unmark_deep(v: Any) -> tuple[Any, int]:
+    """Remove every mark at any depth: (clean value, the union of the marks found, 0 if none).
     A value without marks comes back as the same object."""
     t = type(v)
     if t in _PLAIN:
-        return v, False
+        return v, 0
     if t is Sensitive:
-        return _strip(v.value), True
+        return _strip(v.value), v.marks | deep_marks(v.value)
     clean = _strip(v)
-    return clean, clean is not v
+    return clean, (deep_marks(v) if clean is not v else 0)
+
+
+def deep_marks(v: Any) -> int:
+    """The union of the marks anywhere in v."""
+    t = type(v)
+    if t in _PLAIN:
+        return 0
+    if t is Sensitive:
+        return v.marks | deep_marks(v.value)
+    if t is dict or t is TMap:
+        v = v.values()
+    elif not (t is list or t is TList or t is TSet):
+        return 0
+    out = 0
+    for x in v:
+        if type(x) not in _PLAIN:
+            out |= deep_marks(x)
+    return out
+
+
+def is_sensitive(v: Any) -> bool:
+    return type(v) is Sensitive and bool(v.marks & SENSITIVE)
+
+
+def contains_sensitive(v: Any) -> bool:
+    return bool(deep_marks(v) & SENSITIVE)
+
+
+def contains_ephemeral(v: Any) -> bool:
+    return bool(deep_marks(v) & EPHEMERAL)
+
+
+def ephemeral_as_null(v: Any) -> Any:
+    """v with every ephemeral part replaced by a null of its type (Terraform's ephemeralasnull);
+    marks on the parts that are not ephemeral are kept."""
+    t = type(v)
+    if t in _PLAIN:
+        return v
+    if t is Sensitive:
+        if v.marks & EPHEMERAL:
+            # as Terraform does: the null carries none of the value's marks
+            return Null(type_of(v.value))
+        return mark(ephemeral_as_null(v.value), v.marks)
+    if t is dict:
+        return {k: ephemeral_as_null(x) for k, x in v.items()}
+    if t is TMap:
+        return TMap({k: ephemeral_as_null(x) for k, x in v.items()}, v.etype)
+    if t is list:
+        return [ephemeral_as_null(x) for x in v]
+    if t is TList:
+        return TList([ephemeral_as_null(x) for x in v], v.etype)
+    if t is TSet:
+        return TSet([ephemeral_as_null(x) for x in v], v.etype)
+    return v
 
 
 def _strip(v: Any) -> Any:
@@ -248,17 +314,25 @@ def _strip(v: Any) -> Any:
     return v
 
 
-def mark(v: Any, marked: bool = True) -> Any:
-    if not marked or type(v) is Sensitive:
+def mark(v: Any, marked: int = SENSITIVE) -> Any:
+    """v with the given marks added (True is SENSITIVE; 0 or False adds nothing)."""
+    if not marked:
         return v
-    return Sensitive(v)
+    bits = int(marked)
+    if type(v) is Sensitive:
+        if v.marks | bits == v.marks:
+            return v
+        return Sensitive(v.value, v.marks | bits)
+    return Sensitive(v, bits)
 
 
 def sensitive_paths(v: Any, path: tuple = ()) -> list[tuple]:
-    """Paths (tuples of str keys and int indexes) of every marked value, for state files."""
+    """Paths (tuples of str keys and int indexes) of every sensitive value, for state files."""
     t = type(v)
-    if t is Sensitive:
+    if t is Sensitive and v.marks & SENSITIVE:
         return [path]
+    if t is Sensitive:
+        return sensitive_paths(v.value, path)
     out: list[tuple] = []
     if t is dict or t is TMap:
         for k, x in v.items():
@@ -648,7 +722,7 @@ def _is_nullish_or_unknown(v: Any) -> bool:
 def convert(v: Any, ty: Type) -> Any:
     """Convert v to type ty as cty's convert package does, keeping marks and unknowns."""
     if type(v) is Sensitive:
-        return Sensitive(convert(v.value, ty))
+        return Sensitive(convert(v.value, ty), v.marks)
     if isinstance(ty, DynamicType):
         return v
     if v is None or type(v) is Null:
@@ -888,7 +962,7 @@ def wire_value(v: Any) -> Any:
     if t in _PLAIN:
         return v
     if t is Sensitive:
-        return Sensitive(wire_value(v.value))
+        return Sensitive(wire_value(v.value), v.marks)
     if t is dict:
         return {k: wire_value(x) for k, x in v.items()}
     if t is TMap:

@@ -87,6 +87,8 @@ class ResourceInstanceChange:
     importing: "Importing | None" = None
     generated_config: str = ""  # plan -generate-config-out: the resource block written for it
     import_private: Any = None  # the imported object's private data, stored with it at apply
+    # the resource type's write-only attributes (top level): never valued in a plan, but shown
+    write_only: list[str] = field(default_factory=list)
 
     @property
     def address(self) -> str:
@@ -127,6 +129,8 @@ class Plan:
     changes: list[ResourceInstanceChange] = field(default_factory=list)
     output_changes: list[OutputChange] = field(default_factory=list)
     variables: dict[str, Any] = field(default_factory=dict)  # raw JSON-able variable values
+    # ephemeral root variables set at plan: never saved, they must be given again at apply
+    apply_time_variables: list[str] = field(default_factory=list)
     prior_state: Any = None  # states.State (refreshed)
     prev_run_state: Any = None  # states.State before refresh
     planned_state: Any = None  # states.State with planned values (for show -json planned_values)

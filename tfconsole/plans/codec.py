@@ -262,6 +262,7 @@ def encode_change(ch: ResourceInstanceChange) -> dict:
         "importing": {"id": ch.importing.id} if ch.importing is not None else None,
         "generated_config": ch.generated_config,
         "import_private": _encode_private(ch.import_private),
+        "write_only": list(ch.write_only),
     }
 
 
@@ -291,6 +292,7 @@ def decode_change(j: Any, where: str) -> ResourceInstanceChange:
         importing=_decode_importing(j.get("importing"), where + ".importing"),
         generated_config=field(j, "generated_config", str, where, optional=True) or "",
         import_private=_decode_private(j.get("import_private"), where + ".import_private"),
+        write_only=_names(field(j, "write_only", list, where, optional=True) or [], where + ".write_only"),
     )
 
 
@@ -298,6 +300,12 @@ def _decode_importing(j: Any, where: str) -> Importing | None:
     if j is None:
         return None
     return Importing(field(j, "id", str, where))
+
+
+def _names(items: list, where: str) -> list[str]:
+    if any(type(x) is not str for x in items):
+        raise CodecError(f"{where}: expected a list of attribute names")
+    return items
 
 
 def _encode_private(p: Any) -> Any:

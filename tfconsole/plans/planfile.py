@@ -111,7 +111,8 @@ def plan_bytes(plan: Plan) -> bytes:
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, allowZip64=False) as zf:
         _put(zf, META, json.dumps(_metadata(plan), separators=(",", ":"), allow_nan=False))
-        _put(zf, VARIABLES, json.dumps({"variables": {k: encode_value(v) for k, v in plan.variables.items()}},
+        _put(zf, VARIABLES, json.dumps({"variables": {k: encode_value(v) for k, v in plan.variables.items()},
+                                        "apply_time_variables": list(plan.apply_time_variables)},
                                        separators=(",", ":"), allow_nan=False))
         for name, st in ((PRIOR_STATE, plan.prior_state), (PREV_RUN_STATE, plan.prev_run_state),
                          (PLANNED_STATE, plan.planned_state)):
@@ -358,8 +359,13 @@ def _build_plan(docs: dict[str, bytes], config: dict[str, str]) -> Plan:
         raise CodecError(f"{w}.checks: expected a list of objects")
     plan.checks = checks
     plan.prior_state_meta = _state_meta(field(meta, "prior_state_meta", dict, w, optional=True))
-    variables = field(_json(docs, VARIABLES), "variables", dict, VARIABLES)
+    vdoc = _json(docs, VARIABLES)
+    variables = field(vdoc, "variables", dict, VARIABLES)
     plan.variables = {k: decode_value(v, f"{VARIABLES} {k}") for k, v in variables.items()}
+    apply_time = field(vdoc, "apply_time_variables", list, VARIABLES, optional=True) or []
+    if any(type(n) is not str for n in apply_time):
+        raise CodecError(f"{VARIABLES}.apply_time_variables: expected a list of names")
+    plan.apply_time_variables = apply_time
     plan.prior_state = _state(docs, PRIOR_STATE, True)
     plan.prev_run_state = _state(docs, PREV_RUN_STATE, True)
     plan.planned_state = _state(docs, PLANNED_STATE, False)

@@ -159,6 +159,17 @@ class ReadResponse:
     private: str | None = None
 
 
+@dataclass
+class EphemeralOpened:
+    """What opening an ephemeral resource gave: its value (never stored), the provider's
+    private data for renew and close, and when (unix seconds) the provider wants a renew."""
+
+    result: dict[str, Any] | None
+    private: bytes | None = None
+    renew_at: float | None = None
+    diags: Diagnostics = field(default_factory=Diagnostics)
+
+
 class Provider:
     """Base class for built-in providers. Subclasses set `type_name` and `source`.
 
@@ -181,7 +192,26 @@ class Provider:
     def data_source_schemas(self) -> dict[str, Schema]:
         return {}
 
+    def ephemeral_resource_schemas(self) -> dict[str, Schema]:
+        return {}
+
     def configure(self, config: dict[str, Any]) -> Diagnostics:
+        return Diagnostics()
+
+    # ephemeral resources: opened during plan and apply, never stored, closed when done
+    def validate_ephemeral_resource(self, type_name: str, config: dict[str, Any]) -> Diagnostics:
+        return Diagnostics()
+
+    def open_ephemeral_resource(self, type_name: str, config: dict[str, Any]) -> EphemeralOpened:
+        return EphemeralOpened(None, diags=Diagnostics().error(
+            "Ephemeral resources not supported", f"The provider {self.source} has no ephemeral resources."))
+
+    def renew_ephemeral_resource(self, type_name: str,
+                                 private: bytes | None) -> tuple[float | None, bytes | None, Diagnostics]:
+        """(next renew time or None, new private data, diagnostics)."""
+        return None, private, Diagnostics()
+
+    def close_ephemeral_resource(self, type_name: str, private: bytes | None) -> Diagnostics:
         return Diagnostics()
 
     def validate_resource(self, type_name: str, config: dict[str, Any]) -> Diagnostics:

@@ -20,7 +20,7 @@ from tfconsole.diags import Diagnostics, Pos, SourceRange
 from tfconsole.lang.eval import NOT_FOUND, EvalError, Scope
 from tfconsole.lang.types import DYNAMIC
 from tfconsole.lang.values import (
-    ConversionError, Unknown, convert, is_wholly_known, mark, unmark_deep,
+    EPHEMERAL, ConversionError, Unknown, convert, is_wholly_known, mark, unmark_deep,
 )
 from tfconsole.plans import Action, ResourceInstanceChange
 from tfconsole.providers.interface import Provider, Schema
@@ -95,6 +95,8 @@ class WalkContext:
         self.refresh_only = False
         self.destroy_mode = False
         self.moved_from: dict[AbsResourceInstance, AbsResourceInstance] = {}
+        # ephemeral resource instances open in this walk (graph/nodes/ephemeral.py closes them)
+        self.ephemeral_open: dict[AbsResourceInstance, Any] = {}
 
     @property
     def state(self) -> State:
@@ -328,7 +330,8 @@ class WalkContext:
             exp = self.resource_expansions.get(addr)
             generation = self._resource_generation.get(addr, 0)
         if exp is None or exp.unknown:
-            return Unknown(DYNAMIC)
+            # an ephemeral resource's value is ephemeral even before anything is known of it
+            return mark(Unknown(DYNAMIC), EPHEMERAL) if addr.resource.mode == "ephemeral" else Unknown(DYNAMIC)
         if exp.mode == "":
             v = self.instance_value(addr.instance(None))
             value = Unknown(DYNAMIC) if v is NOT_FOUND else v
@@ -422,7 +425,12 @@ class ModuleData:
         return {k: outputs_of(self.mi.child(name, k)) for k in sorted(exp.keys)}  # type: ignore[type-var]
 
     def _resource_config(self, res: Resource, rng: SourceRange | None) -> ResourceConfig:
-        rc = self.mod.resources.get(res) if self.mod else None
+        table = (self.mod.ephemeral_resources if res.mode == "ephemeral" else self.mod.resources) if self.mod else {}
+        rc = table.get(res)
+        if rc is None and res.mode == "ephemeral":
+            raise EvalError("Reference to undeclared resource",
+                            f"An ephemeral resource \"{res.type}\" \"{res.name}\" has not been declared in "
+                            f"{self._where()}.", rng)
         if rc is None:
             if res.mode == "managed":
                 raise EvalError("Reference to undeclared resource",
@@ -501,6 +509,9 @@ class ModuleData:
     def get_terraform(self, name: str, rng: SourceRange | None) -> Any:
         if name == "workspace":
             return self.ctx.workspace
+        if name == "applying":
+            # true only while applying; ephemeral, since plan and apply see different values
+            return mark(self.ctx.operation == "apply", EPHEMERAL)
         raise EvalError("Invalid \"terraform\" attribute",
                         f"The \"terraform\" object does not have an attribute named \"{name}\". The only "
                         "supported attribute is terraform.workspace, the name of the currently-selected "

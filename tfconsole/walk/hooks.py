@@ -109,6 +109,13 @@ class Hook:
 
     def post_refresh(self, addr: str, id_hint: str | None = None) -> None: ...
 
+    def pre_ephemeral(self, addr: str, action: str) -> None:
+        """An ephemeral resource instance is about to be opened, renewed or closed
+        (action "open" | "renew" | "close")."""
+
+    def post_ephemeral(self, addr: str, action: str, elapsed: float, error: str | None) -> None:
+        """An ephemeral resource instance was opened, renewed or closed (error: why not)."""
+
     def pre_provision(self, addr: str, provisioner: str) -> None:
         """A provisioner is about to run for the instance."""
 

@@ -88,9 +88,9 @@ def key_for_traversal(module: ModulePath, t: A.ScopeTraversal) -> RefKey | None:
         return (module, f"module.{first}")
     if root in ("count", "each", "path", "terraform", "self"):
         return None
-    if root == "data":
+    if root == "data" or root == "ephemeral":
         if len(steps) >= 2 and isinstance(steps[1], A.AttrStep) and first:
-            return (module, f"data.{first}.{steps[1].name}")
+            return (module, f"{root}.{first}.{steps[1].name}")
         return None
     if first:
         return (module, f"{root}.{first}")

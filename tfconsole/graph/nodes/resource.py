@@ -14,8 +14,8 @@ from tfconsole.lang import ast as A
 from tfconsole.lang.eval import NOT_FOUND, Scope, evaluate
 from tfconsole.lang.types import DYNAMIC, STRING, DynamicType, ListType, MapType, ObjectType, SetType
 from tfconsole.lang.values import (
-    ConversionError, Null, Sensitive, TList, TMap, TSet, Unknown, convert, equal,
-    find_infinity, is_null, is_wholly_known, mark, sensitive_paths, type_of, unmark, unmark_deep,
+    EPHEMERAL, ConversionError, Null, Sensitive, TList, TMap, TSet, Unknown, contains_ephemeral, convert, equal,
+    deep_marks, find_infinity, is_null, is_wholly_known, mark, sensitive_paths, type_of, unmark, unmark_deep,
 )
 from tfconsole.plans import (
     Action, Importing, REASON_BY_REQUEST, REASON_BY_TRIGGERS, REASON_CANNOT_UPDATE, REASON_TAINTED,
@@ -55,6 +55,12 @@ def evaluate_expansion(count: A.Expr | None, for_each: A.Expr | None, scope: Sco
         if d.has_errors:
             return None, diags
         v, marked = unmark_deep(v)
+        if marked & EPHEMERAL:
+            diags.error("Invalid count argument",
+                        "The given \"count\" is derived from an ephemeral value, which means that Terraform "
+                        "cannot persist it between plan/apply rounds. Use only non-ephemeral values to specify "
+                        "the number of resource instances.", count.range)
+            return None, diags
         if isinstance(v, Unknown):
             if allow_unknown:
                 return Expansion("list", [], unknown=True), diags
@@ -94,6 +100,12 @@ def evaluate_expansion(count: A.Expr | None, for_each: A.Expr | None, scope: Sco
         if d.has_errors:
             return None, diags
         raw, marked = unmark(v)
+        if deep_marks(v) & EPHEMERAL:
+            diags.error("Invalid for_each argument",
+                        "The given \"for_each\" value is derived from an ephemeral value, which means that "
+                        "Terraform cannot persist it between plan/apply rounds. Use only non-ephemeral values to "
+                        "specify a resource's instance keys.", for_each.range)
+            return None, _annotate(diags, for_each, scope, ephemeral=True)
         if marked or (not isinstance(raw, (dict, TMap)) and _has_marks(raw)):
             diags.error("Invalid for_each argument",
                         "Sensitive values, or values derived from sensitive values, cannot be used as for_each "
@@ -163,7 +175,7 @@ _UNKNOWN_MAP = ("The \"for_each\" map includes keys derived from resource attrib
 
 
 def _annotate(diags: Diagnostics, expr: A.Expr, scope: Scope, unknown: bool = False,
-              sensitive: bool = False) -> Diagnostics:
+              sensitive: bool = False, ephemeral: bool = False) -> Diagnostics:
     """The last diagnostic (about the for_each expression) with what the expression referred
     to, as Terraform annotates it; only errors pay for this."""
     from dataclasses import replace
@@ -171,7 +183,7 @@ def _annotate(diags: Diagnostics, expr: A.Expr, scope: Scope, unknown: bool = Fa
     from tfconsole.lang.diagvalues import expression_values
 
     if diags.items:
-        diags.items[-1] = replace(diags.items[-1], values=expression_values(expr, scope, unknown, sensitive))
+        diags.items[-1] = replace(diags.items[-1], values=expression_values(expr, scope, unknown, sensitive, ephemeral))
     return diags
 
 
@@ -192,7 +204,10 @@ def _has_marks(v: Any) -> bool:
 
 
 def evaluate_body(body: Body, schema: BlockSchema, scope: Scope, block_range: SourceRange | None,
-                  addr: str) -> tuple[dict[str, Any], Diagnostics]:
+                  addr: str, ephemeral_ok: bool = False) -> tuple[dict[str, Any], Diagnostics]:
+    """The body's value against the schema. Unless ephemeral_ok (provider and ephemeral
+    resource configurations), an ephemeral value is refused outside write-only attributes:
+    everything else is persisted in the plan and in state."""
     diags = Diagnostics()
     out: dict[str, Any] = {}
     for name, attr in body.attributes.items():
@@ -213,6 +228,17 @@ def evaluate_body(body: Body, schema: BlockSchema, scope: Scope, block_range: So
         v, d = evaluate(attr.expr, scope)
         diags.extend(_with_addr(d, addr))
         if d.has_errors:
+            out[name] = Unknown(s.type)
+            continue
+        if not ephemeral_ok and not s.write_only and contains_ephemeral(v):
+            from dataclasses import replace
+
+            from tfconsole.diags import error
+
+            diags.append(replace(error(
+                "Invalid use of ephemeral value",
+                f"Ephemeral values are not valid for \"{name}\", because it is not a write-only attribute and must "
+                "be persisted to state.", attr.expr.range or attr.range, address=addr), context="with"))
             out[name] = Unknown(s.type)
             continue
         try:
@@ -237,7 +263,7 @@ def evaluate_body(body: Body, schema: BlockSchema, scope: Scope, block_range: So
         blocks = body.blocks_of(name)
         vals = []
         for blk in blocks:
-            v, d = evaluate_body(blk.body, nb.block, scope, blk.range, addr)
+            v, d = evaluate_body(blk.body, nb.block, scope, blk.range, addr, ephemeral_ok)
             diags.extend(d)
             vals.append(v)
         inner_ty = nb.block.implied_type()

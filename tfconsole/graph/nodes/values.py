@@ -12,7 +12,8 @@ from tfconsole.lang import ast as A
 from tfconsole.lang.eval import evaluate, value_to_display
 from tfconsole.lang.types import BOOL, DYNAMIC, NUMBER, STRING, SetType, MapType, ObjectType
 from tfconsole.lang.values import (
-    ConversionError, Null, Sensitive, TMap, TSet, Unknown, contains_marks, convert, find_infinity, is_null,
+    EPHEMERAL, SENSITIVE, ConversionError, Null, Sensitive, TMap, TSet, Unknown, contains_ephemeral, contains_marks,
+    contains_sensitive, convert, find_infinity, is_null,
     is_wholly_known, mark, type_of, unmark, unmark_deep,
 )
 
@@ -68,7 +69,7 @@ class VariableNode(Node, Executable, Referenceable, Referencer):
             given = False
             rng = var.range
             if self.call is None and ctx.operation == "validate":
-                ctx.set_variable(mi, var.name, mark(Unknown(var.type), var.sensitive))
+                ctx.set_variable(mi, var.name, mark(Unknown(var.type), _var_marks(var)))
                 continue
             if self.call is None:
                 if var.name in ctx.input_values:
@@ -83,6 +84,11 @@ class VariableNode(Node, Executable, Referenceable, Referencer):
                     raw, d = evaluate(attr.expr, scope)
                     diags.append(d)
                     if d.has_errors:
+                        continue
+                    if not var.ephemeral and contains_ephemeral(raw):
+                        diags.error("Ephemeral value not allowed",
+                                    "This input variable is not declared as accepting a ephemeral values, so it "
+                                    "cannot be set to a result derived from an ephemeral value.", attr.expr.range)
                         continue
                     given = True
                     rng = attr.range
@@ -126,8 +132,7 @@ class VariableNode(Node, Executable, Referenceable, Referencer):
                             f"The given value is not suitable for var.{var.name} declared at "
                             f"{var.range}: {msg}.", rng)
                 continue
-            if var.sensitive:
-                value = mark(value)
+            value = mark(value, _var_marks(var))
             ctx.set_variable(mi, var.name, value)
             for rule in var.validations:
                 scope = scope_for(ctx, mi)
@@ -148,6 +153,11 @@ class VariableNode(Node, Executable, Referenceable, Referencer):
                                 f"{msg}\n\nThis was checked by the validation rule at {rule.range.long()}.",
                                 var.range)
         return diags
+
+
+def _var_marks(var: Variable) -> int:
+    """The marks a variable's value carries from its declaration."""
+    return (SENSITIVE if var.sensitive else 0) | (EPHEMERAL if var.ephemeral else 0)
 
 
 class LocalNode(Node, Executable, Referenceable, Referencer):
@@ -217,11 +227,20 @@ class OutputNode(Node, Executable, Referenceable, Referencer):
                                 rule.range)
             if self.out.expr is None:
                 continue
+            if mi.is_root and self.out.ephemeral:
+                diags.error("Ephemeral output not allowed",
+                            "Ephemeral outputs are not allowed in context of a root module", self.out.range)
+                continue
             v, d = evaluate(self.out.expr, scope)
             diags.append(d)
             if d.has_errors:
                 continue
-            if mi.is_root and not self.out.sensitive and contains_marks(v):
+            if not self.out.ephemeral and contains_ephemeral(v):
+                diags.error("Ephemeral value not allowed",
+                            "This output value is not declared as returning an ephemeral value, so it cannot be "
+                            "set to a result derived from an ephemeral value.", self.out.expr.range, address=None)
+                continue
+            if mi.is_root and not self.out.sensitive and contains_sensitive(v):
                 diags.error("Output refers to sensitive values",
                             "To reduce the risk of accidentally exporting sensitive data that was intended to "
                             "be only internal, Terraform requires that any root module output containing "
@@ -237,6 +256,8 @@ class OutputNode(Node, Executable, Referenceable, Referencer):
                 continue
             if self.out.sensitive:
                 v = mark(v)
+            if self.out.ephemeral:
+                v = mark(v, EPHEMERAL)
             ctx.set_output(mi, self.out.name, v)
             if mi.is_root:
                 with ctx.lock:
@@ -351,7 +372,7 @@ class ProviderNode(Node, Executable, Referencer):
                 return {}, diags
             body = self.block.body if self.block is not None else Body()
             evaluated, d = evaluate_body(body, provider.provider_schema().block, scope,
-                                         self.block.range if self.block else None, self.addr)
+                                         self.block.range if self.block else None, self.addr, ephemeral_ok=True)
             diags.extend(d)
             return unmark_deep(evaluated)[0], diags
         config: dict[str, Any] = {}

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from tfconsole.addrs import Module as ModulePath
 from ..dag import Graph
+from ..nodes.ephemeral import EphemeralResourceNode
 from ..nodes.resource import ApplyResourceNode, ResourceNode
 from ..nodes.values import CheckNode, LocalNode, ModuleExpandNode, OutputNode, VariableNode
 from .base import BuildContext, Transform
@@ -10,10 +11,12 @@ from .base import BuildContext, Transform
 class ConfigTransformer(Transform):
     """One vertex per resource/data block, variable, local, output, module call and check."""
 
-    def __init__(self, resources: bool = True, apply: bool = False, destroy_outputs: bool = False):
+    def __init__(self, resources: bool = True, apply: bool = False, destroy_outputs: bool = False,
+                 ephemeral: bool | None = None):
         self.resources = resources
         self.apply = apply
         self.destroy_outputs = destroy_outputs
+        self.ephemeral = resources if ephemeral is None else ephemeral  # ephemeral resource blocks
 
     def transform(self, g: Graph, b: BuildContext) -> None:
         for mod in b.config.descendants():
@@ -36,6 +39,9 @@ class ConfigTransformer(Transform):
                     if aname not in mod.variables:
                         b.diags.error("Unsupported argument",
                                       f"An argument named \"{aname}\" is not expected here.", attr.name_range)
+            if self.ephemeral:
+                for rc in mod.ephemeral_resources.values():
+                    g.add(EphemeralResourceNode(rc))
             if not self.resources:
                 continue
             for rc in mod.resources.values():

@@ -146,7 +146,9 @@ def _scan_refs(e: A.Expr, mod: ModulePath, mi: ModuleInstance, scope: Scope, spe
 
 
 def _resource_of(t: A.ScopeTraversal) -> Resource | None:
-    if t.root in _NON_RESOURCE_ROOTS or not t.steps or not isinstance(t.steps[0], A.AttrStep):
+    # an ephemeral resource has one vertex for all its instances: referenced as a whole
+    if t.root in _NON_RESOURCE_ROOTS or t.root == "ephemeral" or not t.steps or \
+            not isinstance(t.steps[0], A.AttrStep):
         return None
     if t.root == "data":
         if len(t.steps) >= 2 and isinstance(t.steps[1], A.AttrStep):

@@ -6,7 +6,8 @@ from tfconsole.addrs import Module as ModulePath
 from tfconsole.config.model import Module
 from tfconsole.providers.registry import normalize_source
 from ..dag import Graph
-from ..nodes.base import ProviderConsumer
+from ..nodes.base import ProviderConsumer, Referenceable
+from ..nodes.ephemeral import EphemeralResourceNode
 from ..nodes.resource import ApplyInstanceNode, ApplyResourceNode, DestroyInstanceNode, PlanOrphanNode, ResourceNode
 from ..nodes.values import ProviderNode
 from .base import BuildContext, Transform
@@ -27,7 +28,7 @@ class ProviderTransformer(Transform):
                 node = self.resolve(g, b, mod, local, alias, getattr(v, "rc", None))
                 if node is None:
                     continue
-                if isinstance(v, ResourceNode):
+                if isinstance(v, (ResourceNode, EphemeralResourceNode)):
                     v.provider_addr = node.addr
                 if isinstance(v, ApplyResourceNode) and not v.provider_addr:
                     v.provider_addr = node.addr
@@ -37,6 +38,22 @@ class ProviderTransformer(Transform):
                 node = b.providers.get(pa) or self.from_addr(g, b, pa)
                 pairs.append((v, node))
         g.connect_many(pairs)
+        self._connect_references(g, b)
+
+    @staticmethod
+    def _connect_references(g: Graph, b: BuildContext) -> None:
+        """Provider vertices are made here, after the reference edges: a provider configured
+        from other values (variables, an ephemeral resource) waits for them."""
+        wanted = {k for p in b.providers.values() for k in p.reference_keys()}
+        if not wanted:
+            return
+        for v in g.vertices():
+            if isinstance(v, Referenceable):
+                for k in v.referenceable_keys():
+                    if k in wanted:
+                        for p in b.providers.values():
+                            if k in p.reference_keys() and p is not v:
+                                g.connect(p, v)
 
     def from_addr(self, g: Graph, b: BuildContext, addr: str) -> ProviderNode:
         from tfconsole.walk.context import provider_source_of

@@ -244,10 +244,10 @@ def _call(fn: Function, args: list, ctx: FuncContext, shown: str) -> Any:
                 known = False
         if spec.allow_marked == "shallow":
             a, m = unmark(a)
-            marked = marked or m
+            marked = marked | m
         elif not spec.allow_marked:
             a, m = unmark_deep(a)
-            marked = marked or m
+            marked = marked | m
         call_args.append(a)
     if not known:
         try:

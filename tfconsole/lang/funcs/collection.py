@@ -426,7 +426,7 @@ def _merge(args, ctx):
         a, m = unmark(a)
         if is_null(a):
             continue
-        marked = marked or m
+        marked = marked | m
         out.update(a)
     if isinstance(rt, MapType):
         return mark(TMap(out, rt.elem), marked)

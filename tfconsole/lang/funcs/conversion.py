@@ -6,6 +6,7 @@ from ..types import (
     Type, type_string, without_optional,
 )
 from ..values import (
+    SENSITIVE, ephemeral_as_null, mark,
     ConversionError, Sensitive, Unknown, contains_marks, convert, is_null, is_wholly_known, type_of, unify_types,
     unmark, unmark_deep,
 )
@@ -82,16 +83,15 @@ def _type(args, ctx):
 @register("sensitive", [Param("value", DYNAMIC, allow_null=True, allow_unknown=True, allow_marked=True)],
           lambda args: type_of(args[0]), nested_unknowns=True)
 def _sensitive(args, ctx):
-    v, _ = unmark(args[0])
-    return Sensitive(v)
+    return mark(args[0], SENSITIVE)
 
 
 @register("nonsensitive",
           [Param("value", DYNAMIC, allow_null=True, allow_unknown=True, allow_marked=True)],
           lambda args: type_of(args[0]), nested_unknowns=True)
 def _nonsensitive(args, ctx):
-    v, _ = unmark(args[0])
-    return v
+    v, m = unmark(args[0])
+    return mark(v, m & ~SENSITIVE)  # an ephemeral mark stays
 
 
 @register("issensitive",
@@ -99,9 +99,9 @@ def _nonsensitive(args, ctx):
           BOOL, nested_unknowns=True)
 def _issensitive(args, ctx):
     v = args[0]
-    if type(v) is Sensitive:
+    if type(v) is Sensitive and v.marks & SENSITIVE:
         return True
-    if type(v) is Unknown:
+    if type(unmark(v)[0]) is Unknown:
         return Unknown(BOOL)
     return False
 
@@ -132,10 +132,8 @@ def _convert(args, ctx):
           [Param("value", DYNAMIC, allow_null=True, allow_unknown=True, allow_marked=True)],
           lambda args: type_of(args[0]), nested_unknowns=True)
 def _ephemeralasnull(args, ctx):
-    """Every ephemeral part of the value replaced by a null of its type. tfconsole's values
-    carry no ephemeral mark (ephemeral values are refused where Terraform would need one),
-    so the value comes back as it is, with its other marks."""
-    return args[0]
+    """Every ephemeral part of the value replaced by a null of its type, other marks kept."""
+    return ephemeral_as_null(args[0])
 
 
 # can, try and templatestring take expressions, not values: the evaluator calls them itself

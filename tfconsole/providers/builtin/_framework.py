@@ -33,7 +33,7 @@ from tfconsole.lang.values import (
 )
 
 from ..interface import (
-    ApplyRequest, ApplyResponse, Attr, BlockSchema, NestedBlock, PlanRequest, PlanResponse,
+    ApplyRequest, ApplyResponse, Attr, EphemeralOpened, BlockSchema, NestedBlock, PlanRequest, PlanResponse,
     Provider, ReadResponse, Schema,
 )
 
@@ -540,6 +540,14 @@ class DataSourceType:
         raise NotImplementedError
 
 
+class EphemeralType(DataSourceType):
+    """One ephemeral resource type: `open` gives its value from the validated config (computed
+    attributes filled in); nothing of it is ever stored."""
+
+    def open(self, config: dict[str, Any], diags: Diagnostics) -> dict[str, Any] | None:
+        raise NotImplementedError
+
+
 def validate_attrs(attrs: dict[str, A], raw: dict[str, Any], diags: Diagnostics,
                    blocks: dict[str, Block] | None = None, prefix: str = "") -> dict[str, Any]:
     """Schema-level checks (as Terraform core and the framework do them) and the coerced config."""
@@ -606,11 +614,13 @@ def validate_attrs(attrs: dict[str, A], raw: dict[str, Any], diags: Diagnostics,
 class FrameworkProvider(Provider):
     resource_types: tuple[type[ResourceType], ...] = ()
     data_source_types: tuple[type[DataSourceType], ...] = ()
+    ephemeral_types: tuple[type[EphemeralType], ...] = ()
 
     def __init__(self, base_dir: str = ".") -> None:
         self.base_dir = base_dir
         self._resources = {cls.name: cls(self) for cls in self.resource_types}
         self._data_sources = {cls.name: cls(self) for cls in self.data_source_types}
+        self._ephemerals = {cls.name: cls(self) for cls in self.ephemeral_types}
 
     # paths relative to the working directory terraform runs in
     def path(self, p: str) -> str:
@@ -626,6 +636,37 @@ class FrameworkProvider(Provider):
 
     def data_source_schemas(self) -> dict[str, Schema]:
         return {n: d.schema() for n, d in self._data_sources.items()}
+
+    def ephemeral_resource_schemas(self) -> dict[str, Schema]:
+        return {n: e.schema() for n, e in self._ephemerals.items()}
+
+    def _ephemeral(self, type_name: str, config: dict[str, Any],
+                   diags: Diagnostics) -> tuple[EphemeralType | None, dict[str, Any]]:
+        e = self._ephemerals.get(type_name)
+        if e is None:
+            diags.error("Invalid ephemeral resource type",
+                        f'The provider {self.source} does not support ephemeral resource type "{type_name}".')
+            return None, {}
+        cfg = validate_attrs(e.attrs, config, diags, e.blocks)
+        if not diags.has_errors:
+            e.validate(cfg, diags)
+        return e, cfg
+
+    def validate_ephemeral_resource(self, type_name: str, config: dict[str, Any]) -> Diagnostics:
+        diags = Diagnostics()
+        self._ephemeral(type_name, config, diags)
+        return diags
+
+    def open_ephemeral_resource(self, type_name: str, config: dict[str, Any]) -> EphemeralOpened:
+        diags = Diagnostics()
+        e, cfg = self._ephemeral(type_name, config, diags)
+        if e is None or diags.has_errors:
+            return EphemeralOpened(None, diags=diags)
+        for name, a in e.attrs.items():
+            if cfg.get(name) is None and a.default is not NO_DEFAULT:
+                cfg[name] = a.default
+        result = e.open(cfg, diags)
+        return EphemeralOpened(result, diags=diags)
 
     def _resource(self, type_name: str, diags: Diagnostics) -> ResourceType | None:
         r = self._resources.get(type_name)

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from tfconsole.diags import Diagnostics
 from tfconsole.lang.types import BOOL, STRING, ListType, MapType
-from tfconsole.lang.values import ConversionError, Null, Sensitive, Unknown, contains_marks, convert, unmark_deep
+from tfconsole.lang.values import EPHEMERAL, ConversionError, Null, Sensitive, Unknown, contains_marks, convert, unmark_deep
 
 from ..interface import Attr, BlockSchema, Schema
 from ._framework import go_quote
@@ -61,22 +61,24 @@ def validate_local_exec(config: dict[str, Any]) -> Diagnostics:
 
 
 SUPPRESSED = "(output suppressed due to sensitive value in config)"
+SUPPRESSED_EPHEMERAL = "(output suppressed due to ephemeral value in config)"
 
 
 def run_local_exec(config: dict[str, Any], base_dir: str, output: Callable[[str], None]) -> Diagnostics:
     """config may carry sensitive marks: then, as Terraform does, every line of output (the
     Executing line included) is replaced by SUPPRESSED, and the error names neither the command
     nor its output (Terraform's error still quotes them; tfconsole never prints a secret)."""
-    sensitive = contains_marks(config)
+    config, marks = unmark_deep(config)
+    sensitive = bool(marks)
     if sensitive:
-        config, _ = unmark_deep(config)
-        output = _suppressed(output)
+        # Terraform names the ephemeral mark when a value carries both
+        output = _suppressed(output, SUPPRESSED_EPHEMERAL if marks & EPHEMERAL else SUPPRESSED)
     return _run(config, base_dir, output, sensitive)
 
 
-def _suppressed(output: Callable[[str], None]) -> Callable[[str], None]:
+def _suppressed(output: Callable[[str], None], text: str) -> Callable[[str], None]:
     def out(_line: str) -> None:
-        output(SUPPRESSED)
+        output(text)
     return out
 
 

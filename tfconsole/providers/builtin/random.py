@@ -22,6 +22,7 @@ from tfconsole.diags import Diagnostics
 from tfconsole.lang.types import BOOL, NUMBER, STRING, ListType, MapType
 
 from ._framework import (
+    EphemeralType,
     A, FrameworkProvider, PlanContext, ResourceType, at_least, fmt_int, known, requires_replace_if_values_not_null,
     str_list, whole,
 )
@@ -229,6 +230,15 @@ def _string_params(planned: dict[str, Any]) -> dict[str, Any]:
                 override_special=planned.get("override_special") or "")
 
 
+def _generate(params: dict[str, Any], diags: Diagnostics) -> str | None:
+    """A random string for the given arguments; None (with the provider's error) if impossible."""
+    try:
+        return create_string(**_string_params(params))
+    except ValueError as exc:
+        _random_read_error(diags, str(exc))
+        return None
+
+
 def _random_read_error(diags: Diagnostics, err: str) -> None:
     diags.error("Random Read Error",
                 "While attempting to generate a random value for this resource, a read error was generated.\n\n"
@@ -253,10 +263,8 @@ class RandomString(ResourceType):
         _sync_number_numeric(ctx)
 
     def create(self, planned: dict[str, Any], diags: Diagnostics) -> dict[str, Any] | None:
-        try:
-            result = create_string(**_string_params(planned))
-        except ValueError as exc:
-            _random_read_error(diags, str(exc))
+        result = _generate(planned, diags)
+        if result is None:
             return None
         state = dict(planned)
         state["id"] = result
@@ -279,10 +287,8 @@ class RandomPassword(ResourceType):
         _sync_number_numeric(ctx)
 
     def create(self, planned: dict[str, Any], diags: Diagnostics) -> dict[str, Any] | None:
-        try:
-            result = create_string(**_string_params(planned))
-        except ValueError as exc:
-            _random_read_error(diags, str(exc))
+        result = _generate(planned, diags)
+        if result is None:
             return None
         state = dict(planned)
         state["id"] = "none"
@@ -295,6 +301,33 @@ class RandomPassword(ResourceType):
         state["id"] = "none"
         state["bcrypt_hash"] = _hash_or_diag(id_, diags)
         return state
+
+
+def _ephemeral_password_attrs() -> dict[str, A]:
+    """random 3.7's ephemeral random_password: the managed one's arguments without keepers,
+    the deprecated `number` or an id (nothing is stored, so nothing to replace or identify)."""
+    attrs = {k: a for k, a in _string_attrs(sensitive=True).items() if k not in ("keepers", "number", "id")}
+    out = {}
+    for k, a in attrs.items():
+        out[k] = A(a.type, required=a.required, optional=a.optional, computed=a.computed, sensitive=a.sensitive,
+                   default=True if k == "numeric" else a.default, int64=a.int64,
+                   validators=tuple(v for v in a.validators if v is not _at_least_one_of_true) +
+                   ((_at_least_one_of_true,) if k == "numeric" else ()))
+    return out
+
+
+class EphemeralRandomPassword(EphemeralType):
+    name = "random_password"
+    attrs = _ephemeral_password_attrs()
+
+    def open(self, config: dict[str, Any], diags: Diagnostics) -> dict[str, Any] | None:
+        result = _generate(config, diags)
+        if result is None:
+            return None
+        out = dict(config)
+        out["result"] = result
+        out["bcrypt_hash"] = _hash_or_diag(result, diags)
+        return out
 
 
 def _hash_or_diag(password: str, diags: Diagnostics) -> str:
@@ -699,3 +732,4 @@ class RandomProvider(FrameworkProvider):
     source = "registry.terraform.io/hashicorp/random"
     resource_types = (RandomID, RandomBytes, RandomString, RandomPassword, RandomInteger, RandomPet, RandomUUID,
                       RandomUUID4, RandomUUID7, RandomShuffle)
+    ephemeral_types = (EphemeralRandomPassword,)

@@ -20,6 +20,7 @@ from tfconsole.lang.types import DYNAMIC, Type
 from tfconsole.providers.interface import (
     CALLING_RESOURCE,
     ApplyRequest,
+    EphemeralOpened,
     ApplyResponse,
     FunctionSignature,
     ImportedObject,
@@ -358,6 +359,53 @@ class PluginProvider(Provider):
         objs, diags = self.import_resource_state(type_name, id_)
         return (objs[0].state if objs else None), diags
 
+    # ------------------------------------------------------------------ ephemeral resources
+    def _ephemeral_type(self, type_name: str) -> tuple[Type | None, Diagnostics]:
+        s = self.schemas().ephemeral_resources.get(type_name)
+        if s is None:
+            return None, Diagnostics().error(
+                "Invalid ephemeral resource type",
+                f"The provider {self.source} does not support ephemeral resource type \"{type_name}\".")
+        return s.block.implied_type(), Diagnostics()
+
+    def validate_ephemeral_resource(self, type_name: str, config: dict[str, Any]) -> Diagnostics:
+        ty, diags = self._ephemeral_type(type_name)
+        if ty is None:
+            return diags
+        _, d = self._rpc("ValidateEphemeralResourceConfig", lambda c: {
+            "type_name": type_name, "config": self._dv(c, config, ty)}, type_name=type_name)
+        return d
+
+    def open_ephemeral_resource(self, type_name: str, config: dict[str, Any]) -> EphemeralOpened:
+        ty, diags = self._ephemeral_type(type_name)
+        if ty is None:
+            return EphemeralOpened(None, diags=diags)
+        resp, diags = self._rpc("OpenEphemeralResource", lambda c: {
+            "type_name": type_name, "config": self._dv(c, config, ty), "client_capabilities": self._caps(c)},
+            type_name=type_name)
+        if resp is None or diags.has_errors:
+            return EphemeralOpened(None, diags=diags)
+        result = self._decode(resp.result, ty, "ephemeral resource result", diags)
+        private = resp.private if resp.HasField("private") else None
+        return EphemeralOpened(result, private, _renew_at(resp), diags)
+
+    def renew_ephemeral_resource(self, type_name: str,
+                                 private: bytes | None) -> tuple[float | None, bytes | None, Diagnostics]:
+        fields: dict[str, Any] = {"type_name": type_name}
+        if private is not None:
+            fields["private"] = private
+        resp, diags = self._rpc("RenewEphemeralResource", lambda c: fields, type_name=type_name)
+        if resp is None:
+            return None, private, diags
+        return _renew_at(resp), (resp.private if resp.HasField("private") else private), diags
+
+    def close_ephemeral_resource(self, type_name: str, private: bytes | None) -> Diagnostics:
+        fields: dict[str, Any] = {"type_name": type_name}
+        if private is not None:
+            fields["private"] = private
+        _, diags = self._rpc("CloseEphemeralResource", lambda c: fields, type_name=type_name)
+        return diags
+
     def read_data_source(self, type_name: str,
                          config: dict[str, Any]) -> tuple[dict[str, Any] | None, Diagnostics]:
         ty, diags = self._resource_type(type_name, data=True)
@@ -411,6 +459,16 @@ class PluginProvider(Provider):
             return None, diags.error("Error in function call",
                                      f"Call to function \"provider::{self.type_name}::{name}\" failed: {text}.")
         return self._decode(resp.result, sig.returns, "function result", diags), diags
+
+
+def _renew_at(resp: Any) -> float | None:
+    """The response's renew_at as unix seconds, None when the provider wants no renew."""
+    if not resp.HasField("renew_at"):
+        return None
+    ts = resp.renew_at
+    if ts.seconds == 0 and ts.nanos == 0:
+        return None
+    return ts.seconds + ts.nanos / 1e9
 
 
 def _none_if_null(v: Any) -> Any:
