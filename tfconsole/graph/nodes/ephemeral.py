@@ -52,6 +52,7 @@ class EphemeralResourceNode(Node, Executable, Referenceable, Referencer, Provide
     """Opens every instance of one ephemeral block, in each instance of its module."""
 
     kind = "ephemeral"
+    imports: tuple = ()  # never an import block's target (ResourceNode.reference_keys reads it)
 
     def __init__(self, rc: ResourceConfig):
         self.rc = rc
