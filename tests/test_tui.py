@@ -213,7 +213,8 @@ async def test_marks_target_replan(tmp_path: Path) -> None:
         await pilot.press("p")
         await wait_for(pilot, lambda: not app.busy and app.plan is not None and not app.plan.targets
                        and "terraform_data.b" in app.instance_nodes)
-        tree.move_cursor(app.instance_nodes["terraform_data.b"].parent)
+        # a single-instance resource is one row (its instance): marking it marks the resource
+        tree.move_cursor(app.instance_nodes["terraform_data.b"])
         await pilot.pause(0.05)
         await pilot.press("space", "e")
         await wait_for(pilot, lambda: not app.busy and app.plan is not None and bool(app.plan.excludes))
