@@ -34,6 +34,7 @@ from .models.plan import FILTERS  # noqa: F401 - re-exported for tests and scrip
 from .views.common import ACTION_STYLE, COLLAPSE_ABOVE, STATUS_STYLE, VERTEX_SUFFIX, counts_text, diff_text  # noqa: F401
 from .views.apply import ApplyView
 from .views.graph import GraphView
+from .widgets.graph_canvas import GraphCanvas
 from .views.orphans import OrphansView
 from .views.plan import PlanView
 from .views.state import StateView
@@ -57,6 +58,8 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         Binding("D", "orphan_destroy", "Destroy"),
         Binding("F", "orphan_forget", "Forget"),
         Binding("g", "graph", "Graph"),
+        Binding("v", "graph_mode", "Layers/timeline", show=False),
+        Binding("m", "collapse_modules", "Modules", show=False),
         Binding("s", "state", "State"),
         Binding("o", "orphans", "Orphans"),
         Binding("W", "next_workspace", "Workspace", show=False),
@@ -124,6 +127,7 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         self.state_outcome: ops.StateOutcome | None = None
         self.graph_info: ops.GraphInfo | None = None
         self.graph_focus = ""
+        self._init_graph_view()
         self.summary_line = "Press p to plan, ? for help."
 
     # ------------------------------------------------------------------ layout
@@ -135,7 +139,7 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
                 yield ConsoleTree("plan", id="plan-tree")
                 yield ConsoleTree("state", id="state-tree")
                 yield ConsoleTree("orphans", id="orphans-tree")
-                yield ConsoleTree("graph", id="graph-tree")
+                yield GraphCanvas(id="graph-tree")
             with VerticalScroll(id="detail"):
                 yield Static("", id="detail-body")
         yield DiagnosticsPane(id="diagnostics")
@@ -191,7 +195,9 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         ("Orphans", "State instances without configuration (o)", "orphans"),
         ("Destroy orphans", "Plan the destruction of the marked orphans (D)", "orphan_destroy"),
         ("Forget orphans", "Remove the marked orphans from state (F)", "orphan_forget"),
-        ("Graph", "Dependencies of the selected vertex (g)", "graph"),
+        ("Graph", "The live dependency graph, in layers by depth (g)", "graph"),
+        ("Graph: layers or timeline", "After an apply: the timeline of every vertex (v)", "graph_mode"),
+        ("Graph: collapse modules", "Collapse or open every module in the graph (m)", "collapse_modules"),
         ("Next workspace", "Switch to the next workspace (W)", "next_workspace"),
         ("Command line", "Type a command: plan, apply, target ADDR... (:)", "command_line"),
         ("Next running", "Jump to the next running instance (>)", "next_running"),
@@ -205,6 +211,7 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
     VIEW_ACTIONS = {
         "plan_targets": ("plan",), "plan_excludes": ("plan",), "reveal": ("state",), "taint": ("state",),
         "untaint": ("state",), "orphan_destroy": ("orphans",), "orphan_forget": ("orphans",),
+        "graph_mode": ("graph",), "collapse_modules": ("graph",),
     }
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -313,25 +320,19 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         self.query_one(StatusBar).operation = status
         self._refresh_counts()
 
-    # ------------------------------------------------------------------ hook bridge messages
-    # Work per message is proportional to the batch, never to the size of the walk: counters are
-    # kept incrementally and the plan tree repaints only its visible rows (decorations are
-    # computed when a row is rendered).
-
-    # ---- following an apply
-
-    # ------------------------------------------------------------------ the plan tree
-
+    # ------------------------------------------------------------------ search (plan or graph)
     @on(Input.Changed, "#search")
     def _search_changed(self, event: Input.Changed) -> None:
-        self.search = event.value
+        if self.view == "graph":  # the graph filters its vertices by address
+            self.graph_needle = event.value
+            self._rebuild_graph_tree()
+        else:
+            self.search = event.value
 
     @on(Input.Submitted, "#search")
     def _search_submitted(self, event: Input.Submitted) -> None:
         event.input.remove_class("visible")
-        self._tree("plan").focus()
-
-    # ------------------------------------------------------------------ marks
+        (self.graph_canvas if self.view == "graph" else self._tree("plan")).focus()
 
     # ------------------------------------------------------------------ detail pane
     @on(ConsoleTree.NodeHighlighted)
@@ -406,6 +407,12 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
             self._state_title()
         else:
             self.query_one("#views", ContentSwitcher).border_title = titles[view]
+        if view == "graph":
+            canvas = self.graph_canvas
+            canvas.focus()
+            row = canvas.cursor_row
+            self._set_detail(self._vertex_detail(row.name) if row is not None and row.name else "")
+            return
         tree = self._tree(view)
         tree.focus()
         node = tree.cursor_node
@@ -420,9 +427,12 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
             if box.has_class("visible"):
                 box.remove_class("visible")
                 if box_id == "#search":
-                    box.value = ""
+                    box.value = ""  # (clears the graph filter or the plan search: _search_changed)
                     self.search = ""
-                self._tree(self.view).focus()
+                    if self.graph_needle:
+                        self.graph_needle = ""
+                        self._rebuild_graph_tree()
+                (self.graph_canvas if self.view == "graph" else self._tree(self.view)).focus()
                 return
         self.view = "plan"
 
@@ -491,7 +501,7 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
     @on(Input.Submitted, "#cmdline")
     def _command_submitted(self, event: Input.Submitted) -> None:
         event.input.remove_class("visible")
-        self._tree(self.view).focus()
+        (self.graph_canvas if self.view == "graph" else self._tree(self.view)).focus()
         self.run_command(event.value)
 
     def run_command(self, text: str) -> None:

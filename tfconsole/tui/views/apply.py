@@ -110,6 +110,8 @@ class ApplyView:
             line = Text(f"Apply complete! Resources: {add} added, {change} changed, {destroy} destroyed.",
                         style="bold green")
         self._set_summary(line)
+        if out.applied:
+            self._graph_walk_done(out.timings)
         verb = "destroy" if out.plan.destroy else "apply"
         self._op_finished(f"{verb} cancelled" if out.cancelled else
                           f"{verb} failed" if out.diags.has_errors else f"{verb} done")
@@ -128,6 +130,7 @@ class ApplyView:
             self.expansions = {}
             self.expansion_edges = {}
             self._graph_cache = None
+        self._graph_walk_started(msg.names)
         now = time.monotonic()
         for name in msg.names:
             self.vertices[name] = VertexUpdate(name, "waiting", now)
@@ -159,6 +162,7 @@ class ApplyView:
             self.expansions.update(msg.expansions)
             self.expansion_edges.update(msg.expansion_edges)
             self._graph_cache = None
+        self._graph_batch(msg.deps, msg.expansions, msg.expansion_edges)
         if touched and self.follow and self.running and self.view == "plan":
             newest = max(self.running, key=lambda a: self.instance_status[a].at)
             self._jump_to(newest)
@@ -167,6 +171,7 @@ class ApplyView:
                 self._tree("plan").refresh()
                 self._refresh_plan_detail()
             self._refresh_counts()
+            self._graph_live_refresh()
             if msg.log:
                 self.diagnostics_pane.add_log(msg.log)
 
@@ -210,6 +215,12 @@ class ApplyView:
         self.provider_status.update(msg.provider_status)
         for key, lines in msg.provider_logs.items():
             self.provider_logs.setdefault(key, deque(maxlen=self.PROVIDER_LOG_LINES)).extend(lines)
+        if self.view == "graph":
+            row = self.graph_canvas.cursor_row
+            if row is not None and row.name and (VERTEX_SUFFIX.sub("", row.name) in msg.provider_logs
+                                                 or row.name in msg.provider_status):
+                self._set_detail(self._vertex_detail(row.name))
+            return
         node = self._tree(self.view).cursor_node
         if node is not None and node.data is not None and (
                 node.data.addr in msg.provider_logs or node.data.addr in msg.provider_status
@@ -264,6 +275,8 @@ class ApplyView:
         """Running vertices show a live elapsed time: repaint the visible rows if any runs."""
         if self.busy and self.running:
             self._tree("plan").refresh()
+        if self.busy and self.view == "graph":
+            self._graph_live_refresh(settle=True)
 
     def _status_text(self, upd: VertexUpdate) -> str:
         if upd.status == "running":

@@ -196,11 +196,11 @@ class PlanView:
         self.notify(f"Filter: {self.action_filter}")
 
     def action_search(self) -> None:
-        if self.view != "plan":
+        if self.view not in ("plan", "graph"):  # the graph view filters its own vertices
             self.view = "plan"
         box = self.query_one("#search", Input)
         box.add_class("visible")
-        box.value = self.search
+        box.value = self.graph_needle if self.view == "graph" else self.search
         box.focus()
 
     def on_console_tree_mark_requested(self, msg: ConsoleTree.MarkRequested) -> None:

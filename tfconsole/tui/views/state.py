@@ -188,7 +188,7 @@ class StateView:
         self.notify("Sensitive values revealed." if self.reveal else "Sensitive values hidden.")
         if self.state_outcome is not None:
             self._rebuild_state_tree()
-        node = self._tree(self.view).cursor_node
+        node = self._tree(self.view).cursor_node if self.view != "graph" else None
         if node is not None and node.data is not None:
             self._set_detail(self._detail_for(node.data))
 
