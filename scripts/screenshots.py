@@ -37,6 +37,8 @@ import tfconsole.graph.nodes.resource as resource_module  # noqa: E402
 import tfconsole.providers.builtin.time as time_provider  # noqa: E402
 import tfconsole.tui.app as app_module  # noqa: E402
 import tfconsole.tui.bridge as bridge_module  # noqa: E402
+import tfconsole.tui.views.apply as apply_view_module  # noqa: E402
+import tfconsole.tui.views.graph as graph_view_module  # noqa: E402
 import tfconsole.walk.walker as walker_module  # noqa: E402
 from tfconsole.tui.app import ConsoleApp  # noqa: E402
 
@@ -90,6 +92,8 @@ def make_deterministic(seed: int = 4) -> VirtualClock:
     resource_module.time = _TimeModule(clock.read)
     bridge_module.time = _TimeModule(clock.read)
     app_module.time = _TimeModule(clock.read)
+    apply_view_module.time = _TimeModule(clock.read)
+    graph_view_module.time = _TimeModule(clock.read)
     return clock
 
 FALLBACK = """\

@@ -135,7 +135,8 @@ def deterministic():
     spec.loader.exec_module(mod)
     saved_secrets = {n: getattr(secrets, n) for n in ("token_bytes", "choice", "randbelow", "randbits")}
     saved_uuid4 = uuid.uuid4
-    patched = [mod.walker_module, mod.resource_module, mod.bridge_module, mod.app_module]
+    patched = [mod.walker_module, mod.resource_module, mod.bridge_module, mod.app_module,
+               mod.apply_view_module, mod.graph_view_module]
     saved_time = [m.time for m in patched]
     saved_now = mod.time_provider.now_utc
     try:

@@ -356,7 +356,7 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
                 body.append("\n\n")
                 body.append(f"{self.walk_operation or 'apply'}: {self._status_text(upd)}",
                             style=STATUS_STYLE.get(upd.status, ""))
-                if upd.detail:
+                if upd.detail and upd.status != "waiting":  # (waiting: the pending deps are in the word)
                     body.append(f"\n{upd.detail}")
             for d in self.instance_diags.get(info.addr, []):
                 body.append("\n\n")

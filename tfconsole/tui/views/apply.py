@@ -13,7 +13,7 @@ from tfconsole.plans import Action, Plan
 
 from .. import operations as ops
 from ..messages import VertexBatch, VertexUpdate, WalkFinished, WalkStarted
-from ..models.format import fmt_seconds
+from ..models.format import status_word
 from ..screens import ConfirmScreen
 from ..widgets import StatusBar
 from .common import VERTEX_SUFFIX
@@ -279,9 +279,6 @@ class ApplyView:
             self._graph_live_refresh(settle=True)
 
     def _status_text(self, upd: VertexUpdate) -> str:
-        if upd.status == "running":
-            return f"running {fmt_seconds(time.monotonic() - upd.at)}"
-        if upd.status in ("done", "failed") and upd.elapsed is not None:
-            return f"{upd.status} {fmt_seconds(upd.elapsed)}"
-        return upd.status
-
+        """The status word of an instance row (waiting lists only the dependencies pending)."""
+        detail = self._pending_text(upd.name) if upd.status == "waiting" else ""
+        return status_word(upd.status, upd.at, upd.elapsed, self.clock(), detail)

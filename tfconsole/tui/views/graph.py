@@ -30,6 +30,7 @@ class GraphView:
 
     def _init_graph_view(self) -> None:
         self.walk_graph = WalkGraph()  # the latest walk's graph, as the walk reported it
+        self.clock = time.monotonic  # what "running 3.2s" is measured against (tests fix it)
         self.walk_timings: dict[str, tuple[float, float]] = {}  # after a walk: name -> (start, end)
         self.critical: list[str] = []
         self.graph_mode = "layers"
@@ -201,13 +202,15 @@ class GraphView:
         if upd is None:
             t = self._timings().get(name)
             return (f"done {fmt_seconds(t[1] - t[0])}", STATUS_STYLE["done"]) if t else ("", "")
-        detail = ""
-        if upd.status == "waiting":
-            pending = [d for d in self.walk_graph.deps.get(name, [])
-                       if (u := self.vertices.get(d)) is None or u.status != "done"]
-            detail = ", ".join(pending[:2]) + (f" +{len(pending) - 2}" if len(pending) > 2 else "")
-        return (status_word(upd.status, upd.at, upd.elapsed, time.monotonic(), detail),
+        detail = self._pending_text(name) if upd.status == "waiting" else ""
+        return (status_word(upd.status, upd.at, upd.elapsed, self.clock(), detail),
                 STATUS_STYLE.get(upd.status, ""))
+
+    def _pending_text(self, name: str, shown: int = 2) -> str:
+        """The dependencies name still waits for (not those already done), the first few named."""
+        pending = [d for d in self.walk_graph.deps.get(name, [])
+                   if (u := self.vertices.get(d)) is None or u.status != "done"]
+        return ", ".join(pending[:shown]) + (f" +{len(pending) - shown}" if len(pending) > shown else "")
 
     def _graph_row_text(self, row: Row, width: int) -> Text:
         if row.kind == "heading":
@@ -314,7 +317,7 @@ class GraphView:
 
     def _move_graph_cursor(self, name: str) -> None:
         rows = self.graph_canvas.rows
-        at = next((i for i, r in enumerate(rows) if r.name == name and r.kind in ("vertex", "module")), None)
+        at = next((i for i, r in enumerate(rows) if r.name == name and r.kind in ("vertex", "module", "bar")), None)
         if at is None:  # filtered out: clear the filter, then find it
             self.graph_needle = ""
             self.graph_focus = name
