@@ -35,7 +35,6 @@ sys.path.insert(0, str(ROOT))
 
 import tfconsole.graph.nodes.resource as resource_module  # noqa: E402
 import tfconsole.providers.builtin.time as time_provider  # noqa: E402
-import tfconsole.tui.app as app_module  # noqa: E402
 import tfconsole.tui.bridge as bridge_module  # noqa: E402
 import tfconsole.tui.views.apply as apply_view_module  # noqa: E402
 import tfconsole.tui.views.graph as graph_view_module  # noqa: E402
@@ -91,7 +90,6 @@ def make_deterministic(seed: int = 4) -> VirtualClock:
     walker_module.time = _TimeModule(clock.read)
     resource_module.time = _TimeModule(clock.read)
     bridge_module.time = _TimeModule(clock.read)
-    app_module.time = _TimeModule(clock.read)
     apply_view_module.time = _TimeModule(clock.read)
     graph_view_module.time = _TimeModule(clock.read)
     return clock

@@ -400,6 +400,7 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         self.refresh_bindings()
         self.query_one("#views", ContentSwitcher).current = f"{view}-tree"
         self.query_one(StatusBar).view = view
+        self.query_one("#main").set_class(view == "graph", "graph-view")
         titles = {"state": "State", "orphans": "Orphans", "graph": "Graph"}
         if view == "plan":
             self._update_plan_title(len(self._visible_changes()))

@@ -220,9 +220,11 @@ class GraphView:
         if row.kind == "bar":
             return self._bar_text(row.name, width)
         sel, deps, dents, blast = self._sel
-        marker = ("←" if row.name in deps else "→" if row.name in dents else "⇢" if row.name in blast
-                  else "★" if row.name in self.critical else " ")
-        t = Text(f"{marker} ", style="bold cyan" if marker in "←→⇢" else "bold yellow")
+        # two marks: the edge to the selection (← its dependency, → dependent, ⇢ further
+        # downstream: the blast radius), and ★ on the critical path
+        rel = "←" if row.name in deps else "→" if row.name in dents else "⇢" if row.name in blast else " "
+        t = Text(rel, style="bold cyan")
+        t.append("★ " if row.name in self.critical else "  ", style="bold yellow")
         if row.kind == "module":
             t.append(f"▶ {row.name} ({row.count} vertices)", style="bold")
             t.append_text(self._module_progress(row.name))
@@ -380,7 +382,8 @@ class GraphView:
             t.append(f"\n  → {d}")
         blast = self._sel[3] if self._sel[0] == name else set()
         if blast:
-            t.append(f"\n\nblast radius: {len(blast)} vertices depend on it (⇢)", style="cyan")
+            t.append(f"\n\nblast radius: {len(blast)} vert{'ex depends' if len(blast) == 1 else 'ices depend'} "
+                     "on it (⇢)", style="cyan")
         t.append("\n\n←/→ follow edges (. , alternatives), backspace back, enter collapses a module, m all modules, "
                  "v layers/timeline, z centres, / filters.", style="dim")
         self._provider_text(VERTEX_SUFFIX.sub("", name), t)
