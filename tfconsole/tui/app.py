@@ -54,6 +54,7 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         Binding("e", "plan_excludes", "Exclude"),
         Binding("r", "reveal", "Reveal"),
         Binding("T", "taint", "Taint"),
+        Binding("R", "plan_replace", "Replace"),
         Binding("U", "untaint", "Untaint"),
         Binding("D", "orphan_destroy", "Destroy"),
         Binding("F", "orphan_forget", "Forget"),
@@ -87,10 +88,15 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
     reveal: reactive[bool] = reactive(False)
     busy: reactive[bool] = reactive(False)
 
-    def __init__(self, working_dir: str = ".", parallelism: int = 10) -> None:
+    def __init__(self, working_dir: str = ".", parallelism: int = 10,
+                 cli_vars: list[tuple[str, str]] | None = None) -> None:
         super().__init__()
         self.working_dir = os.path.abspath(working_dir)
         self.parallelism = max(1, parallelism)
+        # -var / -var-file as ("var", "k=v") / ("var-file", PATH), in order (a later one wins);
+        # every plan, orphan search and graph of this console uses them
+        self.cli_vars: list[tuple[str, str]] = list(cli_vars or [])
+        self._orphan_plan: list[str] | None = None
         self.bridge = HookBridge(self)
         self.plan: Plan | None = None
         self.plan_ctx: Any = None  # the Context that made self.plan; apply reuses it
@@ -144,7 +150,8 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
                 yield Static("", id="detail-body")
         yield DiagnosticsPane(id="diagnostics")
         yield Input(placeholder="search addresses (enter keeps, esc clears)", id="search")
-        yield Input(placeholder="plan | apply | destroy | state | orphans | graph ADDR | workspace [new] NAME | quit",
+        yield Input(placeholder="plan | apply | destroy | refresh-only | replace ADDR | var k=v | var-file F | "
+                                "vars | unset NAME | state | orphans | graph ADDR | workspace [new] NAME | quit",
                     id="cmdline")
         yield KeyBar(id="keys")
 
@@ -153,6 +160,7 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         self._tree("plan").decorate = self._plan_decoration
         status = self.query_one(StatusBar)
         status.parallelism = self.parallelism
+        status.variables = len(self.cli_vars)
         self._show_workdir()
         self.query_one("#detail", VerticalScroll).border_title = "Detail"
         self.query_one("#views", ContentSwitcher).border_title = "Plan"
@@ -184,6 +192,10 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         ("Cancel operation", "Stop the running plan or apply (x, ctrl+c)", "cancel_op"),
         ("Target marked", "Re-plan with the marked rows as -target (t)", "plan_targets"),
         ("Exclude marked", "Re-plan with the marked rows as -exclude (e)", "plan_excludes"),
+        ("Replace marked", "Re-plan with the marked (or selected) instances as -replace (R)", "plan_replace"),
+        ("Refresh-only plan", "Plan with -refresh-only: update the state to match real objects", "plan_refresh_only"),
+        ("Variables", "The -var and -var-file values plans use (:var k=v, :var-file F, :unset NAME)",
+         "show_vars"),
         ("Clear marks", "Unmark every row (c)", "clear_marks"),
         ("Filter by action", "Cycle all / create / update / delete / replace (f)", "cycle_filter"),
         ("No-ops", "Show or hide instances with no change (n)", "toggle_noop"),
@@ -209,7 +221,7 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
 
     # bindings that only make sense in one view (hidden from the footer elsewhere)
     VIEW_ACTIONS = {
-        "plan_targets": ("plan",), "plan_excludes": ("plan",), "reveal": ("state",), "taint": ("state",),
+        "plan_targets": ("plan",), "plan_excludes": ("plan",), "plan_replace": ("plan",), "reveal": ("state",), "taint": ("state",),
         "untaint": ("state",), "orphan_destroy": ("orphans",), "orphan_forget": ("orphans",),
         "graph_mode": ("graph",), "collapse_modules": ("graph",),
     }
@@ -449,7 +461,8 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
             ws = self._backend().current_workspace()
         except Exception:  # noqa: BLE001 - a broken .terraform dir only hides the name
             ws = "default"
-        self.query_one(StatusBar).workdir = name if ws == "default" else f"{name} · workspace {ws}"
+        # always both: the directory and the workspace every action of the console acts on
+        self.query_one(StatusBar).workdir = f"{name} · workspace {ws}"
 
     def switch_workspace(self, name: str, create: bool = False) -> None:
         """Select (or create and select) a workspace; the reviewed plan belongs to the old one."""
@@ -516,8 +529,16 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
             "help": self.action_help, "cancel": self.action_cancel_op, "quit": self.action_quit_app,
             "q": self.action_quit_app, "exit": self.action_quit_app,
         }
-        if cmd == "graph":
-            self.action_graph(args[0] if args else None)
+        if cmd == "set" and args:  # ":set var k=v" is ":var k=v"
+            cmd, args = args[0].lower(), args[1:]
+        if cmd in ("var", "var-file", "vars", "unset"):
+            self._var_command(cmd, " ".join(args))
+        elif cmd in ("refresh-only", "refresh"):
+            self._plan(refresh_only=True)
+        elif cmd == "replace" and args:
+            self._plan(replace=args)
+        elif cmd == "graph":
+            self.action_graph(" ".join(args) if args else None)
         elif cmd in ("workspace", "ws"):
             if not args:
                 b = self._backend()
@@ -536,6 +557,31 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
             simple[cmd]()
         else:
             self.notify(f"Unknown command: {cmd}", severity="error")
+
+    def _var_command(self, cmd: str, arg: str) -> None:
+        """:var k=v and :var-file F add to the console's variables (a later one wins, as on the
+        command line); :unset NAME drops NAME's -var; :vars lists them. The next plan uses them."""
+        if cmd == "var" and "=" in arg:
+            self.cli_vars.append(("var", arg))
+        elif cmd == "var-file" and arg:
+            path = os.path.join(self.working_dir, arg) if not os.path.isabs(arg) else arg
+            if not os.path.isfile(path):
+                self.notify(f"No such file: {arg}", severity="error")
+                return
+            self.cli_vars.append(("var-file", arg))
+        elif cmd == "unset" and arg:
+            self.cli_vars = [(k, v) for k, v in self.cli_vars if not (k == "var" and v.split("=", 1)[0] == arg)]
+        elif cmd != "vars":
+            self.notify(f"Usage: :{cmd} NAME=VALUE" if cmd == "var" else f"Usage: :{cmd} NAME", severity="error")
+            return
+        self._show_vars()
+        if cmd != "vars":
+            self.notify("Variables changed: press p to plan with them.")
+
+    def _show_vars(self) -> None:
+        text = " ".join(f"-{k}={v}" for k, v in self.cli_vars) or "no -var or -var-file"
+        self.notify(f"Variables: {text}")
+        self.query_one(StatusBar).variables = len(self.cli_vars)
 
     # ------------------------------------------------------------------ misc
     def action_help(self) -> None:
@@ -579,7 +625,8 @@ def run_app(target_dir: str, args: Any = None) -> int:
             parallelism = int(args.get("parallelism", "10") or "10")
         except (AttributeError, TypeError, ValueError):
             parallelism = 10
-    app = ConsoleApp(target_dir, parallelism=parallelism)
+    cli_vars = [(k, v) for k, v in getattr(args, "ordered", []) if k in ("var", "var-file")]
+    app = ConsoleApp(target_dir, parallelism=parallelism, cli_vars=cli_vars)
     result = app.run()
     if isinstance(result, int):
         return result

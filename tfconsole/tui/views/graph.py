@@ -62,7 +62,7 @@ class GraphView:
 
     @work(thread=True, exclusive=True, group="read", name="graph", description="graph")
     def run_build_graph(self) -> tuple[ops.GraphInfo | None, Diagnostics]:
-        return ops.build_graph(self.working_dir)
+        return ops.build_graph(self.working_dir, self.cli_vars)
 
     def _graph_done(self, result: tuple[ops.GraphInfo | None, Diagnostics]) -> None:
         info, diags = result

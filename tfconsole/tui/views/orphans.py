@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from tfconsole.plans import Action
 
 from ..screens import ConfirmScreen
 from ..widgets import NodeInfo
@@ -40,15 +39,8 @@ class OrphansView:
             return
         orphans = self._orphans()
         if not orphans:
-            if self.plan is None or self.plan.destroy or self.plan_applied:
-                # count index, for_each key and module instance orphans need a plan to be known
-                tree.root.add_leaf(Text("No orphans without a resource block or module.", style="dim"),
-                                   NodeInfo("empty", ""))
-                tree.root.add_leaf(Text("p plans: removed count, for_each and module keys show here.",
-                                        style="dim"), NodeInfo("empty", ""))
-            else:
-                tree.root.add_leaf(Text("No orphans: every state instance has configuration.", style="dim"),
-                                   NodeInfo("empty", ""))
+            tree.root.add_leaf(Text("No orphans: every state instance has configuration.", style="dim"),
+                               NodeInfo("empty", ""))
             return
         first = None
         for addr, reason in orphans:
@@ -59,20 +51,10 @@ class OrphansView:
             self.call_after_refresh(tree.move_cursor, first)
 
     def _orphans(self) -> list[tuple[str, str]]:
-        """Static orphans (no resource block or module) plus what the last plan deletes because
-        of count, for_each or module instance keys (those need evaluation to know; the engine
-        gives each such delete its reason)."""
+        """The orphans of the state as last read with the configuration and the console's
+        variables (tui/operations.load_state): never a plan's leftovers."""
         out = self.state_outcome
-        found = list(out.orphans) if out is not None else []
-        seen = {a for a, _ in found}
-        plan = self.plan
-        if plan is not None and not plan.destroy and not self.plan_applied:
-            for ch in plan.changes:
-                if ch.action is Action.DELETE and (ch.reason or "").startswith("delete_because") \
-                        and ch.address not in seen:
-                    found.append((ch.address, f"{ch.reason}: the last plan deletes it"))
-                    seen.add(ch.address)
-        return found
+        return list(out.orphans) if out is not None else []
 
     def _orphan_label(self, info: NodeInfo) -> Text:
         t = Text("● " if info.addr in self.marks else "  ", style="bold cyan")
@@ -97,8 +79,8 @@ class OrphansView:
 
     def action_orphan_destroy(self) -> None:
         chosen = self._selected_orphans()
-        if chosen:  # a targeted destroy plan: deletes exactly these, then asks for confirmation
-            self._plan(destroy=True, targets=chosen)
+        if chosen:  # a normal plan restricted to them (their deletes), confirmed only if exactly that
+            self._plan(targets=chosen, orphans=chosen)
 
     def action_orphan_forget(self) -> None:
         chosen = self._selected_orphans()

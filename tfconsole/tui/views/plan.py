@@ -8,7 +8,7 @@ from rich.text import Text
 from textual import work
 from textual.widgets import ContentSwitcher, Input
 
-from tfconsole.plans import Action, ResourceInstanceChange
+from tfconsole.plans import Action, Plan, ResourceInstanceChange
 
 from .. import operations as ops
 from ..models.format import key_text
@@ -38,23 +38,49 @@ class PlanView:
             return
         self._plan(excludes=sorted(self.marks))
 
+    def action_plan_replace(self) -> None:
+        """-replace the marked instances (or the selected one): Terraform's forced replacement."""
+        chosen = sorted(a for a in self.marks if self.plan is not None
+                        and any(ch.address == a for ch in self.plan.changes))
+        if not chosen:
+            node = self._tree("plan").cursor_node
+            if node is not None and node.data is not None and node.data.kind == "instance":
+                chosen = [node.data.addr]
+        if not chosen:
+            self.notify("Select or mark resource instances to replace.")
+            return
+        self._plan(replace=chosen)
+
+    def action_plan_refresh_only(self) -> None:
+        self._plan(refresh_only=True)
+
+    def action_show_vars(self) -> None:
+        self._show_vars()
+
     def _plan(self, destroy: bool = False, targets: list[str] | None = None,
-              excludes: list[str] | None = None) -> None:
+              excludes: list[str] | None = None, *, refresh_only: bool = False,
+              replace: list[str] | None = None, orphans: list[str] | None = None) -> None:
+        """Plan with the console's variables; `orphans`: the plan must delete exactly these
+        (the orphans view's D), and its confirmation follows at once."""
         if not self._guard_idle():
             return
-        self._start_op("destroy plan" if destroy else "plan")
+        self._start_op("destroy plan" if destroy else "refresh-only plan" if refresh_only else "plan")
         self._set_summary("Planning…")
         self.view = "plan"
-        self.run_plan(destroy, targets or [], excludes or [])
+        self._orphan_plan = list(orphans) if orphans is not None else None
+        self.run_plan(destroy, targets or [], excludes or [], refresh_only, replace or [])
 
     @work(thread=True, exclusive=True, group="op", name="plan", description="plan")
-    def run_plan(self, destroy: bool, targets: list[str], excludes: list[str]) -> ops.PlanOutcome:
+    def run_plan(self, destroy: bool, targets: list[str], excludes: list[str], refresh_only: bool = False,
+                 replace: list[str] | None = None) -> ops.PlanOutcome:
         return ops.plan(self.working_dir, self.parallelism, [self.bridge], destroy=destroy,
-                        targets=targets, excludes=excludes, on_context=self._set_op_ctx)
+                        targets=targets, excludes=excludes, on_context=self._set_op_ctx,
+                        cli_vars=self.cli_vars, refresh_only=refresh_only, replace=replace)
 
     def _plan_done(self, out: ops.PlanOutcome) -> None:
         self._show_diags(out.diags, out.files)
         self._op_finished("plan done" if out.plan is not None else "plan failed")
+        orphans, self._orphan_plan = self._orphan_plan, None
         if out.plan is None:
             if out.ctx.config is None:
                 self._set_summary(Text("The configuration is not valid: see diagnostics.", style="bold red"))
@@ -73,8 +99,23 @@ class PlanView:
             self._set_summary(self._summary_text(out.plan.summary_line()))
         else:
             self._set_summary("No changes. Your infrastructure matches the configuration.")
-        if out.destroy and out.plan.has_changes():
+        if orphans is not None:
+            self._confirm_orphan_plan(out.plan, orphans)
+        elif out.destroy and out.plan.has_changes():
             self._confirm_apply(out.plan)
+
+    def _confirm_orphan_plan(self, plan: Plan, orphans: list[str]) -> None:
+        """The orphans' plan is applied only if it deletes exactly them and changes nothing else."""
+        changed = {ch.address: ch.action for ch in plan.changes if ch.action is not Action.NOOP}
+        wanted = set(orphans)
+        if set(changed) == wanted and all(a is Action.DELETE for a in changed.values()):
+            self._confirm_apply(plan)
+            return
+        extra = sorted(set(changed) - wanted)
+        missing = sorted(wanted - set(changed))
+        why = (f"it would also change {', '.join(extra)}" if extra else
+               f"it does not delete {', '.join(missing)}")
+        self.notify(f"Not applying the orphans' plan: {why}. Review it here.", severity="error", timeout=10)
 
     def _summary_text(self, line: str) -> Text:
         t = Text(line, style="bold")

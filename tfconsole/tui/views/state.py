@@ -41,7 +41,8 @@ class StateView:
 
     @work(thread=True, exclusive=True, group="read", name="state", description="state")
     def run_load_state(self) -> ops.StateOutcome:
-        return ops.load_state(self.working_dir)
+        # the orphans view needs the orphans only evaluation finds (count, for_each, module keys)
+        return ops.load_state(self.working_dir, self.cli_vars, evaluate=self.view == "orphans")
 
     def _rebuild_state_tree(self) -> None:
         tree = self._tree("state")

@@ -14,6 +14,7 @@ class StatusBar(Static):
     parallelism: reactive[int] = reactive(10)
     workdir: reactive[str] = reactive("")
     view: reactive[str] = reactive("plan")
+    variables: reactive[int] = reactive(0)  # -var / -var-file values the console's plans use
 
     def render(self) -> Text:
         t = Text()
@@ -22,6 +23,8 @@ class StatusBar(Static):
         t.append(f"│ {self.operation} ")
         t.append(f"│ {self.done}/{self.total} done, {self.running} running, "
                  f"slots {self.running}/{self.parallelism} ")
+        if self.variables:
+            t.append(f"│ {self.variables} var{'s' if self.variables != 1 else ''} ", style="cyan")
         if self.workdir:
             t.append(f"│ {self.workdir}", style="dim")
         return t
