@@ -97,6 +97,8 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         # every plan, orphan search and graph of this console uses them
         self.cli_vars: list[tuple[str, str]] = list(cli_vars or [])
         self._orphan_plan: list[str] | None = None
+        self.applied_state: Any = None  # the state the last apply saved (outputs, applied values)
+        self._outputs_node: TreeNode | None = None
         self.bridge = HookBridge(self)
         self.plan: Plan | None = None
         self.plan_ctx: Any = None  # the Context that made self.plan; apply reuses it
@@ -359,11 +361,13 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
             ch: ResourceInstanceChange = info.payload
             from tfconsole.command.views import render_change
 
-            try:
-                body = diff_text(render_change(ch))
+            upd = self.instance_status.get(info.addr)
+            applied = self._applied_text(info.addr) if self.plan_applied and upd is not None \
+                and upd.status == "done" else None
+            try:  # after an apply, what it saved; before, what the plan will do
+                body = applied if applied is not None else diff_text(render_change(ch))
             except Exception as exc:  # noqa: BLE001 - a renderer bug must not take the console down
                 body = Text(f"{ch.address}: cannot render this change ({exc})", style="red")
-            upd = self.instance_status.get(info.addr)
             if upd is not None:
                 body.append("\n\n")
                 body.append(f"{self.walk_operation or 'apply'}: {self._status_text(upd)}",
@@ -399,8 +403,8 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
             t.append("D plans its destruction and asks for yes; F forgets it (state rm) after y.\n"
                      "space marks several.", style="dim")
             return t
-        if info.kind == "vertex":
-            return self._vertex_detail(info.addr)
+        if info.kind in ("outputs", "output", "output-change"):
+            return self._outputs_detail(info)
         return Text(info.addr)
 
     # ------------------------------------------------------------------ views

@@ -112,6 +112,8 @@ class ApplyView:
         self._set_summary(line)
         if out.applied:
             self._graph_walk_done(out.timings)
+            self.applied_state = out.state
+            self._show_applied_outputs()
         verb = "destroy" if out.plan.destroy else "apply"
         self._op_finished(f"{verb} cancelled" if out.cancelled else
                           f"{verb} failed" if out.diags.has_errors else f"{verb} done")

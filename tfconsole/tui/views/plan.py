@@ -14,7 +14,7 @@ from .. import operations as ops
 from ..models.format import key_text
 from ..models.plan import FILTERS, group_changes, is_single_instance, visible_changes
 from ..widgets import ConsoleTree, NodeInfo, TreeNode
-from .common import ACTION_STYLE, COLLAPSE_ABOVE, STATUS_STYLE, counts_text
+from .common import ACTION_STYLE, COLLAPSE_ABOVE, STATUS_STYLE, counts_text, diff_text
 
 
 class PlanView:
@@ -147,6 +147,9 @@ class PlanView:
                     for ch in rchanges:
                         info = NodeInfo("instance", ch.address, ch)
                         self.instance_nodes[ch.address] = parent.add_leaf(self._lazy_label(info), info)
+            self._outputs_node = None
+            if self.action_filter == "all" and not self.search:
+                self._add_outputs_node(tree)
             self._update_plan_title(len(changes))
         target_line = None
         if cursor and cursor in self.instance_nodes:
@@ -159,6 +162,77 @@ class PlanView:
             self.call_after_refresh(tree.move_cursor, target_line)
         elif not changes:
             self._set_detail(Text("No changes to show." if self.plan else "Press p to plan.", style="dim"))
+
+    # ---- outputs: the plan's "Changes to Outputs", and after an apply the values saved
+    def _add_outputs_node(self, tree: ConsoleTree) -> None:
+        state = self.applied_state if self.plan_applied else None
+        has = bool(state.outputs) if state is not None else self.plan is not None and any(
+            o.action is not Action.NOOP for o in self.plan.output_changes)
+        if has:
+            self._outputs_node = tree.root.add("", NodeInfo("outputs", ""), expand=True)
+            self._fill_outputs_node()
+
+    def _show_applied_outputs(self) -> None:
+        """After an apply: the outputs row lists the values saved (sensitive hidden)."""
+        if self._outputs_node is None:
+            if self.action_filter == "all" and not self.search:
+                self._add_outputs_node(self._tree("plan"))
+        else:
+            self._fill_outputs_node()
+        node = self._tree("plan").cursor_node
+        if self.view == "plan" and node is not None and node.data is not None \
+                and node.data.kind in ("outputs", "output", "output-change"):
+            self._set_detail(self._detail_for(node.data))
+
+    def _fill_outputs_node(self) -> None:
+        node = self._outputs_node
+        if node is None:
+            return
+        node.remove_children()
+        state = self.applied_state if self.plan_applied else None
+        if state is not None:
+            node.set_label(Text(f"  Outputs ({len(state.outputs)})", style="bold"))
+            for name, o in sorted(state.outputs.items()):
+                t = Text(f"    {name} = ")
+                t.append("<sensitive>" if o.sensitive else self._output_value(o), style="magenta" if o.sensitive
+                         else "cyan")
+                node.add_leaf(t, NodeInfo("output", name, o))
+            return
+        ocs = [o for o in (self.plan.output_changes if self.plan is not None else [])
+               if o.action is not Action.NOOP]
+        node.set_label(Text(f"  Changes to Outputs ({len(ocs)})", style="bold"))
+        for o in ocs:
+            node.add_leaf(Text(f"{o.action.symbol:>3} {o.name}", style=ACTION_STYLE.get(o.action, "")),
+                          NodeInfo("output-change", o.name, o))
+
+    @staticmethod
+    def _output_value(o: Any) -> str:
+        from tfconsole.command.views import render_output_value
+
+        try:
+            text = render_output_value(o.value, o.type)
+        except Exception:  # noqa: BLE001 - a value the renderer cannot draw is still shown
+            text = str(o.value)
+        return " ".join(text.split())
+
+    def _outputs_detail(self, info: NodeInfo) -> Text:
+        """Outputs as `terraform plan` ("Changes to Outputs:") or `apply` ("Outputs:") print them;
+        sensitive values stay hidden."""
+        from tfconsole.command.views import render_output_changes
+
+        state = self.applied_state if self.plan_applied else None
+        if state is not None:
+            items = state.outputs.items() if info.kind == "outputs" else [(info.addr, info.payload)]
+            t = Text("Outputs:\n\n", style="bold")
+            for name, o in sorted(items):
+                t.append(f"{name} = {'<sensitive>' if o.sensitive else self._output_value(o)}\n")
+            return t
+        ocs = [o for o in (self.plan.output_changes if self.plan is not None else [])
+               if o.action is not Action.NOOP and (info.kind == "outputs" or o.name == info.addr)]
+        t = Text("Changes to Outputs:\n", style="bold")
+        if ocs:
+            t.append_text(diff_text("\n".join(render_output_changes(ocs))))
+        return t
 
     def _update_plan_title(self, shown: int) -> None:
         parts = ["Plan"]

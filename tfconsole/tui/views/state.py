@@ -88,16 +88,18 @@ class StateView:
     def _lazy_state_label(self, addr: Any, inst: Any) -> Any:
         return lambda: self._state_instance_label(addr, inst)
 
-    def _decode_instance(self, addr_text: str, obj: Any) -> dict[str, Any]:
+    def _decode_instance(self, addr_text: str, obj: Any, state: Any = None) -> dict[str, Any]:
         """An instance's attributes as the provider's schema types and marks them (what `state
-        show` prints), memoised per state read."""
+        show` prints), memoised per state read. `state`: where obj comes from (default: the
+        state view's)."""
         key = (addr_text, id(obj))
         if key not in self._decoded:
             from tfconsole.addrs import parse_instance
             from tfconsole.command.views import state_decoder
 
             addr = parse_instance(addr_text)
-            state = self.state_outcome.state if self.state_outcome is not None else None
+            if state is None:
+                state = self.state_outcome.state if self.state_outcome is not None else None
             rs = state.resources.get(addr.abs_resource()) if state is not None else None
             if self._schema_session is None:
                 from tfconsole.providers.registry import ProviderSession
@@ -109,6 +111,27 @@ class StateView:
                 value = dict(obj.attributes or {})
             self._decoded[key] = value
         return self._decoded[key]
+
+    def _applied_text(self, addr_text: str) -> Text | None:
+        """After an apply, an instance as the apply left it (the values saved, as `state show`
+        prints them, sensitive hidden), or that it was destroyed; None if unknown."""
+        from tfconsole.addrs import parse_instance
+        from tfconsole.command.views import render_state_instance
+
+        state = self.applied_state
+        if state is None:
+            return None
+        try:
+            addr = parse_instance(addr_text)
+        except Exception:  # noqa: BLE001 - not an instance address: nothing to show
+            return None
+        obj = state.current(addr)
+        if obj is None:
+            return Text(f"# {addr_text}: destroyed by the apply", style="bold")
+        value = self._decode_instance(addr_text, obj, state)
+        t = Text(f"# {addr_text}: applied", style="bold green")
+        t.append("\n" + render_state_instance(addr, value).split("\n", 1)[1])
+        return t
 
     def _load_attributes(self, inode: TreeNode) -> None:
         info = inode.data
