@@ -252,7 +252,9 @@ async def test_destroy_with_confirmation(tmp_path: Path) -> None:
         await pilot.press("d")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
         await pilot.press("y", "e", "s", "enter")
-        await wait_for(pilot, lambda: summary(app).startswith("Destroy complete!"))
+        # a normal plan restricted to the orphan (not a destroy plan): it deletes just that
+        await wait_for(pilot, lambda: summary(app).startswith("Apply complete! Resources: 0 added, 0 changed, "
+                                                              "1 destroyed."))
         assert summary(app) == "Destroy complete! Resources: 4 destroyed."
     assert state_addresses(d) == set()
 
@@ -330,7 +332,9 @@ async def test_orphans_of_a_removed_module_key(tmp_path: Path) -> None:
         await pilot.press("D")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
         await pilot.press("y", "e", "s", "enter")
-        await wait_for(pilot, lambda: summary(app).startswith("Destroy complete!"))
+        # a normal plan restricted to the orphan (not a destroy plan): it deletes just that
+        await wait_for(pilot, lambda: summary(app).startswith("Apply complete! Resources: 0 added, 0 changed, "
+                                                              "1 destroyed."))
     data = json.loads((d / "terraform.tfstate").read_text())
     assert [(r.get("module"), r["name"]) for r in data["resources"]] == [('module.svc["a"]', "x")]
 

@@ -69,3 +69,26 @@ async def test_outputs_in_plan_review_and_after_apply(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: "terraform_data.a: applied" in detail(app))
         assert "will be created" not in detail(app)
         assert 'input' in detail(app) and '"hello"' in detail(app)
+
+
+async def test_plan_on_open(tmp_path: Path) -> None:
+    (tmp_path / "main.tf").write_text(CONFIG)
+    app = ConsoleApp(str(tmp_path), plan_on_open=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: app.summary_line.startswith("Plan: 1 to add"))
+        # the header names the directory and the workspace the console acts on
+        assert app.query_one("#status").workdir == f"{tmp_path.name} · workspace default"
+
+
+async def test_directory_without_configuration_offers_the_demo(tmp_path: Path) -> None:
+    from tfconsole.tui.app import demo_dir
+
+    app = ConsoleApp(str(tmp_path), plan_on_open=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause(0.3)
+        assert app.summary_line.startswith(f"No .tf files in {tmp_path}")
+        assert ":demo" in app.summary_line
+        assert app.plan is None and not app.busy  # nothing was planned here
+        app.run_command("demo")
+        assert app.working_dir == demo_dir()
+        assert app.summary_line.startswith("Opened ")

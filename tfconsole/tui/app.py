@@ -89,8 +89,9 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
     busy: reactive[bool] = reactive(False)
 
     def __init__(self, working_dir: str = ".", parallelism: int = 10,
-                 cli_vars: list[tuple[str, str]] | None = None) -> None:
+                 cli_vars: list[tuple[str, str]] | None = None, plan_on_open: bool = False) -> None:
         super().__init__()
+        self.plan_on_open = plan_on_open  # `tfconsole ui` plans at once (x or ctrl+c cancels it)
         self.working_dir = os.path.abspath(working_dir)
         self.parallelism = max(1, parallelism)
         # -var / -var-file as ("var", "k=v") / ("var-file", PATH), in order (a later one wins);
@@ -169,6 +170,12 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         self.query_one("#diagnostics", DiagnosticsPane).show([], {})
         self.query_one("#plan-tree", ConsoleTree).focus()
         self.set_interval(0.5, self._tick)
+        if not has_config(self.working_dir):
+            self._set_summary(Text(f"No .tf files in {self.working_dir}. Type :demo to open the bundled demo, "
+                                   "or quit and start tfconsole ui in a configuration directory.",
+                                   style="bold yellow"))
+        elif self.plan_on_open:
+            self.call_after_refresh(self.action_plan)
 
     async def on_event(self, event: events.Event) -> None:
         # input priority: while a walk runs, it pauses briefly at its next hook call so that
@@ -213,7 +220,7 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         ("Graph: layers or timeline", "After an apply: the timeline of every vertex (v)", "graph_mode"),
         ("Graph: collapse modules", "Collapse or open every module in the graph (m)", "collapse_modules"),
         ("Next workspace", "Switch to the next workspace (W)", "next_workspace"),
-        ("Command line", "Type a command: plan, apply, target ADDR... (:)", "command_line"),
+        ("Command line", "Type a command: plan, apply, target ADDR, var k=v, demo... (:)", "command_line"),
         ("Next running", "Jump to the next running instance (>)", "next_running"),
         ("Next failed", "Jump to the next failed instance (!)", "next_failed"),
         ("Follow the apply", "Keep the cursor on the newest running instance (=)", "toggle_follow"),
@@ -493,6 +500,22 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         if self.view in ("state", "orphans"):
             self.load_state_view()
 
+    def open_directory(self, path: str) -> None:
+        """Act on another configuration directory from now on (the demo, offered when the
+        console was opened where there is no configuration)."""
+        if not self._guard_idle():
+            return
+        if not has_config(path):
+            self.notify(f"No .tf files in {path}.", severity="error")
+            return
+        self.working_dir = os.path.abspath(path)
+        self.plan = self.plan_ctx = self.state_outcome = self.graph_info = self.applied_state = None
+        self._init_graph_view()
+        self._reset_progress()
+        self._rebuild_plan_tree()
+        self._show_workdir()
+        self._set_summary(f"Opened {self.working_dir}: press p to plan.")
+
     def action_next_workspace(self) -> None:
         backend = self._backend()
         names = backend.workspaces()
@@ -541,6 +564,8 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
             self._plan(refresh_only=True)
         elif cmd == "replace" and args:
             self._plan(replace=args)
+        elif cmd == "demo":
+            self.open_directory(demo_dir())
         elif cmd == "graph":
             self.action_graph(" ".join(args) if args else None)
         elif cmd in ("workspace", "ws"):
@@ -621,6 +646,19 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
                     "ctrl+c again stops at once.", severity="warning")
 
 
+def demo_dir() -> str:
+    """The bundled demo configuration (configs/demo beside the package)."""
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                        "configs", "demo")
+
+
+def has_config(path: str) -> bool:
+    try:
+        return any(n.endswith((".tf", ".tf.json")) for n in os.listdir(path))
+    except OSError:
+        return False
+
+
 def run_app(target_dir: str, args: Any = None) -> int:
     """The `tfconsole ui` entry point: run the console on target_dir; 0 on a normal quit."""
     parallelism = 10
@@ -630,7 +668,7 @@ def run_app(target_dir: str, args: Any = None) -> int:
         except (AttributeError, TypeError, ValueError):
             parallelism = 10
     cli_vars = [(k, v) for k, v in getattr(args, "ordered", []) if k in ("var", "var-file")]
-    app = ConsoleApp(target_dir, parallelism=parallelism, cli_vars=cli_vars)
+    app = ConsoleApp(target_dir, parallelism=parallelism, cli_vars=cli_vars, plan_on_open=True)
     result = app.run()
     if isinstance(result, int):
         return result
