@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from typing import Any
 
 _NUMBER = re.compile(r"(\d+)")
@@ -23,6 +24,7 @@ def key_text(key: Any) -> str:
     return f"[{json.dumps(key)}]"
 
 
+@lru_cache(maxsize=1 << 16)  # layouts of a 10,000-vertex graph sort the same names again and again
 def natural_key(text: str) -> tuple[Any, ...]:
     """Sort key that orders digit runs by value, so `base[10]` follows `base[9]`."""
     parts = _NUMBER.split(text)

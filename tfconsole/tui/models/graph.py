@@ -38,10 +38,11 @@ class WalkGraph:
 
     def add(self, name: str, deps: Iterable[str] = ()) -> None:
         known = self.deps.setdefault(name, [])
-        for d in deps:
-            if d not in known:
-                known.append(d)
-            self.deps.setdefault(d, [])
+        new = [d for d in dict.fromkeys(deps) if d not in known] if known else list(dict.fromkeys(deps))
+        known.extend(new)  # (a set check per edge: a vertex may have thousands of dependencies)
+        for d in new:
+            if d not in self.deps:
+                self.deps[d] = []
         self.version += 1
         self._dependents = None
 
@@ -144,7 +145,7 @@ class GraphLayout:
         for name, d in depth.items():
             if needle and needle not in name.lower():
                 continue
-            rep = self._outermost_collapsed(name)
+            rep = self._outermost_collapsed(name) if self.collapsed else name
             entry = entries.setdefault(rep, [d, 0])
             entry[0] = min(entry[0], d)  # a module row sits at its shallowest member's depth
             if rep != name:
@@ -167,10 +168,11 @@ class GraphLayout:
         standing for their members, in natural order."""
         members = [name] if name not in self.collapsed else [
             n for n in self.graph.deps if self._outermost_collapsed(n) == name]
+        rep = self._outermost_collapsed if self.collapsed else (lambda n: n)
         deps, dents = set(), set()
         for m in members:
-            deps.update(self._outermost_collapsed(d) for d in self.graph.deps.get(m, []))
-            dents.update(self._outermost_collapsed(d) for d in self.graph.dependents(m))
+            deps.update(map(rep, self.graph.deps.get(m, [])))
+            dents.update(map(rep, self.graph.dependents(m)))
         deps.discard(name)
         dents.discard(name)
         return sorted(deps, key=natural_key), sorted(dents, key=natural_key)

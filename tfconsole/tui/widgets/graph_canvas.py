@@ -93,10 +93,10 @@ class GraphCanvas(ScrollView, can_focus=True):
 
     def _highlight(self, line: int) -> None:
         if 0 <= line < len(self.rows):
-            self._scroll_to(line)
+            self._bring_into_view(line)
             self.post_message(self.Highlighted(self, self.rows[line]))
 
-    def _scroll_to(self, line: int, centre: bool = False) -> None:
+    def _bring_into_view(self, line: int, centre: bool = False) -> None:
         height = self.scrollable_content_region.height or self.size.height
         top = int(self.scroll_offset.y)
         if centre and height:
@@ -109,7 +109,7 @@ class GraphCanvas(ScrollView, can_focus=True):
     def on_resize(self, event: events.Resize) -> None:
         self.virtual_size = Size(self.size.width, len(self.rows))
         if self.cursor_line >= 0:
-            self._scroll_to(self.cursor_line)
+            self._bring_into_view(self.cursor_line)
 
     # ------------------------------------------------------------------ actions
     def action_move(self, delta: int) -> None:
@@ -135,7 +135,7 @@ class GraphCanvas(ScrollView, can_focus=True):
 
     def action_centre(self) -> None:
         if self.cursor_line >= 0:
-            self._scroll_to(self.cursor_line, centre=True)
+            self._bring_into_view(self.cursor_line, centre=True)
 
     def on_click(self, event: events.Click) -> None:
         line = int(self.scroll_offset.y) + event.y
