@@ -92,3 +92,23 @@ async def test_directory_without_configuration_offers_the_demo(tmp_path: Path) -
         app.run_command("demo")
         assert app.working_dir == demo_dir()
         assert app.summary_line.startswith("Opened ")
+
+
+async def test_empty_log_pane_is_small_and_L_shows_it_full_screen(tmp_path: Path) -> None:
+    (tmp_path / "main.tf").write_text(CONFIG)
+    app = ConsoleApp(str(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = app.diagnostics_pane
+        await pilot.pause(0.1)
+        assert pane.has_class("empty") and pane.outer_size.height == 3
+        await pilot.press("L")
+        await wait_for(pilot, lambda: app.screen.maximized is pane)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.maximized is None)
+        await pilot.press("p")
+        await wait_for(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy)
+        await pilot.press("a")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: not app.busy and app.summary_line.startswith("Apply complete!"))
+        await wait_for(pilot, lambda: not pane.has_class("empty"))  # the apply's progress lines

@@ -67,6 +67,7 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         Binding("greater_than_sign", "next_running", "Next running", show=False),
         Binding("exclamation_mark", "next_failed", "Next failed", show=False),
         Binding("equals_sign", "toggle_follow", "Follow", show=False),
+        Binding("L", "toggle_log", "Log", show=False),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit_app", "Quit"),
         # Terraform users stop an apply with ctrl+c: the first press cancels as Terraform's first
@@ -224,6 +225,7 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         ("Next running", "Jump to the next running instance (>)", "next_running"),
         ("Next failed", "Jump to the next failed instance (!)", "next_failed"),
         ("Follow the apply", "Keep the cursor on the newest running instance (=)", "toggle_follow"),
+        ("Log full screen", "Show the diagnostics and progress log full screen, or back (L)", "toggle_log"),
         ("Keys", "Every key binding (?)", "help"),
         ("Quit", "Quit tfconsole (q; asks first during an apply)", "quit_app"),
     ]
@@ -446,6 +448,9 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
             self._set_detail("")
 
     def action_back(self) -> None:
+        if self.screen.maximized is not None:  # the full-screen log first
+            self.screen.minimize()
+            return
         for box_id in ("#cmdline", "#search"):
             box = self.query_one(box_id, Input)
             if box.has_class("visible"):
@@ -613,6 +618,13 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         self.query_one(StatusBar).variables = len(self.cli_vars)
 
     # ------------------------------------------------------------------ misc
+    def action_toggle_log(self) -> None:
+        """The diagnostics and progress log full screen (L again, or escape, brings the views back)."""
+        if self.screen.maximized is not None:
+            self.screen.minimize()
+        else:
+            self.screen.maximize(self.diagnostics_pane, container=False)
+
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())

@@ -57,6 +57,7 @@ HELP = """\
            graph ADDR, workspace, demo, help, quit
   :var k=v / :var-file F / :unset NAME / :vars
            the -var and -var-file values every plan uses (also: tfconsole ui -var k=v)
+  L        the diagnostics and progress log full screen (L again: back)
   ctrl+p   command palette
   ?        this help
   q        quit

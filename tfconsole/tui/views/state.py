@@ -70,7 +70,9 @@ class StateView:
                     label = Text(str(rs.addr.resource))
                     if many:
                         label.append(f"  {len(rs.instances)} instances", style="dim")
-                    rnode = mnode.add(label, NodeInfo("state-resource", str(rs.addr), rs), expand=not many)
+                    single = list(rs.instances) == [None]  # one unkeyed instance is its own row
+                    rnode = mnode if single else mnode.add(label, NodeInfo("state-resource", str(rs.addr), rs),
+                                                           expand=not many)
                     for key, inst in rs.instances.items():
                         addr = rs.addr.instance(key)
                         info = NodeInfo("state-instance", str(addr), inst)
@@ -80,7 +82,7 @@ class StateView:
                         first = first or (inode if not many else rnode)
                         if at == str(addr):
                             keep = inode
-                    if at == str(rs.addr) and keep is None:
+                    if at == str(rs.addr) and keep is None and not single:
                         keep = rnode
         if self.view == "state" and (keep or first) is not None:
             self.call_after_refresh(tree.move_cursor, keep or first)
