@@ -69,13 +69,7 @@ def test_plan_apply_state_quit_in_tmux(tmp_path: Path) -> None:
     d = tmp_path / "infra"
     d.mkdir()
     (d / "main.tf").write_text(CONFIG)
-    rc_file = tmp_path / "rc"
-    session = f"tfconsole-{uuid.uuid4().hex[:8]}"
-    cmd = (f"{shlex.quote(sys.executable)} -m tfconsole -chdir={shlex.quote(str(d))} ui; "
-           f"echo $? > {shlex.quote(str(rc_file))}")
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "40", "sh", "-c", cmd],
-                   check=True)
-    t = Tmux(session)
+    t, rc_file = _start(tmp_path, d)
     try:
         screen = t.wait_for("Plan:")  # tfconsole ui plans on open
         assert "Plan: 6 to add, 0 to change, 0 to destroy." in screen
@@ -87,13 +81,9 @@ def test_plan_apply_state_quit_in_tmux(tmp_path: Path) -> None:
         t.send("s")
         screen = t.wait_for("terraform_data.subnet")
         assert "State" in screen
-        t.send("q")
-        deadline = time.monotonic() + 600
-        while time.monotonic() < deadline and not rc_file.exists():
-            time.sleep(0.1)
-        assert rc_file.read_text().strip() == "0"
+        _quit(t, rc_file)
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        subprocess.run(["tmux", "kill-session", "-t", t.session], capture_output=True)
     assert state_addresses(d) == EXPECTED
     assert not (d / ".terraform.tfstate.lock.info").exists()
 
