@@ -171,3 +171,14 @@ async def test_graph_edges_followed_by_keys(tmp_path: Path) -> None:
         await pilot.press("slash", *"data.b")
         await wait_for(pilot, lambda: [r.name for r in app.graph_canvas.rows if r.kind == "vertex"]
                        == ["terraform_data.b"])
+
+
+def test_view_models_do_not_import_textual() -> None:
+    """tui/models is what tests drive without Textual: importing it must not bring Textual in."""
+    import subprocess
+    import sys
+
+    code = ("import sys; import tfconsole.tui.models.graph, tfconsole.tui.models.plan, "
+            "tfconsole.tui.models.format; print('textual' in sys.modules, 'rich' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"]
