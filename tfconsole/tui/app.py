@@ -99,6 +99,7 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         # every plan, orphan search and graph of this console uses them
         self.cli_vars: list[tuple[str, str]] = list(cli_vars or [])
         self._orphan_plan: list[str] | None = None
+        self.op_started = 0.0  # clock() when the running operation started (elapsed, estimate)
         self.applied_state: Any = None  # the state the last apply saved (outputs, applied values)
         self._outputs_node: TreeNode | None = None
         self.bridge = HookBridge(self)
@@ -300,6 +301,7 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         self._interrupted = False
         self.op_name = name
         self.op_ctx = None
+        self.op_started = self.clock()
         self.query_one(StatusBar).operation = f"{name}…"
         self.diagnostics_pane.clear_log()
 
@@ -340,7 +342,9 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         if self.busy and self.op_name:
             self.busy = False
         self.op_ctx = None
-        self.query_one(StatusBar).operation = status
+        bar = self.query_one(StatusBar)
+        bar.operation = status
+        bar.timing = ""
         self._refresh_counts()
 
     # ------------------------------------------------------------------ search (plan or graph)

@@ -13,7 +13,7 @@ from tfconsole.plans import Action, Plan
 
 from .. import operations as ops
 from ..messages import VertexBatch, VertexUpdate, WalkFinished, WalkStarted
-from ..models.format import status_word
+from ..models.format import fmt_seconds, status_word
 from ..screens import ConfirmScreen
 from ..widgets import StatusBar
 from .common import VERTEX_SUFFIX
@@ -279,6 +279,18 @@ class ApplyView:
             self._tree("plan").refresh()
         if self.busy and self.view == "graph":
             self._graph_live_refresh(settle=True)
+        if self.busy:
+            self.query_one(StatusBar).timing = self._timing_text()
+
+    def _timing_text(self) -> str:
+        """The running operation's elapsed time and, once some vertices are done, an estimate
+        of the rest (the pace so far applied to the vertices left)."""
+        elapsed = max(0.0, self.clock() - self.op_started)
+        text = f"{fmt_seconds(elapsed)} elapsed"
+        total, done = len(self.vertices), self.status_counts.get("done", 0)
+        if 0 < done < total:
+            text += f", ~{fmt_seconds(elapsed / done * (total - done))} left"
+        return text
 
     def _status_text(self, upd: VertexUpdate) -> str:
         """The status word of an instance row (waiting lists only the dependencies pending)."""
