@@ -120,7 +120,8 @@ async def test_taint_from_state_view(tmp_path: Path) -> None:
         await pilot.press("s")
         await wait_for(pilot, lambda: any("terraform_data.only" == x for x in tree_labels(app, "state")))
         tree = app.query_one("#state-tree")
-        inst = tree.root.children[0].children[0].children[0]
+        inst = tree.root.children[0].children[0]  # a single-instance resource is one row: the instance
+        assert inst.data.kind == "state-instance"
         tree.move_cursor(inst)
         await pilot.pause(0.05)
         await pilot.press("T")
