@@ -11,8 +11,8 @@ What it does, on a temporary directory (nothing lands in the repository):
    and the CLI (`tfconsole plan -out=tfplan`, then the wall time of `tfconsole apply tfplan` in a
    subprocess, output to a file);
 2. the console under `App.run_test()`: `p`, wait for the plan, `a`, `y`; while the apply runs it
-   presses keys in a loop - down, down, up, up, s (state view), escape (back), g (graph view),
-   escape - and measures each one.
+   presses keys in a loop - down, down, up, up, s (state view), escape (back), g (the live graph
+   view), down, down, up, up (in the graph), escape - and measures each one.
 
 What a key's latency is, precisely: the key event is handed to the app's driver exactly as the
 terminal driver's input thread hands it over (`driver.send_message(events.Key)`) at t0; the
@@ -53,7 +53,8 @@ from tfconsole.tui.messages import VertexBatch  # noqa: E402
 
 KEY_TIMEOUT = 10.0
 KEY_GAP = 0.05
-KEYS = ["down", "down", "up", "up", "s", "escape", "g", "escape"]
+# the last part moves in the live graph pane while it redraws statuses (g opens it)
+KEYS = ["down", "down", "up", "up", "s", "escape", "g", "down", "down", "up", "up", "escape"]
 
 
 def config_text(per_resource: int) -> str:
@@ -153,10 +154,10 @@ async def loop_lag(stop: asyncio.Event, out: list[float]) -> None:
 def effect_of(app: BenchApp, key: str) -> tuple[str, Callable[[], bool]]:
     """The key to press (down/up flip at the ends of the tree) and how to see its effect."""
     switcher = app.query_one("#views")
-    tree = app._tree("plan")
+    tree = app.graph_canvas if app.view == "graph" else app._tree("plan")
     if key in ("down", "up"):
         before = tree.cursor_line
-        rows = len(tree.rows) if hasattr(tree, "rows") else tree.last_line + 1
+        rows = len(tree.rows)
         if key == "down" and before >= rows - 1:
             key = "up"
         elif key == "up" and before <= 0:

@@ -35,8 +35,9 @@ sys.path.insert(0, str(ROOT))
 
 import tfconsole.graph.nodes.resource as resource_module  # noqa: E402
 import tfconsole.providers.builtin.time as time_provider  # noqa: E402
-import tfconsole.tui.app as app_module  # noqa: E402
 import tfconsole.tui.bridge as bridge_module  # noqa: E402
+import tfconsole.tui.views.apply as apply_view_module  # noqa: E402
+import tfconsole.tui.views.graph as graph_view_module  # noqa: E402
 import tfconsole.walk.walker as walker_module  # noqa: E402
 from tfconsole.tui.app import ConsoleApp  # noqa: E402
 
@@ -89,7 +90,8 @@ def make_deterministic(seed: int = 4) -> VirtualClock:
     walker_module.time = _TimeModule(clock.read)
     resource_module.time = _TimeModule(clock.read)
     bridge_module.time = _TimeModule(clock.read)
-    app_module.time = _TimeModule(clock.read)
+    apply_view_module.time = _TimeModule(clock.read)
+    graph_view_module.time = _TimeModule(clock.read)
     return clock
 
 FALLBACK = """\
@@ -148,7 +150,7 @@ async def shoot(out: Path, size: tuple[int, int]) -> list[Path]:
     clock = make_deterministic()
     with tempfile.TemporaryDirectory(prefix="tfconsole-shots-") as tmp:
         d, make_orphans = prepare(Path(tmp))
-        app = ConsoleApp(str(d), parallelism=1)
+        app = ConsoleApp(str(d))  # the default parallelism, as a user runs it
 
         def save(name: str) -> None:
             path = out / f"{name}.svg"
@@ -179,6 +181,11 @@ async def shoot(out: Path, size: tuple[int, int]) -> list[Path]:
                 app.query_one("#plan-tree").refresh()
                 await pilot.pause(0.6)
                 save("live-apply")
+                # the live graph at the same moment
+                await pilot.press("g")
+                await pilot.pause(0.6)
+                save("live-graph")
+                await pilot.press("escape")
             await wait(pilot, lambda: not app.busy, 120)
             await pilot.pause(0.2)
             if "live-apply" not in [p.stem for p in saved]:
@@ -190,7 +197,11 @@ async def shoot(out: Path, size: tuple[int, int]) -> list[Path]:
             pick = next((a for a in instances if "worker" in a or "server" in a), instances[0] if instances else "")
             app.run_command(f"graph {pick}")
             await pilot.pause(0.5)
-            save("graph")
+            save("graph")  # after the apply: the critical path heads the layers
+            await pilot.press("v")
+            await pilot.pause(0.3)
+            save("graph-timeline")
+            await pilot.press("v")
 
             # state, one instance opened
             await pilot.press("s")

@@ -120,7 +120,8 @@ async def test_taint_from_state_view(tmp_path: Path) -> None:
         await pilot.press("s")
         await wait_for(pilot, lambda: any("terraform_data.only" == x for x in tree_labels(app, "state")))
         tree = app.query_one("#state-tree")
-        inst = tree.root.children[0].children[0].children[0]
+        inst = tree.root.children[0].children[0]  # a single-instance resource is one row: the instance
+        assert inst.data.kind == "state-instance"
         tree.move_cursor(inst)
         await pilot.pause(0.05)
         await pilot.press("T")
@@ -213,7 +214,8 @@ async def test_marks_target_replan(tmp_path: Path) -> None:
         await pilot.press("p")
         await wait_for(pilot, lambda: not app.busy and app.plan is not None and not app.plan.targets
                        and "terraform_data.b" in app.instance_nodes)
-        tree.move_cursor(app.instance_nodes["terraform_data.b"].parent)
+        # a single-instance resource is one row (its instance): marking it marks the resource
+        tree.move_cursor(app.instance_nodes["terraform_data.b"])
         await pilot.pause(0.05)
         await pilot.press("space", "e")
         await wait_for(pilot, lambda: not app.busy and app.plan is not None and bool(app.plan.excludes))
@@ -329,7 +331,9 @@ async def test_orphans_of_a_removed_module_key(tmp_path: Path) -> None:
         await pilot.press("D")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
         await pilot.press("y", "e", "s", "enter")
-        await wait_for(pilot, lambda: summary(app).startswith("Destroy complete!"))
+        # a normal plan restricted to the orphan (not a destroy plan): it deletes just that
+        await wait_for(pilot, lambda: summary(app).startswith("Apply complete! Resources: 0 added, 0 changed, "
+                                                              "1 destroyed."))
     data = json.loads((d / "terraform.tfstate").read_text())
     assert [(r.get("module"), r["name"]) for r in data["resources"]] == [('module.svc["a"]', "x")]
 

@@ -76,7 +76,8 @@ async def test_10k_apply_streams_with_bounded_rendering(tmp_path: Path) -> None:
         for key in ("down", "down", "up", "s", "escape", "g", "escape"):
             await pilot.press(key)
         assert app.view == "plan"
-        await wait_for(pilot, lambda: app.summary_line.startswith("Apply"), 600)
+        # ("Applying…" also starts with "Apply": wait for the operation to end)
+        await wait_for(pilot, lambda: app.summary_line.startswith("Apply") and not app.busy, 600)
         assert app.summary_line == "Apply complete! Resources: 10000 added, 0 changed, 0 destroyed."
         await pilot.pause(0.2)
 

@@ -63,17 +63,11 @@ resource "tfcheck_thing" "two" {
 
         # the graph view: the provider is a vertex, and its detail says how configuring went
         await pilot.press("g")
-        graph = app._tree("graph")
-        await wait_for(pilot, lambda: _find(graph.root, PROVIDER) is not None)
-        graph.move_cursor(_find(graph.root, PROVIDER))
+        graph = app.graph_canvas
+        await wait_for(pilot, lambda: _find(graph.rows, PROVIDER) is not None)
+        graph.cursor_line = _find(graph.rows, PROVIDER)
         await wait_for(pilot, lambda: "plugin: configured" in detail(app))
 
 
-def _find(node, name: str):
-    for child in node.children:
-        if child.data is not None and child.data.kind == "vertex" and child.data.addr == name:
-            return child
-        found = _find(child, name)
-        if found is not None:
-            return found
-    return None
+def _find(rows, name: str) -> int | None:
+    return next((i for i, r in enumerate(rows) if r.kind == "vertex" and r.name == name), None)

@@ -135,7 +135,8 @@ def deterministic():
     spec.loader.exec_module(mod)
     saved_secrets = {n: getattr(secrets, n) for n in ("token_bytes", "choice", "randbelow", "randbits")}
     saved_uuid4 = uuid.uuid4
-    patched = [mod.walker_module, mod.resource_module, mod.bridge_module, mod.app_module]
+    patched = [mod.walker_module, mod.resource_module, mod.bridge_module, mod.apply_view_module,
+               mod.graph_view_module]
     saved_time = [m.time for m in patched]
     saved_now = mod.time_provider.now_utc
     try:
@@ -176,3 +177,77 @@ def test_apply_pane_snapshot(snap_compare, tmp_path: Path, deterministic) -> Non
         await pilot.pause(0.3)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+# ---------------------------------------------------------------------------------------------
+# the live graph, fed the messages a walk's hook bridge posts (fixed times, so the screen is
+# the same on every run): during an apply, and after it with the critical path and timeline
+
+from tfconsole.tui.messages import VertexBatch, VertexUpdate, WalkStarted  # noqa: E402
+
+TFD = 'provider["terraform.io/builtin/terraform"]'
+LIVE_DEPS = {
+    "terraform_data.db (create)": [TFD],
+    "terraform_data.web[0] (create)": [TFD, "terraform_data.db (create)"],
+    "terraform_data.web[1] (create)": [TFD, "terraform_data.db (create)"],
+    "terraform_data.web[10] (create)": [TFD, "terraform_data.db (create)"],
+    "module.cache.terraform_data.node[0] (create)": [TFD],
+    "module.cache.terraform_data.node[1] (create)": [TFD],
+    "terraform_data.lb (create)": ["terraform_data.web[0] (create)", "terraform_data.web[1] (create)",
+                                   "terraform_data.web[10] (create)",
+                                   "module.cache.terraform_data.node[1] (create)"],
+    "root": ["terraform_data.lb (create)"],
+}
+
+
+def _feed(app: ConsoleApp, statuses: dict[str, tuple[str, float, float | None]]) -> None:
+    names = [TFD, *LIVE_DEPS]
+    app.post_message(WalkStarted("apply", names))
+    updates = [VertexUpdate(n, s, at, elapsed) for n, (s, at, elapsed) in statuses.items()]
+    app.post_message(VertexBatch(updates, deps={k: list(v) for k, v in LIVE_DEPS.items()}))
+
+
+def test_graph_live_snapshot(snap_compare, tmp_path: Path) -> None:
+    app = ConsoleApp(str(make_demo(tmp_path)))
+
+    async def run_before(pilot) -> None:
+        app.clock = lambda: 103.2
+        _feed(app, {
+            TFD: ("done", 99.0, 0.01),
+            "terraform_data.db (create)": ("done", 99.1, 1.1),
+            "terraform_data.web[0] (create)": ("running", 100.0, None),
+            "terraform_data.web[1] (create)": ("queued", 100.5, None),
+            "terraform_data.web[10] (create)": ("failed", 100.0, 0.4),
+            "module.cache.terraform_data.node[0] (create)": ("skipped", 100.0, None),
+            "module.cache.terraform_data.node[1] (create)": ("done", 99.5, 2.0),
+            "terraform_data.lb (create)": ("waiting", 99.0, None),
+            "root": ("waiting", 99.0, None),
+        })
+        await pilot.pause(0.2)
+        app.run_command("graph terraform_data.web[1] (create)")
+        await _wait(pilot, lambda: app.graph_canvas.cursor_row is not None
+                    and app.graph_canvas.cursor_row.name == "terraform_data.web[1] (create)")
+        await pilot.pause(0.2)
+
+    assert snap_compare(app, terminal_size=(120, 34), run_before=run_before)
+
+
+def test_graph_after_apply_snapshot(snap_compare, tmp_path: Path) -> None:
+    app = ConsoleApp(str(make_demo(tmp_path)))
+    timings = {TFD: (0.0, 0.1), "terraform_data.db (create)": (0.1, 1.2),
+               "module.cache.terraform_data.node[0] (create)": (0.1, 0.6),
+               "module.cache.terraform_data.node[1] (create)": (0.1, 2.1),
+               "terraform_data.web[0] (create)": (1.2, 1.9), "terraform_data.web[1] (create)": (1.2, 2.4),
+               "terraform_data.web[10] (create)": (1.2, 1.5), "terraform_data.lb (create)": (2.4, 3.0),
+               "root": (3.0, 3.0)}
+
+    async def run_before(pilot) -> None:
+        _feed(app, {n: ("done", 100.0, e - s) for n, (s, e) in timings.items()})
+        await pilot.pause(0.2)
+        app._graph_walk_done(timings)
+        app.run_command("graph terraform_data.lb (create)")
+        await pilot.pause(0.1)
+        await pilot.press("v")  # the timeline under the critical path
+        await pilot.pause(0.2)
+
+    assert snap_compare(app, terminal_size=(120, 34), run_before=run_before)

@@ -69,17 +69,9 @@ def test_plan_apply_state_quit_in_tmux(tmp_path: Path) -> None:
     d = tmp_path / "infra"
     d.mkdir()
     (d / "main.tf").write_text(CONFIG)
-    rc_file = tmp_path / "rc"
-    session = f"tfconsole-{uuid.uuid4().hex[:8]}"
-    cmd = (f"{shlex.quote(sys.executable)} -m tfconsole -chdir={shlex.quote(str(d))} ui; "
-           f"echo $? > {shlex.quote(str(rc_file))}")
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "40", "sh", "-c", cmd],
-                   check=True)
-    t = Tmux(session)
+    t, rc_file = _start(tmp_path, d)
     try:
-        t.wait_for("Press p to plan")
-        t.send("p")
-        screen = t.wait_for("Plan:")
+        screen = t.wait_for("Plan:")  # tfconsole ui plans on open
         assert "Plan: 6 to add, 0 to change, 0 to destroy." in screen
         t.send("a")
         t.wait_for("Apply the reviewed plan?")
@@ -89,12 +81,120 @@ def test_plan_apply_state_quit_in_tmux(tmp_path: Path) -> None:
         t.send("s")
         screen = t.wait_for("terraform_data.subnet")
         assert "State" in screen
-        t.send("q")
-        deadline = time.monotonic() + 600
-        while time.monotonic() < deadline and not rc_file.exists():
-            time.sleep(0.1)
-        assert rc_file.read_text().strip() == "0"
+        _quit(t, rc_file)
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        subprocess.run(["tmux", "kill-session", "-t", t.session], capture_output=True)
     assert state_addresses(d) == EXPECTED
     assert not (d / ".terraform.tfstate.lock.info").exists()
+
+
+def _start(tmp_path: Path, d: Path, args: str = "") -> tuple[Tmux, Path]:
+    rc_file = tmp_path / "rc"
+    session = f"tfconsole-{uuid.uuid4().hex[:8]}"
+    # (pytest may export COLUMNS/LINES, which Textual would take over the terminal's own size)
+    cmd = (f"unset COLUMNS LINES; {shlex.quote(sys.executable)} -m tfconsole -chdir={shlex.quote(str(d))} ui {args}; "
+           f"echo $? > {shlex.quote(str(rc_file))}")
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "160", "-y", "48", "sh", "-c", cmd],
+                   check=True)
+    return Tmux(session), rc_file
+
+
+def _type_yes(t: Tmux) -> None:
+    """Type yes into the confirmation; keys that arrive before its input has focus (a loaded
+    machine) are lost, so while the input still shows empty, type again."""
+    for _ in range(20):
+        t.send("y", "e", "s", "Enter")
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            if "Enter a value" not in t.screen():
+                return
+            time.sleep(0.1)
+    raise AssertionError("the confirmation never took the typed yes")
+
+
+def _quit(t: Tmux, rc_file: Path) -> None:
+    t.send("q")
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline and not rc_file.exists():
+        time.sleep(0.1)
+    assert rc_file.read_text().strip() == "0"
+
+
+SLEEPS = """resource "time_sleep" "long" {
+  create_duration = "4s"
+}
+resource "terraform_data" "after_long" {
+  input = time_sleep.long.id
+}
+resource "terraform_data" "quick" {
+  count = 12
+  input = "q-${count.index}"
+}
+"""
+
+
+def test_live_graph_during_and_after_apply_in_tmux(tmp_path: Path) -> None:
+    """Issue 10 item 2: during an apply g shows the walk's graph with live status words, in
+    dependency layers; after it, the critical path."""
+    d = tmp_path / "infra"
+    d.mkdir()
+    (d / "main.tf").write_text(SLEEPS)
+    t, rc_file = _start(tmp_path, d)
+    try:
+        t.wait_for("Plan:")
+        t.send("a")
+        t.wait_for("Apply the reviewed plan?")
+        t.send("y")
+        t.send("g")
+        # "waiting on" names only what is still pending (the provider is done by then)
+        screen = t.wait_for("terraform_data.after_long (create)  waiting on time_sleep.long")
+        assert "time_sleep.long (create)  running" in screen
+        assert "── depth 1" in screen and "live" in screen
+        # natural order: quick[10] after quick[9]
+        assert screen.index("terraform_data.quick[9] (create)") < screen.index("terraform_data.quick[10] (create)")
+        t.wait_for("Critical path")
+        screen = t.wait_for("★ time_sleep.long (create)  done")
+        assert "★ terraform_data.after_long (create)" in screen
+        _quit(t, rc_file)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", t.session], capture_output=True)
+
+
+SHARDS = """variable "shards" {
+  type    = number
+  default = 3
+}
+resource "terraform_data" "shard" {
+  count = var.shards
+  input = "shard ${count.index}"
+}
+resource "terraform_data" "keep" {}
+"""
+
+
+def test_orphans_with_var_and_destroy_marked_in_tmux(tmp_path: Path) -> None:
+    """Issue 10 item 3: `ui -var` reaches the orphans view without a tfvars file, the orphans
+    come from the state (no plan needed), and D destroys exactly the marked one."""
+    d = tmp_path / "infra"
+    d.mkdir()
+    (d / "main.tf").write_text(SHARDS)
+    subprocess.run([sys.executable, "-m", "tfconsole", f"-chdir={d}", "apply", "-auto-approve"], check=True,
+                   capture_output=True)
+    t, rc_file = _start(tmp_path, d, "-var shards=1")
+    try:
+        t.wait_for("Plan:")
+        t.send("o")
+        screen = t.wait_for("terraform_data.shard[2]")
+        assert "terraform_data.shard[1]" in screen and "count index" in screen
+        assert "terraform_data.keep" not in screen.split("Orphans", 1)[1].split("╰", 1)[0]
+        t.send("j")
+        t.send("Space")
+        t.send("D")
+        screen = t.wait_for("Enter a value")  # the typed confirmation's empty input
+        assert "Destroy all remote objects" not in screen and "Targets: terraform_data.shard[2]" in screen
+        _type_yes(t)
+        t.wait_for("Apply complete! Resources: 0 added, 0 changed, 1 destroyed.")
+        _quit(t, rc_file)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", t.session], capture_output=True)
+    assert state_addresses(d) == {"terraform_data.shard[0]", "terraform_data.shard[1]", "terraform_data.keep"}

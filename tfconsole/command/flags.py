@@ -254,7 +254,7 @@ _COMMANDS = [
         _f("json", B, "Print the schemas as JSON (required).", False), *VARS), 0),
     Command("help", "", "Print the list of commands.", (), None),
     Command("ui", "[options]", "Open the operations console.", (
-        _f("parallelism", I, "How many resource operations may run at once.", 10, metavar="N"),), 0),
+        _f("parallelism", I, "How many resource operations may run at once.", 10, metavar="N"), *VARS), 0),
 ]
 
 COMMANDS: dict[str, Command] = {c.name: c for c in _COMMANDS}

@@ -761,13 +761,9 @@ class CLI:
 
     # ---- the console
     def cmd_ui(self, a: Args) -> int:
-        has_tf = any(n.endswith(".tf") for n in os.listdir("."))
+        # a directory without .tf files: the console says so and offers the demo (never silently
+        # acts on another directory)
         target = "."
-        if not has_tf:
-            demo = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                                "configs", "demo")
-            if os.path.isdir(demo):
-                target = demo
         from tfconsole.backends import UnavailableBackend, backend_for
         from tfconsole.core import Context, Options
 

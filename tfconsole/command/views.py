@@ -615,22 +615,29 @@ def render_plan(plan: Plan, errored: bool = False, warnings: bool = True) -> str
     ocs = [o for o in plan.output_changes if o.action is not Action.NOOP]
     if ocs:
         out.append("\nChanges to Outputs:")
-        width = max(len(o.name) for o in ocs)
-        for o in ocs:
-            if o.sensitive:
-                sym = {Action.CREATE: "+", Action.UPDATE: "~", Action.DELETE: "-"}.get(o.action, " ")
-                out.append(_attr_line(2, sym, o.name, width, "(sensitive value)"))
-            elif o.action is Action.DELETE:
-                out.append(_attr_line(2, "-", o.name, width, _render(o.before, 2, "-") + " -> null"))
-            elif o.action is Action.UPDATE:
-                got = _diff_attr(2, o.name, width, o.before, o.after, "")
-                out.extend(x for x in got if x != "\x00hidden")
-            else:
-                out.append(_attr_line(2, "+", o.name, width, _render(o.after, 2, "+")))
+        out.extend(render_output_changes(ocs))
         if not moves:  # Terraform says so even when the plan also imports objects
             out.append("\nYou can apply this plan to save these new output values to the Terraform\nstate, "
                        "without changing any real infrastructure.")
     return "\n".join(out) + "\n"
+
+
+def render_output_changes(ocs: list[Any]) -> list[str]:
+    """The lines under "Changes to Outputs:" (the CLI's plan and the console's plan review)."""
+    out: list[str] = []
+    width = max(len(o.name) for o in ocs)
+    for o in ocs:
+        if o.sensitive:
+            sym = {Action.CREATE: "+", Action.UPDATE: "~", Action.DELETE: "-"}.get(o.action, " ")
+            out.append(_attr_line(2, sym, o.name, width, "(sensitive value)"))
+        elif o.action is Action.DELETE:
+            out.append(_attr_line(2, "-", o.name, width, _render(o.before, 2, "-") + " -> null"))
+        elif o.action is Action.UPDATE:
+            got = _diff_attr(2, o.name, width, o.before, o.after, "")
+            out.extend(x for x in got if x != "\x00hidden")
+        else:
+            out.append(_attr_line(2, "+", o.name, width, _render(o.after, 2, "+")))
+    return out
 
 
 # ---------------------------------------------------------------------------

@@ -40,6 +40,7 @@ class HookBridge(Hook):
         self._log: list[str] = []
         self._provider_status: dict[str, str] = {}
         self._provider_logs: dict[str, list[str]] = {}
+        self._deps: dict[str, list[str]] = {}
         self._timer: threading.Timer | None = None
         self._hold_until = 0.0  # time.perf_counter() until which hook calls wait (input priority)
         self._next_hold = 0.0  # no new hold before this: holds take at most half of the time
@@ -81,8 +82,9 @@ class HookBridge(Hook):
             log, self._log = self._log, []
             pstatus, self._provider_status = self._provider_status, {}
             plogs, self._provider_logs = self._provider_logs, {}
-        if pending or exps or log or pstatus or plogs:
-            self._target.post_message(VertexBatch(list(pending.values()), exps, edges, log, pstatus, plogs))
+            deps, self._deps = self._deps, {}
+        if pending or exps or log or pstatus or plogs or deps:
+            self._target.post_message(VertexBatch(list(pending.values()), exps, edges, log, pstatus, plogs, deps))
 
     # ---- walk progress
     def walk_started(self, operation: str, vertex_names: list[str]) -> None:
@@ -90,6 +92,8 @@ class HookBridge(Hook):
         self._target.post_message(WalkStarted(operation, list(vertex_names)))
 
     def vertex_waiting(self, name: str, waiting_on: list[str]) -> None:
+        with self._lock:
+            self._deps[name] = list(waiting_on)
         self._record(VertexUpdate(name, "waiting", time.monotonic(), detail=", ".join(sorted(waiting_on))))
 
     def vertex_queued(self, name: str) -> None:

@@ -41,6 +41,9 @@ class VertexBatch(Message):
     # provider's address for provider-level lines)
     provider_status: dict[str, str] = field(default_factory=dict)
     provider_logs: dict[str, list[str]] = field(default_factory=dict)
+    # the walk graph's edges: vertex -> its dependencies, as the walker registered the vertex
+    # (the live graph is drawn from these; a later "waiting" status no longer carries them)
+    deps: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass

@@ -15,7 +15,7 @@ from tfconsole import operations
 from tfconsole.core import Context
 from tfconsole.diags import Diagnostics
 from tfconsole.operations import OperationRequest, OperationView
-from tfconsole.plans import Plan
+from tfconsole.plans import Action, Plan
 from tfconsole.states.state import State
 
 
@@ -101,9 +101,13 @@ def config_files(ctx: Context, working_dir: str) -> dict[str, str]:
 
 def plan(working_dir: str, parallelism: int, hooks: list[Any], *, destroy: bool = False,
          targets: list[str] | None = None, excludes: list[str] | None = None,
-         on_context: Callable[[Context], None] | None = None) -> PlanOutcome:
+         on_context: Callable[[Context], None] | None = None, cli_vars: list[tuple[str, str]] | None = None,
+         refresh_only: bool = False, replace: list[str] | None = None) -> PlanOutcome:
+    """A plan as `terraform plan` makes it: -var / -var-file pairs in command-line order
+    ("var", "k=v") / ("var-file", PATH), -destroy, -refresh-only, -target, -exclude, -replace."""
     req = _request(working_dir, parallelism, hooks, _ContextView(on_context), destroy=destroy,
-                   targets=list(targets or []), excludes=list(excludes or []))
+                   targets=list(targets or []), excludes=list(excludes or []), cli_vars=list(cli_vars or []),
+                   refresh_only=refresh_only, replace=list(replace or []))
     res = operations.plan(req)
     ctx = res.context
     return PlanOutcome(res.plan if res.ok else None, res.diags, ctx, config_files(ctx, working_dir), destroy)
@@ -146,8 +150,9 @@ def graph_info(g: Any, timings: dict[str, tuple[float, float]] | None = None, ki
     return info
 
 
-def build_graph(working_dir: str) -> tuple[GraphInfo | None, Diagnostics]:
-    req = _request(working_dir)
+def build_graph(working_dir: str, cli_vars: list[tuple[str, str]] | None = None
+                ) -> tuple[GraphInfo | None, Diagnostics]:
+    req = _request(working_dir, cli_vars=list(cli_vars or []))
     ctx = operations.new_context(req)
     diags = ctx.load_config()
     if diags.has_errors:
@@ -160,16 +165,38 @@ def build_graph(working_dir: str) -> tuple[GraphInfo | None, Diagnostics]:
     return graph_info(g), diags
 
 
-def load_state(working_dir: str) -> StateOutcome:
-    """Read the state (no lock: a read-only snapshot), the config, and find orphans."""
-    res = operations.orphans(_request(working_dir))
+def load_state(working_dir: str, cli_vars: list[tuple[str, str]] | None = None,
+               evaluate: bool = False) -> StateOutcome:
+    """Read the state (no lock: a read-only snapshot), the config, and find orphans.
+
+    Without `evaluate`, the orphans judged from the configuration alone (no resource block, no
+    module). With it, also those only evaluation finds - an index beyond count, a key not in
+    for_each, a module instance gone - from a plan of the current state and configuration with
+    the console's variables (no refresh, no lock, nothing kept): the same rule the plan's
+    deletes follow, never a stale earlier plan."""
+    req = _request(working_dir, cli_vars=list(cli_vars or []))
+    res = operations.orphans(req)
     ctx = res.context
     out = StateOutcome(res.state, res.diags, config_files(ctx, working_dir), ctx.config)
     if res.state is None:
         return out
     out.decoded = decode_state(res.state)
-    out.orphans = res.orphans
+    out.orphans = list(res.orphans)
+    if evaluate and ctx.config is not None:
+        out.orphans.extend(_evaluated_orphans(req, {a for a, _ in out.orphans}, out.diags))
     return out
+
+
+def _evaluated_orphans(req: OperationRequest, known: set[str], diags: Diagnostics) -> list[tuple[str, str]]:
+    probe = OperationRequest(working_dir=req.working_dir, cli_vars=list(req.cli_vars), refresh=False,
+                             lock=False, parallelism=req.parallelism)
+    res = operations.plan(probe)
+    if not res.ok or res.plan is None:
+        diags.append(res.diags)
+        return []
+    return [(ch.address, ch.reason) for ch in res.plan.changes
+            if ch.action is Action.DELETE and (ch.reason or "").startswith("delete_because")
+            and ch.address not in known and not ch.deposed]
 
 
 def decode_state(state: State) -> dict[str, dict[str, Any]]:

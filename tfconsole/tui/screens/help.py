@@ -26,18 +26,25 @@ HELP = """\
   space    mark / unmark the instance, resource or module under the cursor
   t        re-plan with the marks as targets (-target)
   e        re-plan with the marks as exclusions (-exclude)
+  R        re-plan with the marked (or selected) instances as -replace
   c        clear marks
   n        show / hide no-op instances
   f        filter by action (all, create, update, delete, replace)
   /        search addresses (esc clears)
 
 [b]Views[/b]
-  g        graph: dependencies and dependents of the selected vertex (timings after apply)
+  g        the live graph: vertices in layers by dependency depth, each with its status
+           (waiting on ADDR, queued, running 3.2s, done 1.1s, failed, skipped)
+    ← →    follow an edge to a dependency / a dependent; . , the other ones; backspace back
+    enter  collapse the module of the vertex (or open a collapsed module); m: every module
+    v      after an apply: the timeline (a bar per vertex over wall time); the critical
+           path heads the graph: the chain of vertices that determined the wall time
+    z      centre the selection; / filters vertices by address
   s        state: module → resource → instance → attributes
   r        reveal / hide sensitive attributes (state view)
   T / U    taint / untaint the selected state instance
   o        orphans: state instances without configuration
-  D        plan-destroy the selected or marked orphans
+  D        destroy the selected or marked orphans (a plan deleting exactly them, typed yes)
   F        forget (state rm) the selected or marked orphans (asks y/n)
   esc      back to the plan review
 
@@ -46,7 +53,11 @@ HELP = """\
   :workspace [new] NAME   select (or create) a workspace; :workspace lists them
 
 [b]Other[/b]
-  :        command line: plan, apply, destroy, state, orphans, graph ADDR, workspace, help, quit
+  :        command line: plan, apply, destroy, refresh-only, replace ADDR, state, orphans,
+           graph ADDR, workspace, demo, help, quit
+  :var k=v / :var-file F / :unset NAME / :vars
+           the -var and -var-file values every plan uses (also: tfconsole ui -var k=v)
+  L        the diagnostics and progress log full screen (L again: back)
   ctrl+p   command palette
   ?        this help
   q        quit

@@ -100,6 +100,8 @@ class DiagnosticsPane(RichLog):
         if self._log:
             self._write_log(self._log)
         self._placeholder = not self._plain
+        # nothing to show: the pane shrinks to one line (at 80x24 every row counts)
+        self.set_class(self._placeholder, "empty")
         if self._placeholder:
             self.write(Text("No diagnostics.", style="dim"))
         self.border_title = f"Diagnostics ({len(self._diags)})" if self._diags else "Diagnostics"

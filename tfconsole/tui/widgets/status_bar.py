@@ -14,6 +14,8 @@ class StatusBar(Static):
     parallelism: reactive[int] = reactive(10)
     workdir: reactive[str] = reactive("")
     view: reactive[str] = reactive("plan")
+    timing: reactive[str] = reactive("")  # during an operation: elapsed, and an estimate of the rest
+    variables: reactive[int] = reactive(0)  # -var / -var-file values the console's plans use
 
     def render(self) -> Text:
         t = Text()
@@ -22,6 +24,10 @@ class StatusBar(Static):
         t.append(f"│ {self.operation} ")
         t.append(f"│ {self.done}/{self.total} done, {self.running} running, "
                  f"slots {self.running}/{self.parallelism} ")
+        if self.timing:
+            t.append(f"│ {self.timing} ", style="cyan")
+        if self.variables:
+            t.append(f"│ {self.variables} var{'s' if self.variables != 1 else ''} ", style="cyan")
         if self.workdir:
             t.append(f"│ {self.workdir}", style="dim")
         return t

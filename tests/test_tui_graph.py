@@ -1,0 +1,187 @@
+"""The console's live graph: its textual-free model (layers, natural order, collapsed modules,
+edges, critical path, timeline) and the graph view during and after a real apply."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tfconsole.tui.app import ConsoleApp
+from tfconsole.tui.models.format import natural_key, status_word
+from tfconsole.tui.models.graph import (GraphLayout, WalkGraph, critical_path, module_of, timeline_bar,
+                                        timeline_rows)
+from test_tui_helpers import wait_for
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def _graph(edges: dict[str, list[str]]) -> WalkGraph:
+    g = WalkGraph()
+    for name, deps in edges.items():
+        g.add(name, deps)
+    return g
+
+
+def test_natural_order() -> None:
+    names = ["base[10]", "base[9]", "base[100]", "base[1]", "a.b", 'x["k"]']
+    assert sorted(names, key=natural_key) == ["a.b", "base[1]", "base[9]", "base[10]", "base[100]", 'x["k"]']
+
+
+def test_status_words() -> None:
+    assert status_word("running", 10.0, None, 13.2) == "running 3.2s"
+    assert status_word("done", 0, 1.14, 99) == "done 1.1s"
+    assert status_word("waiting", 0, None, 1, "aws_vpc.main") == "waiting on aws_vpc.main"
+    assert status_word("queued", 0, None, 1) == "queued"
+    assert status_word("skipped", 0, None, 1) == "skipped"
+
+
+def test_layers_by_dependency_depth() -> None:
+    g = _graph({"p": [], "a": ["p"], "b": ["a", "p"], "c": ["p"], "root": ["b", "c"]})
+    assert g.layers() == {"p": 0, "a": 1, "c": 1, "b": 2, "root": 3}
+    layout = GraphLayout(g)
+    assert [(r.kind, r.name, r.layer) for r in layout.rows] == [
+        ("layer", "", 0), ("vertex", "p", 0), ("layer", "", 1), ("vertex", "a", 1), ("vertex", "c", 1),
+        ("layer", "", 2), ("vertex", "b", 2), ("layer", "", 3), ("vertex", "root", 3)]
+    assert layout.edges("b") == (["a", "p"], ["root"])
+    assert g.blast_radius("a") == {"b", "root"}
+
+
+def test_layer_sorts_naturally_and_filters() -> None:
+    g = _graph({f"base[{i}]": [] for i in (10, 9, 100, 1)})
+    assert [r.name for r in GraphLayout(g).rows if r.name] == ["base[1]", "base[9]", "base[10]", "base[100]"]
+    assert [r.name for r in GraphLayout(g, needle="[1").rows if r.name] == ["base[1]", "base[10]", "base[100]"]
+
+
+def test_collapsed_module_is_one_row_with_its_edges() -> None:
+    g = _graph({"var.x": [], "module.net[0].a.b (create)": ["var.x"], "module.net[1].a.b (create)": ["var.x"],
+                "module.net[0].module.sub.c.d": ["module.net[0].a.b (create)"],
+                "out": ["module.net[0].module.sub.c.d", "module.net[1].a.b (create)"]})
+    assert module_of("module.net[0].module.sub.c.d") == "module.net.module.sub"
+    layout = GraphLayout(g, collapsed={"module.net"})
+    rows = [(r.kind, r.name, r.count) for r in layout.rows if r.name]
+    assert rows == [("vertex", "var.x", 0), ("module", "module.net", 3), ("vertex", "out", 0)]
+    assert layout.edges("module.net") == (["var.x"], ["out"])
+    assert layout.edges("out") == (["module.net"], [])
+
+
+def test_critical_path_follows_the_dependency_that_finished_last() -> None:
+    # short and long both feed end; long finished later, so the chain runs through it
+    g = _graph({"p": [], "short": ["p"], "long": ["p"], "mid": ["long"], "end": ["short", "mid"]})
+    timings = {"p": (0.0, 0.1), "short": (0.1, 0.3), "long": (0.1, 2.0), "mid": (2.0, 2.1), "end": (2.1, 2.2)}
+    assert critical_path(g, timings) == ["p", "long", "mid", "end"]
+    timings["short"] = (0.1, 2.15)  # now short finished after mid: it is what end waited for
+    timings["end"] = (2.15, 2.2)
+    assert critical_path(g, timings) == ["p", "short", "end"]
+    assert critical_path(g, {}) == []
+
+
+def test_timeline_bars() -> None:
+    assert timeline_bar(0.0, 1.0, 2.0, 10) == "█████     "
+    assert timeline_bar(1.0, 1.0, 2.0, 10) == "     █    "  # an instant still shows
+    assert [r.name for r in timeline_rows({"b": (1.0, 2.0), "a": (0.0, 1.0), "c": (1.0, 1.5)})] == ["a", "b", "c"]
+
+
+# a configuration whose critical chain is known: the long sleep, what follows it, the end
+CRITICAL_CONFIG = """\
+resource "time_sleep" "short" {
+  create_duration = "100ms"
+}
+resource "time_sleep" "long" {
+  create_duration = "3s"
+}
+resource "terraform_data" "after_long" {
+  input = time_sleep.long.id
+}
+resource "terraform_data" "after_short" {
+  count = 2
+  input = time_sleep.short.id
+}
+resource "terraform_data" "end" {
+  input = [terraform_data.after_long.id, terraform_data.after_short[0].id]
+}
+"""
+
+
+def _row_texts(app: ConsoleApp) -> list[str]:
+    canvas = app.graph_canvas
+    return [canvas.render_row(r, 200).plain for r in canvas.rows]
+
+
+@pytest.mark.anyio
+async def test_live_graph_during_and_after_apply(tmp_path: Path) -> None:
+    (tmp_path / "main.tf").write_text(CRITICAL_CONFIG)
+    app = ConsoleApp(str(tmp_path), parallelism=4)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.press("p")
+        await wait_for(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy)
+        await pilot.press("a")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.busy)
+        await pilot.press("g")
+        # live: the vertex after the long sleep says what it still waits on, the sleep runs
+        await wait_for(pilot, lambda: any(t.strip().endswith("terraform_data.after_long (create)  waiting on "
+                                                               "time_sleep.long") for t in _row_texts(app)))
+        assert any("time_sleep.long (create)  running" in t for t in _row_texts(app))
+        # the header: elapsed time, and an estimate of the rest once some vertices are done
+        await wait_for(pilot, lambda: "elapsed, ~" in app.query_one("#status").timing)
+        assert "live" in str(app.query_one("#views").border_title)
+        await wait_for(pilot, lambda: not app.busy)
+        assert app.summary_line.startswith("Apply complete!")
+        chain = app.critical
+        assert chain.index("time_sleep.long (create)") < chain.index("terraform_data.after_long (create)") \
+            < chain.index("terraform_data.end (create)")
+        assert "time_sleep.short (create)" not in chain
+        texts = _row_texts(app)
+        assert texts[0].startswith("Critical path")
+        assert any(t.strip().startswith("★ time_sleep.long (create)  done") for t in texts)
+        # the timeline: a bar per timed vertex, the long sleep's the longest
+        await pilot.press("v")
+        await pilot.pause(0.1)
+        bars = {r.name: app.graph_canvas.render_row(r, 120).plain for r in app.graph_canvas.rows
+                if r.kind == "bar"}
+        assert bars["time_sleep.long (create)"].count("█") > bars["time_sleep.short (create)"].count("█")
+
+
+@pytest.mark.anyio
+async def test_graph_edges_followed_by_keys(tmp_path: Path) -> None:
+    (tmp_path / "main.tf").write_text(
+        'resource "terraform_data" "a" {}\n'
+        'resource "terraform_data" "b" {\n  input = terraform_data.a.id\n}\n'
+        'resource "terraform_data" "c" {\n  input = terraform_data.b.id\n}\n')
+    app = ConsoleApp(str(tmp_path))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.press("p")
+        await wait_for(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy)
+        app.run_command("graph terraform_data.c")
+        await wait_for(pilot, lambda: app.graph_canvas.cursor_row is not None
+                       and app.graph_canvas.cursor_row.name == "terraform_data.c")
+        # the selection's dependency and dependents are marked
+        # (a row: the edge mark, the critical-path mark, then the address)
+        assert any(t[0] == "←" and t[3:].startswith("terraform_data.b ") for t in _row_texts(app))
+        await pilot.press("left")
+        await wait_for(pilot, lambda: app.graph_canvas.cursor_row.name == "terraform_data.b")
+        await pilot.press("left")
+        await wait_for(pilot, lambda: app.graph_canvas.cursor_row.name == "terraform_data.a")
+        await pilot.press("backspace")
+        await wait_for(pilot, lambda: app.graph_canvas.cursor_row.name == "terraform_data.b")
+        await pilot.press("right")
+        await wait_for(pilot, lambda: app.graph_canvas.cursor_row.name == "terraform_data.c")
+        # / filters the graph's vertices
+        await pilot.press("slash", *"data.b")
+        await wait_for(pilot, lambda: [r.name for r in app.graph_canvas.rows if r.kind == "vertex"]
+                       == ["terraform_data.b"])
+
+
+def test_view_models_do_not_import_textual() -> None:
+    """tui/models is what tests drive without Textual: importing it must not bring Textual in."""
+    import subprocess
+    import sys
+
+    code = ("import sys; import tfconsole.tui.models.graph, tfconsole.tui.models.plan, "
+            "tfconsole.tui.models.format; print('textual' in sys.modules, 'rich' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"]

@@ -1,0 +1,44 @@
+"""The plan review's model: which changes a filter and a search show, grouped by module and
+resource in the order the plan lists them (textual-free)."""
+from __future__ import annotations
+
+from typing import Iterable
+
+from tfconsole.plans import Action, ResourceInstanceChange
+
+FILTERS = ["all", "create", "update", "delete", "replace"]
+
+
+def matches_filter(action: Action, flt: str) -> bool:
+    if flt == "all":
+        return True
+    if flt == "create":
+        return action is Action.CREATE
+    if flt == "update":
+        return action is Action.UPDATE
+    if flt == "delete":
+        return action in (Action.DELETE, Action.FORGET)
+    return action.is_replace
+
+
+def visible_changes(changes: Iterable[ResourceInstanceChange], show_noop: bool, flt: str,
+                    search: str) -> list[ResourceInstanceChange]:
+    needle = search.lower()
+    return [ch for ch in changes
+            if (show_noop or ch.action is not Action.NOOP) and matches_filter(ch.action, flt)
+            and (not needle or needle in ch.address.lower())]
+
+
+def group_changes(changes: Iterable[ResourceInstanceChange]) -> dict[str, dict[str, list[ResourceInstanceChange]]]:
+    """module path -> resource address -> its instances' changes."""
+    modules: dict[str, dict[str, list[ResourceInstanceChange]]] = {}
+    for ch in changes:
+        addr = ch.addr
+        modules.setdefault(str(addr.module), {}).setdefault(str(addr.abs_resource()), []).append(ch)
+    return modules
+
+
+def is_single_instance(changes: list[ResourceInstanceChange]) -> bool:
+    """A resource whose only instance has no key is shown as one row, not a resource row
+    holding a row of the same address."""
+    return len(changes) == 1 and changes[0].addr.key is None and not changes[0].deposed

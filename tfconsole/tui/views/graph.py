@@ -1,0 +1,390 @@
+"""The graph view: the live dependency graph drawn in layers by dependency depth, each vertex
+with its full address and live status; after a walk, its critical path and a timeline.
+
+The model (layers, collapsed modules, edges, critical path, bars) is models/graph.py; this
+mixin keeps the view's state, turns rows into styled text for GraphCanvas, and follows edges.
+"""
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.widgets import ContentSwitcher
+
+from tfconsole.diags import Diagnostics
+
+from .. import operations as ops
+from ..models.format import fmt_seconds, status_word
+from ..models.graph import GraphLayout, Row, WalkGraph, critical_path, module_of, timeline_bar, timeline_rows
+from ..widgets.graph_canvas import GraphCanvas
+from .common import STATUS_STYLE, VERTEX_SUFFIX
+
+GRAPH_MODES = ("layers", "timeline")
+
+
+class GraphView:
+    """Mixin of ConsoleApp (its widgets, reactives and helpers are the app's)."""
+
+    def _init_graph_view(self) -> None:
+        self.walk_graph = WalkGraph()  # the latest walk's graph, as the walk reported it
+        self.clock = time.monotonic  # what "running 3.2s" is measured against (tests fix it)
+        self.walk_timings: dict[str, tuple[float, float]] = {}  # after a walk: name -> (start, end)
+        self.critical: list[str] = []
+        self.graph_mode = "layers"
+        self.graph_collapsed: set[str] = set()
+        self.graph_needle = ""
+        self._graph_layout: GraphLayout | None = None
+        self._graph_key: tuple[Any, ...] | None = None
+        self._graph_dirty = False  # the walk graph grew since the rows were made
+        self._graph_laid_out = 0.0  # time.monotonic() of the last layout
+        self._sel: tuple[str, set[str], set[str], set[str]] = ("", set(), set(), set())
+        self._graph_history: list[str] = []
+        self._follow_at: tuple[str, str, int, str] = ("", "", -1, "")  # origin, direction, index, landed
+
+    @property
+    def graph_canvas(self) -> GraphCanvas:
+        return self.query_one("#graph-tree", GraphCanvas)
+
+    # ------------------------------------------------------------------ opening
+    def action_graph(self, addr: str | None = None) -> None:
+        if addr is None:
+            node = self._tree(self.view).cursor_node if self.view in ("plan", "state", "orphans") else None
+            addr = node.data.addr if node is not None and node.data is not None else ""
+        self.graph_focus = addr or self.graph_focus
+        self.view = "graph"
+        if not self._shown_graph().deps and self.graph_info is None:
+            self.run_build_graph()
+        else:
+            self._rebuild_graph_tree()
+
+    @work(thread=True, exclusive=True, group="read", name="graph", description="graph")
+    def run_build_graph(self) -> tuple[ops.GraphInfo | None, Diagnostics]:
+        return ops.build_graph(self.working_dir, self.cli_vars)
+
+    def _graph_done(self, result: tuple[ops.GraphInfo | None, Diagnostics]) -> None:
+        info, diags = result
+        if diags.has_errors:
+            self._show_diags(diags)
+        if info is not None:
+            self.graph_info = info
+        self._rebuild_graph_tree()
+
+    def action_graph_mode(self) -> None:
+        self.graph_mode = GRAPH_MODES[(GRAPH_MODES.index(self.graph_mode) + 1) % len(GRAPH_MODES)]
+        self._rebuild_graph_tree()
+
+    def action_collapse_modules(self) -> None:
+        """Collapse every top-level module (or open them all if some are collapsed)."""
+        if self.graph_collapsed:
+            self.graph_collapsed.clear()
+        else:
+            self.graph_collapsed = {m.split(".module.")[0] for m in map(module_of, self._shown_graph().deps) if m}
+        self._rebuild_graph_tree()
+
+    # ------------------------------------------------------------------ the walk feeds the graph
+    def _graph_walk_started(self, names: list[str]) -> None:
+        self.walk_graph = WalkGraph()
+        for name in names:
+            self.walk_graph.add(name)
+        self.walk_timings, self.critical = {}, []
+        self._graph_dirty = True
+
+    def _graph_batch(self, deps: dict[str, list[str]], expansions: dict[str, list[str]],
+                     edges: dict[str, list[tuple[str, str]]]) -> None:
+        for name, ds in deps.items():
+            self.walk_graph.add(name, ds)
+        for parent, children in expansions.items():
+            self.walk_graph.expand(parent, children, edges.get(parent, []))
+        if deps or expansions:
+            self._graph_dirty = True
+
+    def _graph_walk_done(self, timings: dict[str, tuple[float, float]]) -> None:
+        """After an apply: the critical path over its recorded times and the walk's edges."""
+        self.walk_timings = dict(timings)
+        self.critical = critical_path(self.walk_graph, self.walk_timings)
+        if self.view == "graph":
+            self._rebuild_graph_tree()
+
+    RELAYOUT_EVERY = 1.0  # seconds: a growing 10,000-vertex graph is laid out again at most this often
+
+    def _graph_live_refresh(self, settle: bool = False) -> None:
+        """Repaint the visible rows (statuses); re-lay the graph out first if it grew (at most
+        once per RELAYOUT_EVERY during a walk; `settle` is the timer's call, which catches up)."""
+        if self.view != "graph":
+            return
+        now = time.monotonic()
+        if self._graph_dirty and (settle or now - self._graph_laid_out >= self.RELAYOUT_EVERY):
+            self._graph_laid_out = now
+            self._rebuild_graph_tree()
+        else:
+            self.graph_canvas.refresh()
+
+    # ------------------------------------------------------------------ rows
+    def _shown_graph(self) -> WalkGraph:
+        """The latest walk's graph; before any walk, the plan graph built for this view."""
+        if self.walk_graph.deps:
+            return self.walk_graph
+        info = self.graph_info
+        key = ("static", id(info))
+        if info is not None and getattr(self, "_static_key", None) != key:
+            g = WalkGraph()
+            for name, ds in info.deps.items():
+                g.add(name, ds)
+            for parent, children in self.expansions.items():
+                if parent in info.deps:
+                    g.expand(parent, children, self.expansion_edges.get(parent, []))
+            self._static_graph, self._static_key = g, key
+        return getattr(self, "_static_graph", self.walk_graph) if info is not None else self.walk_graph
+
+    def _layout(self) -> GraphLayout:
+        g = self._shown_graph()
+        key = (id(g), g.version, frozenset(self.graph_collapsed), self.graph_needle)
+        if self._graph_layout is None or self._graph_key != key:
+            self._graph_layout = GraphLayout(g, set(self.graph_collapsed), self.graph_needle)
+            self._graph_key = key
+        return self._graph_layout
+
+    def graph_rows(self) -> list[Row]:
+        """Every row of the graph view: the critical path (after a walk), then the layers or
+        the timeline."""
+        layout = self._layout()
+        rows: list[Row] = []
+        timings = self._timings()
+        if self.critical:
+            wall = max((e for _s, e in timings.values()), default=0.0)
+            rows.append(Row("heading", "", text=f"Critical path · {len(self.critical)} vertices · "
+                                                f"{fmt_seconds(wall)} wall time"))
+            rows.extend(Row("vertex", n) for n in self.critical)
+        if self.graph_mode == "timeline" and timings:
+            rows.append(Row("heading", "", text="Timeline"))
+            rows.extend(timeline_rows(timings, self.graph_needle))
+        else:
+            rows.append(Row("heading", "", text=f"Dependency layers · {len(layout.index)} rows"))
+            rows.extend(layout.rows)
+        return rows
+
+    def _timings(self) -> dict[str, tuple[float, float]]:
+        if self.walk_timings:
+            return self.walk_timings
+        return self.graph_info.timings if self.graph_info is not None else {}
+
+    def _rebuild_graph_tree(self) -> None:
+        self._graph_dirty = False
+        canvas = self.graph_canvas
+        canvas.render_row = self._graph_row_text
+        current = canvas.cursor_row
+        rows = self.graph_rows()
+        want = self._match_vertex(self.graph_focus, self._layout().index) if self.graph_focus else None
+        if want is None and current is not None and current.name:
+            want = current.name
+        at = next((i for i, r in enumerate(rows) if want and r.name == want and r.kind != "heading"), None)
+        if at is None:
+            at = next((i for i, r in enumerate(rows) if r.kind in ("vertex", "module", "bar")), 0)
+        self.graph_focus = ""
+        canvas.set_rows(rows, at)
+        g = self._shown_graph()
+        live = "live" if self.busy and g is self.walk_graph else (self.walk_operation or "plan")
+        title = f"Graph · {live} · {len(g.deps)} vertices · {self.graph_mode}"
+        if self.graph_collapsed:
+            title += f" · {len(self.graph_collapsed)} collapsed"
+        if self.graph_needle:
+            title += f" · /{self.graph_needle}"
+        if self.view == "graph":
+            self.query_one("#views", ContentSwitcher).border_title = title
+
+    # ------------------------------------------------------------------ drawing one row
+    def _vertex_status(self, name: str) -> tuple[str, str]:
+        """(status word, style) of a walk vertex; waiting lists only the dependencies pending."""
+        upd = self.vertices.get(name) if self._shown_graph() is self.walk_graph else None
+        if upd is None:
+            t = self._timings().get(name)
+            return (f"done {fmt_seconds(t[1] - t[0])}", STATUS_STYLE["done"]) if t else ("", "")
+        detail = self._pending_text(name) if upd.status == "waiting" else ""
+        return (status_word(upd.status, upd.at, upd.elapsed, self.clock(), detail),
+                STATUS_STYLE.get(upd.status, ""))
+
+    def _pending_text(self, name: str, shown: int = 2) -> str:
+        """The dependencies name still waits for (not those already done), the first few named."""
+        pending = [d for d in self.walk_graph.deps.get(name, [])
+                   if (u := self.vertices.get(d)) is None or u.status != "done"]
+        return ", ".join(pending[:shown]) + (f" +{len(pending) - shown}" if len(pending) > shown else "")
+
+    def _graph_row_text(self, row: Row, width: int) -> Text:
+        if row.kind == "heading":
+            return Text(row.text, style="bold underline")
+        if row.kind == "layer":
+            return Text(f"── depth {row.layer} · {row.count} ──", style="dim")
+        if row.kind == "bar":
+            return self._bar_text(row.name, width)
+        sel, deps, dents, blast = self._sel
+        # two marks: the edge to the selection (← its dependency, → dependent, ⇢ further
+        # downstream: the blast radius), and ★ on the critical path
+        rel = "←" if row.name in deps else "→" if row.name in dents else "⇢" if row.name in blast else " "
+        t = Text(rel, style="bold cyan")
+        t.append("★ " if row.name in self.critical else "  ", style="bold yellow")
+        if row.kind == "module":
+            t.append(f"▶ {row.name} ({row.count} vertices)", style="bold")
+            t.append_text(self._module_progress(row.name))
+            return t
+        t.append(row.name, style="bold" if row.name == sel else "")
+        word, style = self._vertex_status(row.name)
+        if word:
+            t.append(f"  {word}", style=style)
+        return t
+
+    def _module_progress(self, module: str) -> Text:
+        counts: dict[str, int] = {}
+        layout = self._layout()
+        for name in self._shown_graph().deps:
+            if layout.representative(name) == module and (u := self.vertices.get(name)) is not None:
+                counts[u.status] = counts.get(u.status, 0) + 1
+        t = Text()
+        for status in ("done", "running", "queued", "waiting", "failed", "skipped"):
+            if counts.get(status):
+                t.append(f"  {counts[status]} {status}", style=STATUS_STYLE[status])
+        return t
+
+    def _bar_text(self, name: str, width: int) -> Text:
+        timings = self._timings()
+        start, end = timings[name]
+        wall = max(e for _s, e in timings.values())
+        label_w = max(12, min(48, width // 2 - 4))
+        label = name if len(name) <= label_w else "…" + name[-(label_w - 1):]
+        bar_w = max(4, width - label_w - 10)
+        style = "bold yellow" if name in self.critical else "green"
+        t = Text(f"{label:<{label_w}} ", style="bold" if name == self._sel[0] else "")
+        t.append(timeline_bar(start, end, wall, bar_w), style=style)
+        t.append(f" {fmt_seconds(end - start):>7}", style="dim")
+        return t
+
+    # ------------------------------------------------------------------ selection and edges
+    def on_graph_canvas_highlighted(self, msg: GraphCanvas.Highlighted) -> None:
+        row = msg.row
+        if row is None or not row.name:
+            self._sel = ("", set(), set(), set())
+            self._set_detail("")
+            return
+        layout = self._layout()
+        deps, dents = layout.edges(row.name)
+        blast = {layout.representative(n) for n in self._shown_graph().blast_radius(row.name)} \
+            if row.kind != "module" else set()
+        self._sel = (row.name, set(deps), set(dents), blast)
+        msg.canvas.refresh()
+        self._set_detail(self._vertex_detail(row.name))
+
+    def on_graph_canvas_follow(self, msg: GraphCanvas.Follow) -> None:
+        """left follows an edge upstream (to the dependency still pending, else the one that
+        finished last: the edge that held this vertex back), right downstream; `.` and `,` swap
+        the last hop for the origin's next or previous alternative; backspace goes back."""
+        if msg.direction == "back":
+            if self._graph_history:
+                self._move_graph_cursor(self._graph_history.pop())
+            return
+        row = msg.row
+        if row is None or not row.name:
+            return
+        origin, direction, index, landed = self._follow_at
+        if msg.direction in ("next", "previous"):
+            if row.name != landed:
+                self.notify("Follow an edge first (left or right); then . and , try its alternatives.")
+                return
+            step = 1 if msg.direction == "next" else -1
+        else:
+            origin, direction, step = row.name, msg.direction, 0
+        deps, dents = self._layout().edges(origin)
+        targets = deps if direction == "deps" else dents
+        if not targets:
+            self.notify(f"{origin} has no {'dependencies' if direction == 'deps' else 'dependents'}.")
+            return
+        if step:
+            index = (index + step) % len(targets)
+        else:
+            index = targets.index(self._best_edge(targets))
+            self._graph_history.append(origin)
+        self._follow_at = (origin, direction, index, targets[index])
+        self._move_graph_cursor(targets[index])
+
+    def _best_edge(self, targets: list[str]) -> str:
+        """The hop a user most likely wants: one not done yet, else the last to finish."""
+        for t in targets:
+            u = self.vertices.get(t)
+            if u is not None and u.status not in ("done", "skipped"):
+                return t
+        timings = self._timings()
+        timed = [t for t in targets if t in timings]
+        return max(timed, key=lambda t: timings[t][1]) if timed else targets[0]
+
+    def _move_graph_cursor(self, name: str) -> None:
+        rows = self.graph_canvas.rows
+        at = next((i for i, r in enumerate(rows) if r.name == name and r.kind in ("vertex", "module", "bar")), None)
+        if at is None:  # filtered out: clear the filter, then find it
+            self.graph_needle = ""
+            self.graph_focus = name
+            self._rebuild_graph_tree()
+            return
+        self.graph_canvas.cursor_line = at
+
+    def on_graph_canvas_toggle(self, msg: GraphCanvas.Toggle) -> None:
+        """enter on a module row opens it; on a vertex in a module, collapses that module."""
+        row = msg.row
+        if row is None or not row.name:
+            return
+        if row.kind == "module":
+            self.graph_collapsed.discard(row.name)
+            self.graph_focus = row.name
+        else:
+            mod = module_of(row.name)
+            if not mod:
+                return
+            top = mod.split(".module.")[0]
+            self.graph_collapsed.add(top)
+            self.graph_focus = top
+        self._rebuild_graph_tree()
+
+    @staticmethod
+    def _match_vertex(addr: str, vertices: Any) -> str | None:
+        if not addr:
+            return None
+        if addr in vertices:
+            return addr
+        for name in sorted(vertices):
+            if name.startswith(addr + " ("):
+                return name
+        base = re.sub(r"\[[^\]]*\]$", "", addr)
+        if base in vertices:
+            return base
+        for name in sorted(vertices):
+            if name.startswith(addr):
+                return name
+        return None
+
+    def _vertex_detail(self, name: str) -> Text:
+        layout = self._layout()
+        deps, dents = layout.edges(name)
+        t = Text(name, style="bold")
+        word, style = self._vertex_status(name) if name in self._shown_graph().deps else ("", "")
+        if word:
+            t.append(f"\n{word}", style=style)
+        timings = self._timings()
+        if name in timings:
+            start, end = timings[name]
+            t.append(f"\n\nran +{start:.3f}s → +{end:.3f}s ({fmt_seconds(end - start)})", style="green")
+        if name in self.critical:
+            t.append("\non the critical path", style="bold yellow")
+        t.append(f"\n\ndepends on ({len(deps)}):", style="bold")
+        for d in deps[:200]:
+            t.append(f"\n  ← {d}")
+        t.append(f"\n\ndependents ({len(dents)}):", style="bold")
+        for d in dents[:200]:
+            t.append(f"\n  → {d}")
+        blast = self._sel[3] if self._sel[0] == name else set()
+        if blast:
+            t.append(f"\n\nblast radius: {len(blast)} vert{'ex depends' if len(blast) == 1 else 'ices depend'} "
+                     "on it (⇢)", style="cyan")
+        t.append("\n\n←/→ follow edges (. , alternatives), backspace back, enter collapses a module, m all modules, "
+                 "v layers/timeline, z centres, / filters.", style="dim")
+        self._provider_text(VERTEX_SUFFIX.sub("", name), t)
+        return t
