@@ -277,3 +277,11 @@ def test_the_json_ui_runs_the_shared_operations() -> None:
     assert not used & {"lock", "unlock", "load_state", "manager", "load", "walk"}, used
     assert {"plan", "apply", "operations"} <= used
 
+
+def test_the_console_reaches_backends_only_through_operations() -> None:
+    """Workspaces, state and locks: every console module goes through tfconsole.operations."""
+    for f in sorted((SRC / "tui").rglob("*.py")):
+        used = _names_used(f)
+        assert not used & {"backend_for", "open_backend", "select_workspace", "new_workspace", "state_manager",
+                           "check_applicable", "persist"}, f
+

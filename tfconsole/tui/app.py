@@ -470,16 +470,22 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         self.view = "plan"
 
     # ------------------------------------------------------------------ workspaces
-    def _backend(self) -> Any:
-        from tfconsole.backends import backend_for
-        from tfconsole.core import Context, Options
+    def _workspaces(self) -> tuple[list[str], str]:
+        """(the workspaces, the current one) through the operations layer (any backend)."""
+        from tfconsole import operations
 
-        return backend_for(Context(Options(working_dir=self.working_dir)))  # local, http or pg, as configured
+        req = operations.OperationRequest(working_dir=self.working_dir)
+        listed = operations.workspace_list(req)
+        if listed.ok:
+            return list(listed.report), str(listed.state)
+        current = operations.workspace_current(req)  # http has one workspace and cannot list it
+        name = str(current.state) if current.ok else "default"
+        return [name], name
 
     def _show_workdir(self) -> None:
         name = os.path.basename(self.working_dir.rstrip(os.sep)) or self.working_dir
         try:
-            ws = self._backend().current_workspace()
+            ws = self._workspaces()[1]
         except Exception:  # noqa: BLE001 - a broken .terraform dir only hides the name
             ws = "default"
         # always both: the directory and the workspace every action of the console acts on
@@ -490,13 +496,12 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         if self.busy:
             self.notify("An operation is running; cancel it (x) before switching workspace.", severity="warning")
             return
-        backend = self._backend()
-        if create:
-            d = backend.new_workspace(name)
-        else:
-            _, d = backend.select_workspace(name)
-        if d.has_errors:
-            self.notify("; ".join(x.summary for x in d.errors()), severity="error")
+        from tfconsole import operations
+
+        req = operations.OperationRequest(working_dir=self.working_dir)
+        res = operations.workspace_new(req, name) if create else operations.workspace_select(req, name)
+        if not res.ok:
+            self.notify("; ".join(x.summary for x in res.diags.errors()), severity="error")
             return
         self.plan = None
         self.plan_ctx = None
@@ -527,9 +532,7 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         self._set_summary(f"Opened {self.working_dir}: press p to plan.")
 
     def action_next_workspace(self) -> None:
-        backend = self._backend()
-        names = backend.workspaces()
-        current = backend.current_workspace()
+        names, current = self._workspaces()
         if len(names) < 2:
             self.notify("Only one workspace; create one with :workspace new NAME.")
             return
@@ -580,9 +583,8 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
             self.action_graph(" ".join(args) if args else None)
         elif cmd in ("workspace", "ws"):
             if not args:
-                b = self._backend()
-                cur = b.current_workspace()
-                self.notify("Workspaces: " + ", ".join(f"*{n}" if n == cur else n for n in b.workspaces()))
+                names, cur = self._workspaces()
+                self.notify("Workspaces: " + ", ".join(f"*{n}" if n == cur else n for n in names))
             elif args[0] == "new" and len(args) == 2:
                 self.switch_workspace(args[1], create=True)
             elif args[0] == "select" and len(args) == 2:
