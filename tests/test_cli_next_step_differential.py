@@ -5,11 +5,10 @@ Both tools run the same commands in twin directories; ids and the tool's own nam
 differences allowed."""
 from __future__ import annotations
 
-import re
 import subprocess
 
 import pytest
-from tfrun import TOOL, make_workdir, terraform
+from tfrun import TOOL, make_workdir, normal_cli_text, terraform, twin_dirs
 
 CONFIG = 'resource "terraform_data" "a" {}\nresource "terraform_data" "b" {}\n'
 
@@ -23,33 +22,17 @@ STEPS = [
 ]
 
 
-def _normal(text: str) -> str:
-    text = re.sub(r"\[id=[^\]]+\]", "[id=ID]", text)
-    text = re.sub(r"after \d+s", "after Ns", text)
-    text = text.replace("tfconsole can't", "Terraform can't").replace("tfconsole apply", "terraform apply")
-    # resources refreshed or applied in parallel report in either order: compare those lines as a set
-    lines = text.split("\n")
-    progress = sorted(x for x in lines if re.match(r"^\S+: (Modif|Creat|Destr|Refresh)", x))
-    return "\n".join(x for x in lines if x not in progress) + "\n" + "\n".join(progress)
-
-
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> list[tuple[str, str, str, str]]:
     root = make_workdir(tmp_path_factory, "nextstep")
-    dirs = {}
-    for who in ("terraform", "tfconsole"):
-        d = f"{root}/{who}"
-        subprocess.run(["mkdir", "-p", d], check=True)
-        with open(f"{d}/main.tf", "w") as f:
-            f.write(CONFIG)
-        dirs[who] = d
+    dirs = twin_dirs(root, CONFIG)
     out = []
     for args in STEPS:
         rc, tf_out, tf_err = terraform(args, dirs["terraform"])
         assert rc == 0, tf_err
         ours = subprocess.run([TOOL, *args], cwd=dirs["tfconsole"], capture_output=True, text=True, check=False)
         assert ours.returncode == 0, ours.stderr
-        out.append((" ".join(args), _normal(tf_out), _normal(ours.stdout), ours.stderr))
+        out.append((" ".join(args), normal_cli_text(tf_out), normal_cli_text(ours.stdout), ours.stderr))
     return out
 
 

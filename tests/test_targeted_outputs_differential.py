@@ -4,10 +4,9 @@ resource) keep their old values in state and are not listed in the plan."""
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 
-from tfrun import TOOL, make_workdir, terraform
+from tfrun import TOOL, make_workdir, normal_cli_text, terraform, twin_dirs
 
 CONFIG = '''
 variable "v" {
@@ -42,32 +41,15 @@ STEPS = [
 ]
 
 
-def _normal(text: str) -> str:
-    text = re.sub(r"\[id=[^\]]+\]", "[id=ID]", text)
-    text = re.sub(r'"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"', '"UUID"', text)
-    text = re.sub(r"after \d+s", "after Ns", text)
-    text = text.replace("tfconsole can't", "Terraform can't").replace("tfconsole apply", "terraform apply")
-    # resources applied in parallel report in either order: compare their progress lines as a set
-    lines = text.split("\n")
-    progress = sorted(x for x in lines if re.match(r"^\S+: (Modif|Creat|Destr|Refresh)", x))
-    return "\n".join(x for x in lines if x not in progress) + "\n" + "\n".join(progress)
-
-
 def test_targeted_runs_change_only_the_targeted_outputs(tmp_path_factory) -> None:
     root = make_workdir(tmp_path_factory, "tgtout")
-    dirs = {}
-    for who in ("terraform", "tfconsole"):
-        d = f"{root}/{who}"
-        subprocess.run(["mkdir", "-p", d], check=True)
-        with open(f"{d}/main.tf", "w") as f:
-            f.write(CONFIG)
-        dirs[who] = d
+    dirs = twin_dirs(root, CONFIG)
     for args in STEPS:
         rc, out, err = terraform(args, dirs["terraform"])
         assert rc == 0, err
         ours = subprocess.run([TOOL, *args], cwd=dirs["tfconsole"], capture_output=True, text=True, check=False)
         assert ours.returncode == 0, ours.stderr
-        assert _normal(ours.stdout) == _normal(out), " ".join(args)
+        assert normal_cli_text(ours.stdout) == normal_cli_text(out), " ".join(args)
         outputs = {}
         for who, d in dirs.items():
             with open(f"{d}/terraform.tfstate") as f:

@@ -115,3 +115,29 @@ def json_number_equal(a: Any, b: Any) -> bool:
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(json_number_equal(x, y) for x, y in zip(a, b))
     return type(a) is type(b) and a == b
+
+
+def normal_cli_text(text: str) -> str:
+    """CLI output compared between the tools: ids and uuids blanked, durations dropped, the tool's
+    own name read as Terraform's, and the progress lines of resources handled in parallel (which
+    report in either order) compared as a sorted set after the rest."""
+    text = re.sub(r"\[id=[^\]]+\]", "[id=ID]", text)
+    text = re.sub(r'"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"', '"UUID"', text)
+    text = re.sub(r"after \d+s", "after Ns", text)
+    text = text.replace("tfconsole can't", "Terraform can't").replace("tfconsole apply", "terraform apply")
+    lines = text.split("\n")
+    progress = sorted(x for x in lines if re.match(r"^\S+: (Modif|Creat|Destr|Refresh)", x))
+    return "\n".join(x for x in lines if x not in progress) + "\n" + "\n".join(progress)
+
+
+def twin_dirs(root: str, config: str) -> dict[str, str]:
+    """A "terraform" and a "tfconsole" working directory under root, each with main.tf = config."""
+    dirs = {}
+    for who in ("terraform", "tfconsole"):
+        d = os.path.join(root, who)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "main.tf"), "w", encoding="utf-8") as f:
+            f.write(config)
+        dirs[who] = d
+    return dirs
+
