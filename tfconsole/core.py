@@ -8,7 +8,6 @@ import copy
 import datetime as _dt
 import threading
 import weakref
-from dataclasses import dataclass, field
 from typing import Any
 
 from tfconsole.addrs import AbsResource, AbsResourceInstance, AddressError, ModuleInstance, parse_target
@@ -25,20 +24,10 @@ from tfconsole.lang.values import equal, to_json_typed, type_of, unmark_deep
 from tfconsole.plans import Action, OutputChange, Plan
 from tfconsole.plans.staleness import state_meta
 from tfconsole.states.state import OutputState, State
+from tfconsole.options import Options
 from tfconsole.walk.context import WalkContext
 from tfconsole.walk.hooks import Hook, Hooks
 from tfconsole.walk.walker import Walker, WalkResult
-
-
-@dataclass
-class Options:
-    working_dir: str = "."
-    cli_vars: list[tuple[str, str]] = field(default_factory=list)
-    parallelism: int = 10
-    lock: bool = True
-    lock_timeout: float = 0.0
-    state_path: str | None = None
-    workspace: str | None = None
 
 
 class Context:

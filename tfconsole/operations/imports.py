@@ -9,7 +9,6 @@ from typing import Any
 
 from tfconsole.addrs import AbsResourceInstance, AddressError, parse_instance
 from tfconsole.diags import Diagnostics
-from tfconsole.graph.nodes.importing import NOT_FOUND_DETAIL
 from tfconsole.states.state import ObjectState
 
 from . import rules
@@ -82,6 +81,8 @@ def _read_remote(ctx: Any, addr: AbsResourceInstance, import_id: str, req: Opera
         diags.append(resp.diags)
         private = resp.private
         if resp.new_state is None and not resp.diags.has_errors:
+            from tfconsole.graph.nodes.importing import NOT_FOUND_DETAIL
+
             diags.error("Cannot import non-existent remote object", NOT_FOUND_DETAIL.format(addr=addr))
         value = resp.new_state
     if diags.has_errors or value is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tfconsole.core import Options
+from tfconsole.options import Options
 from tfconsole.diags import Diagnostics
 
 

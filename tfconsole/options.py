@@ -1,0 +1,17 @@
+"""A command's settings for the engine's Context: where, which variables, how many parallel
+vertices, locking, which workspace. A module of its own so that what only needs the settings
+(the operation request, the CLI's start-up) does not import the engine."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Options:
+    working_dir: str = "."
+    cli_vars: list[tuple[str, str]] = field(default_factory=list)
+    parallelism: int = 10
+    lock: bool = True
+    lock_timeout: float = 0.0
+    state_path: str | None = None
+    workspace: str | None = None
