@@ -54,15 +54,18 @@ class Tmux:
     def screen(self) -> str:
         return self.run("capture-pane", "-p", "-t", self.session)
 
-    def wait_for(self, text: str, timeout: float = 600.0) -> str:
+    def wait_for(self, *texts: str, timeout: float = 600.0) -> str:
+        """The first screen that shows every one of texts (a live screen catches up in steps:
+        statuses repaint at once, a growing graph is laid out again at most once a second)."""
         deadline = time.monotonic() + timeout
         screen = ""
         while time.monotonic() < deadline:
             screen = self.screen()
-            if text in screen:
+            if all(text in screen for text in texts):
                 return screen
             time.sleep(0.1)
-        raise AssertionError(f"{text!r} did not appear; screen:\n{screen}")
+        missing = [text for text in texts if text not in screen]
+        raise AssertionError(f"{missing!r} did not appear; screen:\n{screen}")
 
 
 def test_plan_apply_state_quit_in_tmux(tmp_path: Path) -> None:
@@ -121,7 +124,7 @@ def _quit(t: Tmux, rc_file: Path) -> None:
 
 
 SLEEPS = """resource "time_sleep" "long" {
-  create_duration = "4s"
+  create_duration = "8s"
 }
 resource "terraform_data" "after_long" {
   input = time_sleep.long.id
@@ -147,9 +150,9 @@ def test_live_graph_during_and_after_apply_in_tmux(tmp_path: Path) -> None:
         t.send("y")
         t.send("g")
         # "waiting on" names only what is still pending (the provider is done by then)
-        screen = t.wait_for("terraform_data.after_long (create)  waiting on time_sleep.long")
-        assert "time_sleep.long (create)  running" in screen
-        assert "── depth 1" in screen and "live" in screen
+        screen = t.wait_for("terraform_data.after_long (create)  waiting on time_sleep.long",
+                            "time_sleep.long (create)  running", "── depth 1", "live",
+                            "terraform_data.quick[10] (create)")
         # natural order: quick[10] after quick[9]
         assert screen.index("terraform_data.quick[9] (create)") < screen.index("terraform_data.quick[10] (create)")
         t.wait_for("Critical path")
