@@ -117,15 +117,100 @@ def _overlaps(a0: int, a1: int, b0: int, b1: int) -> bool:
     return inside(a0, a1, b0) or inside(a0, a1, b1) or inside(b0, b1, a0) or inside(b0, b1, a1)
 
 
+_CONTEXT_SCAN_LIMIT = 2 << 20  # bytes of a file scanned for block headers (memory stays bounded)
+_spans_memo: dict[tuple[str, int, int], list[tuple[int, int, str]]] = {}
+
+
 def block_context(src: bytes, filename: str, offset: int) -> str:
-    """`resource "a" "b"`: the top-level block containing a byte offset, as Terraform names it."""
+    """`resource "a" "b"`: the top-level block containing a byte offset, as Terraform names it.
+
+    From HCL's parse of the file (with its recovery, as Terraform's context is); a file that
+    nests too deeply to parse (the hostile one the diagnostic may be about) is read over its
+    token stream instead. The spans of a file are kept for its other diagnostics; past the
+    first 2 MB of a file no context is given."""
+    if offset < 0 or offset >= _CONTEXT_SCAN_LIMIT:
+        return ""
+    key = (filename, len(src), hash(src))
+    spans = _spans_memo.get(key)
+    if spans is None:
+        spans = _parsed_spans(src, filename) if len(src) <= _CONTEXT_SCAN_LIMIT else None
+        if spans is None:
+            spans = _top_level_spans(src[:_CONTEXT_SCAN_LIMIT], filename)
+        _spans_memo.clear()
+        _spans_memo[key] = spans
+    return next((name for start, end, name in spans if start <= offset < end), "")
+
+
+def _parsed_spans(src: bytes, filename: str) -> list[tuple[int, int, str]] | None:
+    """The spans of the top-level blocks HCL's parser recovers from the file, as Terraform's
+    context comes from the parsed body (a broken file's blocks are where recovery put them);
+    None when the file nests too deeply to parse."""
     from tfconsole.config.hclparse import _go_quote, parse_config
 
-    parsed = parse_config(src, filename)
-    for block in parsed.body.blocks:
-        if block.type_range.start.byte <= offset < block.close_brace_range.end.byte:
-            return " ".join([block.type, *(_go_quote(label) for label in block.labels)])
-    return ""
+    try:
+        parsed = parse_config(src, filename)
+    except RecursionError:
+        return None
+    return [(b.type_range.start.byte, b.close_brace_range.end.byte,
+             " ".join([b.type, *(_go_quote(label) for label in b.labels)])) for b in parsed.body.blocks]
+
+
+def _top_level_spans(src: bytes, filename: str) -> list[tuple[int, int, str]]:
+    """(start byte, end byte, name) of every top-level block, its header to its closing brace,
+    over the tokens (no recursion)."""
+    from tfconsole.config.hclparse import _go_quote
+    from tfconsole.config.hclscan import Tok, scan
+
+    toks = [t for t in scan(src, filename) if t.type is not Tok.EOF]
+    opens = {Tok.OBRACE, Tok.OBRACK, Tok.OPAREN, Tok.TEMPLATE_INTERP, Tok.TEMPLATE_CONTROL}
+    closes = {Tok.CBRACE, Tok.CBRACK, Tok.CPAREN, Tok.TEMPLATE_SEQ_END}
+    spans: list[tuple[int, int, str]] = []
+    i, n, line_start = 0, len(toks), True
+    while i < n:
+        t = toks[i]
+        if line_start and t.type is Tok.IDENT:
+            labels, j = _header_labels(toks, i + 1)
+            if j < n and toks[j].type is Tok.OBRACE:
+                depth, k = 0, j
+                while k < n:
+                    depth += (toks[k].type in opens) - (toks[k].type in closes)
+                    if depth == 0:
+                        break
+                    k += 1
+                end = toks[k].end.byte if k < n else len(src) + 1
+                name = " ".join([t.text, *(x if x.startswith('"') else _go_quote(x) for x in labels)])
+                spans.append((t.start.byte, end, name))
+                i = k + 1
+                line_start = False
+                continue
+        line_start = t.type in (Tok.NEWLINE, Tok.COMMENT)
+        i += 1
+    return spans
+
+
+def _header_labels(toks: list, j: int) -> tuple[list[str], int]:
+    """The labels of a block header from token j on (identifiers, or quoted labels kept quoted
+    when they hold escapes) and the index of the token after them."""
+    from tfconsole.config.hclscan import Tok
+
+    labels: list[str] = []
+    n = len(toks)
+    while j < n:
+        if toks[j].type is Tok.IDENT:
+            labels.append(toks[j].text)
+            j += 1
+        elif toks[j].type is Tok.OQUOTE:
+            k = j + 1
+            while k < n and toks[k].type is Tok.QUOTED_LIT:
+                k += 1
+            if k >= n or toks[k].type is not Tok.CQUOTE:
+                break
+            raw = "".join(t.text for t in toks[j + 1:k])
+            labels.append(f'"{raw}"' if "\\" in raw else raw)
+            j = k + 1
+        else:
+            break
+    return labels, j
 
 
 def wrap(text: str, limit: int) -> str:

@@ -20,27 +20,6 @@ from tfconsole.states.state import State
 # diagnostics
 
 
-_BLOCK_HEAD = None
-
-
-def _enclosing_block(src: str, line: int) -> str | None:
-    """The top-level block a source line belongs to, as Terraform names it ("resource "a" "b"")."""
-    import re
-
-    global _BLOCK_HEAD
-    if _BLOCK_HEAD is None:
-        _BLOCK_HEAD = re.compile(r'^(resource|data|module|output|variable|provider|locals|check|moved|removed|'
-                                 r'terraform|import)\b([^{]*)\{')
-    lines = src.splitlines()
-    for i in range(min(line, len(lines)) - 1, -1, -1):
-        m = _BLOCK_HEAD.match(lines[i])
-        if m:
-            return (m.group(1) + " " + " ".join(m.group(2).split())).strip()
-        if i < line - 1 and lines[i].startswith("}"):
-            return None
-    return None
-
-
 def _wrap(text: str, width: int) -> list[str]:
     import textwrap
 
@@ -61,21 +40,7 @@ def format_diagnostic(d: Diagnostic, files: dict[str, str] | None = None, color:
     if d.subject is not None:
         if d.address and d.context == "with":
             lines.append(f"  with {d.address},")
-        where = f"  on {d.subject.filename} line {d.subject.start.line}"
-        ctx = _enclosing_block(src, d.subject.start.line) if src is not None else None
-        src_lines = src.splitlines() if src is not None else []
-        if ctx and 0 < d.subject.start.line <= len(src_lines) and \
-                src_lines[d.subject.start.line - 1].startswith(ctx.split()[0]):
-            ctx = None  # the subject is the block header itself
-        if ctx:
-            where += f", in {ctx}"
-        lines.append(where + ":")
-        if src is not None:
-            all_lines = src.splitlines()
-            ln = d.subject.start.line
-            if 0 < ln <= len(all_lines):
-                lines.append(f"{ln:>4}: {all_lines[ln - 1]}")
-                lines.extend(value_annotations(d))
+        lines.extend(_source_lines(d, src))
         lines.append("")
     elif d.address:
         lines.append(f"  with {d.address},")
@@ -88,6 +53,28 @@ def format_diagnostic(d: Diagnostic, files: dict[str, str] | None = None, color:
         return "\n" + "\n".join(lines)
     out = ["╷"] + [("│ " + x).rstrip() if x else "│" for x in lines] + ["╵"]
     return "\n".join(out)
+
+
+def _source_lines(d: Diagnostic, src: str | None) -> list[str]:
+    """"on FILE line N, in BLOCK:" and the quoted lines the subject touches (diagview's rules:
+    the top-level block holding the byte before the subject, hcl's line overlap)."""
+    from .diagview import _line_spans, _overlaps, block_context
+
+    subj = d.subject
+    assert subj is not None
+    where = f"  on {subj.filename} line {subj.start.line}"
+    if src is None:
+        return [where + ":"]
+    data = src.encode("utf-8", "surrogateescape")
+    context = block_context(data, subj.filename, subj.start.byte - 1)
+    out = [where + (f", in {context}" if context else "") + ":"]
+    start, end = subj.start.byte, max(subj.end.byte, subj.start.byte + 1)
+    spans = [(a, b) for a, b in _line_spans(data) if _overlaps(a, b, start, end)]
+    out.extend(f"{subj.start.line + i:>4}: {data[a:b].decode('utf-8', 'surrogateescape')}"
+               for i, (a, b) in enumerate(spans))
+    if spans:
+        out.extend(value_annotations(d))
+    return out
 
 
 def value_annotations(d: Diagnostic) -> list[str]:

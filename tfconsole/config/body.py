@@ -72,8 +72,35 @@ class _BodyCompiler(A.Compiler):
         body = [k for k in kids if type(k) is Body]
         first, last = heads[0].span, heads[-1].span
         rng = self.rng(first[:3] + last[3:])
+        if body:
+            braces = [k.span for k in kids if type(k) is H.Tok]
+            if len(braces) == 2:
+                self._check_single_line(body[0], braces[0], braces[1])
         return Block(_label(heads[0], self), [_label(h, self) for h in heads[1:]], body[0] if body else Body(),
                      rng)
+
+    def _check_single_line(self, body: Body, obrace: tuple, cbrace: tuple) -> None:
+        """HCL's single-line block rule, which python-hcl2's grammar does not enforce: content
+        that starts on the opening brace's line is exactly one argument, closed on its line."""
+        items: list[tuple[Pos, Attribute | Block]] = [(a.range.start, a) for a in body.attributes.values()]
+        items += [(b.range.start, b) for b in body.blocks]
+        if not items:
+            return
+        start, item = min(items, key=lambda it: (it[0].line, it[0].column))
+        if start.line != obrace[0]:
+            return
+        if type(item) is Block:
+            self.report(start.byte, "Argument definition required",
+                        "A single-line block definition can contain only a single argument. If you meant to "
+                        f"define argument \"{item.type}\", use an equals sign to assign it a value. To define a "
+                        "nested block, place it on a line of its own within its parent block.", item.range)
+        elif len(items) > 1 or cbrace[0] != item.range.end.line:
+            end = item.range.end
+            self.report(end.byte, "Invalid single-argument block definition",
+                        "An argument definition on the same line as its containing block creates a single-line "
+                        "block definition, which must also be closed on the same line. Place the block's "
+                        "closing brace immediately after the argument definition.",
+                        SourceRange(self.filename, end, Pos(end.line + 1, 1, end.byte + 1)))
 
     def h_body(self, kids: list, span: tuple) -> Body:
         body = Body(range=self.rng(span))

@@ -390,7 +390,8 @@ def _resource(mod: Module, b: Block, diags: Diagnostics, mode: str = "managed") 
         prev = table[addr]
         kind = {"managed": "resource", "data": "data"}.get(mode, mode)
         diags.error(f"Duplicate {kind} \"{addr.type}\" configuration",
-                    f"A {kind} {addr.type} \"{addr.name}\" was already declared at {prev.range}. Resource names "
+                    f"A {addr.type} {'resource' if mode == 'managed' else mode + ' resource'} named "
+                    f"\"{addr.name}\" was already declared at {prev.range.long()}. Resource names "
                     "must be unique per type in each module.", b.range)
         return None
     body = b.body
