@@ -254,7 +254,9 @@ _COMMANDS = [
         _f("json", B, "Print the schemas as JSON (required).", False), *VARS), 0),
     Command("help", "", "Print the list of commands.", (), None),
     Command("ui", "[options]", "Open the operations console.", (
-        _f("parallelism", I, "How many resource operations may run at once.", 10, metavar="N"), *VARS), 0),
+        _f("parallelism", I, "How many resource operations may run at once.", 10, metavar="N"),
+        _f("plan", S, "Open this plan read-only for review (terraform show -json output, or a tfconsole plan "
+                      "file) instead of planning.", metavar="FILE"), *VARS), 0),
 ]
 
 COMMANDS: dict[str, Command] = {c.name: c for c in _COMMANDS}

@@ -23,7 +23,7 @@ class ApplyView:
     """Mixin of ConsoleApp (its widgets, reactives and helpers are the app's)."""
 
     def action_apply(self) -> None:
-        if not self._guard_idle():
+        if not self._guard_idle() or self._review_refuses("apply"):
             return
         plan = self.plan
         if plan is None or plan.errored or self.plan_applied:

@@ -50,6 +50,9 @@ class GraphView:
 
     # ------------------------------------------------------------------ opening
     def action_graph(self, addr: str | None = None) -> None:
+        if self.review is not None:  # a plan JSON holds no graph, and this directory's would mislead
+            self.notify("A plan opened for review has no graph here; press p to plan this directory.")
+            return
         if addr is None:
             node = self._tree(self.view).cursor_node if self.view in ("plan", "state", "orphans") else None
             addr = node.data.addr if node is not None and node.data is not None else ""
