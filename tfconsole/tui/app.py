@@ -30,6 +30,7 @@ from .messages import VertexUpdate
 from .screens import ConfirmScreen, HelpScreen
 from .widgets.diagnostics import diagnostic_text
 from .widgets import ConsoleTree, DiagnosticsPane, KeyBar, NodeInfo, StatusBar, TreeNode
+from .models.ephemeral import EphemeralTracker
 from .models.plan import FILTERS  # noqa: F401 - re-exported for tests and scripts
 from .views.common import ACTION_STYLE, COLLAPSE_ABOVE, STATUS_STYLE, VERTEX_SUFFIX, counts_text, diff_text  # noqa: F401
 from .views.apply import ApplyView
@@ -129,6 +130,9 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
         self._schema_session: Any = None  # providers.registry.ProviderSession for the state view's schemas
         self.provider_status: dict[str, str] = {}  # provider plugin address -> started/configured/failed/crashed
         self.provider_logs: dict[str, deque[str]] = {}  # instance (or provider) address -> its provider's lines
+        self.instance_log: dict[str, deque[str]] = {}  # instance address -> its progress lines (detail pane)
+        self.ephemeral = EphemeralTracker()  # the walk's ephemeral instances: open / renew / close
+        self._ephemeral_node: TreeNode | None = None
         # instance address -> the counters of its resource and module rows, for every instance of
         # the plan being applied (shown or filtered out: live status never depends on the filter)
         self._groups_of: dict[str, list[dict[str, int]]] = {}
@@ -309,6 +313,7 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
         self.op_started = self.clock()
         self.query_one(StatusBar).operation = f"{name}…"
         self.diagnostics_pane.clear_log()
+        self.instance_log = {}
 
     def _set_op_ctx(self, ctx: Any) -> None:
         # called on the worker thread before the walk starts: a plain attribute, no widgets
@@ -395,8 +400,11 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
             for d in self.instance_diags.get(info.addr, []):
                 body.append("\n\n")
                 body.append_text(diagnostic_text(d, self.files))
+            self._log_text(info.addr, body)
             self._provider_text(info.addr, body)
             return body
+        if info.kind in ("ephemerals", "ephemeral"):
+            return self._ephemeral_detail(info)
         if info.kind in ("module", "resource"):
             t = Text(info.addr or "root module", style="bold")
             t.append_text(counts_text(info.payload))

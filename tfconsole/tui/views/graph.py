@@ -236,6 +236,9 @@ class GraphView:
         word, style = self._vertex_status(row.name)
         if word:
             t.append(f"  {word}", style=style)
+        eph = self.ephemeral.block_word(row.name) if self.ephemeral.instances else ""
+        if eph:  # an ephemeral block: what its instances are now (open, renewed, closed)
+            t.append(f"  ⧗ {eph}", style="cyan")
         return t
 
     def _module_progress(self, module: str) -> Text:
@@ -371,6 +374,8 @@ class GraphView:
         word, style = self._vertex_status(name) if name in self._shown_graph().deps else ("", "")
         if word:
             t.append(f"\n{word}", style=style)
+        for inst in self.ephemeral.of_block(name):
+            t.append(f"\n⧗ {inst.addr}  {self.ephemeral.word(inst.addr)}", style="cyan")
         timings = self._timings()
         if name in timings:
             start, end = timings[name]

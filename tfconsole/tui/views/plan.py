@@ -161,6 +161,9 @@ class PlanView:
             self._outputs_node = None
             if self.action_filter == "all" and not self.search:
                 self._add_outputs_node(tree)
+            self._ephemeral_node = None
+            if self.ephemeral.instances and self.walk_operation == "apply":
+                self._show_ephemeral_node()
             self._update_plan_title(len(changes))
         target_line = None
         if cursor and cursor in self.instance_nodes:
@@ -291,6 +294,9 @@ class PlanView:
         info = node.data
         if info is None:
             return None
+        if info.kind == "ephemeral":
+            word = self.ephemeral.word(info.addr)
+            return Text(f"  {word}", style="bold red" if word.endswith("failed") else "cyan") if word else None
         if info.kind == "instance":
             upd = self.instance_status.get(info.addr)
             if upd is None:

@@ -77,6 +77,12 @@ class TreeNode:
         self.children = []
         self._tree._structure_changed()
 
+    def remove(self) -> None:
+        """Take this node (and its children) out of the tree."""
+        if self.parent is not None and self in self.parent.children:
+            self.parent.children.remove(self)
+            self._tree._structure_changed()
+
     # ---- state
     @property
     def label(self) -> Text:
