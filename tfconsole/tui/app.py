@@ -647,6 +647,8 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
         """The diagnostics and progress log full screen (L again, or escape, brings the views back)."""
         if self.screen.maximized is not None:
             self.screen.minimize()
+        elif self.diagnostics_pane.has_class("empty"):  # (collapsed: nothing to show yet)
+            self.notify("No diagnostics or progress log yet.")
         else:
             self.screen.maximize(self.diagnostics_pane, container=False)
 
