@@ -16,11 +16,11 @@ from test_tui_helpers import wait_for
 pytestmark = pytest.mark.anyio
 
 LONG = "module.platform_services.module.observability.terraform_data.collector_instance"
-CONFIG = f"""\
-resource "terraform_data" "a_rather_long_resource_name_for_a_narrow_pane" {{
+CONFIG = """\
+resource "terraform_data" "a_rather_long_resource_name_for_a_narrow_pane" {
   count = 2
   input = count.index
-}}
+}
 """
 
 

@@ -255,8 +255,8 @@ _COMMANDS = [
     Command("help", "", "Print the list of commands.", (), None),
     Command("ui", "[options]", "Open the operations console.", (
         _f("parallelism", I, "How many resource operations may run at once.", 10, metavar="N"),
-        _f("plan", S, "Open this plan read-only for review (terraform show -json output, or a tfconsole plan "
-                      "file) instead of planning.", metavar="FILE"), *VARS), 0),
+        _f("plan", S, "Review this plan read-only instead of planning: terraform show -json output, "
+                      "a tfconsole plan file or its JSON.", metavar="FILE"), *VARS), 0),
 ]
 
 COMMANDS: dict[str, Command] = {c.name: c for c in _COMMANDS}

@@ -163,7 +163,8 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
         yield DiagnosticsPane(id="diagnostics")
         yield Input(placeholder="search addresses (enter keeps, esc clears)", id="search")
         yield Input(placeholder="plan | apply | destroy | refresh-only | replace ADDR | var k=v | var-file F | "
-                                "vars | unset NAME | state | orphans | graph ADDR | workspace [new] NAME | open FILE | quit",
+                                "vars | unset NAME | state | orphans | graph ADDR | workspace [new] NAME | "
+                                "open FILE | quit",
                     id="cmdline")
         yield KeyBar(id="keys")
 

@@ -9,7 +9,7 @@ from typing import Any
 from rich.text import Text
 from textual import work
 
-from tfconsole.plans import Action, Plan
+from tfconsole.plans import Plan
 
 from .. import operations as ops
 from ..messages import VertexBatch, VertexUpdate, WalkFinished, WalkStarted
