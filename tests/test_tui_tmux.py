@@ -4,6 +4,7 @@ tmux is a test dependency (.ci/run installs it): without it these tests fail, th
 """
 from __future__ import annotations
 
+import re
 import shlex
 import shutil
 import subprocess
@@ -261,8 +262,13 @@ def test_apply_at_80x24_in_tmux(tmp_path: Path) -> None:
         t.send("y")
         t.wait_for("apply…")
         t.send(">")  # the next running instance: into view
-        screen = t.wait_for("time_sleep.long  running", timeout=120)
-        assert "infra · ws default" in screen.splitlines()[0] or "infra · workspace default" in screen
+        # the row is narrower than its label and status: the label gives way ("time_sleep.…")
+        running = re.compile(r"\+ time_sleep\.\S*  running \d")
+        deadline = time.monotonic() + 120
+        while not running.search(screen := t.screen()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert running.search(screen), screen
+        assert re.search(r"infra · (ws|workspace) default$", screen.splitlines()[0].rstrip()), screen
         screen = t.wait_for("Apply complete!")
         assert "time_sleep.long  done 8." in screen
         assert all(len(line) <= 80 for line in screen.splitlines())

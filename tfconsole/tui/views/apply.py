@@ -79,12 +79,20 @@ class ApplyView:
         self._groups_of.clear()
         self._group_totals.clear()
         self.running.clear()
+        # one pair of counters per resource: its key strings are made once, not per instance
+        # (10,000 instances of two resources: two pairs; this runs on the key that starts an apply)
+        counters: dict[tuple[Any, Any], tuple[list[dict[str, int]], tuple[str, str]]] = {}
         for ch in self.plan.changes if self.plan is not None else []:
             if not is_change(ch):  # nothing to apply: no status to count (an import alone is applied)
                 continue
-            keys = (f"resource:{ch.addr.abs_resource()}", f"module:{ch.addr.module}")
-            self._groups_of[ch.address] = [self.group_progress.setdefault(k, {}) for k in keys]
-            for k in keys:
+            addr = ch.addr
+            group = counters.get((addr.module, addr.resource))
+            if group is None:
+                keys = (f"resource:{addr.abs_resource()}", f"module:{addr.module}")
+                group = counters[(addr.module, addr.resource)] = (
+                    [self.group_progress.setdefault(k, {}) for k in keys], keys)
+            self._groups_of[ch.address] = group[0]
+            for k in group[1]:
                 self._group_totals[k] = self._group_totals.get(k, 0) + 1
         self._tree("plan").refresh()
 
