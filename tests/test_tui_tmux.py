@@ -104,6 +104,16 @@ def _start(tmp_path: Path, d: Path, args: str = "", size: tuple[int, int] = (160
     return Tmux(session), rc_file
 
 
+def _wait_re(t: Tmux, pattern: str, timeout: float = 120.0) -> str:
+    """The first screen where pattern matches (a row's status word, whatever its number)."""
+    rx = re.compile(pattern)
+    deadline = time.monotonic() + timeout
+    while not rx.search(screen := t.screen()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert rx.search(screen), screen
+    return screen
+
+
 def _type_yes(t: Tmux) -> None:
     """Type yes into the confirmation; keys that arrive before its input has focus (a loaded
     machine) are lost, so while the input still shows empty, type again."""
@@ -237,6 +247,7 @@ def test_review_terraform_plan_read_only_at_80x24_in_tmux(tmp_path: Path) -> Non
             screen = t.screen()
             assert not any(s in screen for s in SECRETS), screen
         t.send(":")
+        t.wait_for("plan | apply | destroy")  # the command line has the keys now (not the views)
         t.send("open bad.json", "Enter")
         screen = t.wait_for("Cannot open the plan")
         assert "Traceback" not in screen
@@ -263,14 +274,11 @@ def test_apply_at_80x24_in_tmux(tmp_path: Path) -> None:
         t.wait_for("apply…")
         t.send(">")  # the next running instance: into view
         # the row is narrower than its label and status: the label gives way ("time_sleep.…")
-        running = re.compile(r"\+ time_sleep\.\S*  running \d")
-        deadline = time.monotonic() + 120
-        while not running.search(screen := t.screen()) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert running.search(screen), screen
+        screen = _wait_re(t, r"\+ time_sleep\.\S*  running \d")
         assert re.search(r"infra · (ws|workspace) default$", screen.splitlines()[0].rstrip()), screen
-        screen = t.wait_for("Apply complete!")
-        assert "time_sleep.long  done 8." in screen
+        t.wait_for("Apply complete!")
+        # (the summary can be painted a moment before the row's final status)
+        screen = _wait_re(t, r"\+ time_sleep\.long  done \d+\.\ds")
         assert all(len(line) <= 80 for line in screen.splitlines())
         _quit(t, rc_file)
     finally:
