@@ -140,8 +140,11 @@ async def test_help_screen(tmp_path: Path) -> None:
         await pilot.press("question_mark")
         await pilot.pause(0.1)
         assert app.screen.__class__.__name__ == "HelpScreen"
-        text = str(app.screen.query_one("#help-text").render())
-        assert "re-plan with the marks as targets" in text
+        from rich.console import Console
+
+        console = Console(width=96, record=True, color_system=None)
+        console.print(app.screen.query_one("#help-text").content)
+        assert "re-plan with the marks as targets" in console.export_text()
         await pilot.press("escape")
         await pilot.pause(0.1)
         assert app.screen.__class__.__name__ != "HelpScreen"

@@ -166,17 +166,18 @@ def test_graph_view_snapshot(snap_compare, tmp_path: Path, deterministic) -> Non
 def test_apply_pane_snapshot(snap_compare, tmp_path: Path, deterministic) -> None:
     app = ConsoleApp(str(make_demo(tmp_path)), parallelism=1)
 
-    async def run_before(pilot) -> None:
-        await pilot.press("p")
-        await _wait(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy)
-        await pilot.press("a")
-        await _wait(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen")
-        # the demo's plan replaces something: Terraform's typed "yes" is asked for
-        await pilot.press(*(["y", "e", "s", "enter"] if app.screen.typed else ["y"]))
-        await _wait(pilot, lambda: not app.busy and "complete" in app.summary_line.lower(), 60)
-        await pilot.pause(0.3)
+    assert snap_compare(app, terminal_size=SIZE, run_before=lambda pilot: _plan_and_apply(app, pilot))
 
-    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+async def _plan_and_apply(app: ConsoleApp, pilot) -> None:
+    await pilot.press("p")
+    await _wait(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy)
+    await pilot.press("a")
+    await _wait(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen")
+    # the demo's plan replaces something: Terraform's typed "yes" is asked for
+    await pilot.press(*(["y", "e", "s", "enter"] if app.screen.typed else ["y"]))
+    await _wait(pilot, lambda: not app.busy and "complete" in app.summary_line.lower(), 60)
+    await pilot.pause(0.3)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -210,6 +211,12 @@ def _feed(app: ConsoleApp, statuses: dict[str, tuple[str, float, float | None]])
 def test_graph_live_snapshot(snap_compare, tmp_path: Path) -> None:
     app = ConsoleApp(str(make_demo(tmp_path)))
 
+    run_before = _live_graph(app, "terraform_data.web[1] (create)", node1=("done", 99.5, 2.0))
+    assert snap_compare(app, terminal_size=(120, 34), run_before=run_before)
+
+
+def _live_graph(app: ConsoleApp, selected: str, node1: tuple[str, float, float | None]):
+    """A run_before that feeds the live graph fixed statuses and selects a vertex."""
     async def run_before(pilot) -> None:
         app.clock = lambda: 103.2
         _feed(app, {
@@ -219,17 +226,16 @@ def test_graph_live_snapshot(snap_compare, tmp_path: Path) -> None:
             "terraform_data.web[1] (create)": ("queued", 100.5, None),
             "terraform_data.web[10] (create)": ("failed", 100.0, 0.4),
             "module.cache.terraform_data.node[0] (create)": ("skipped", 100.0, None),
-            "module.cache.terraform_data.node[1] (create)": ("done", 99.5, 2.0),
+            "module.cache.terraform_data.node[1] (create)": node1,
             "terraform_data.lb (create)": ("waiting", 99.0, None),
             "root": ("waiting", 99.0, None),
         })
         await pilot.pause(0.2)
-        app.run_command("graph terraform_data.web[1] (create)")
+        app.run_command(f"graph {selected}")
         await _wait(pilot, lambda: app.graph_canvas.cursor_row is not None
-                    and app.graph_canvas.cursor_row.name == "terraform_data.web[1] (create)")
+                    and app.graph_canvas.cursor_row.name == selected)
         await pilot.pause(0.2)
-
-    assert snap_compare(app, terminal_size=(120, 34), run_before=run_before)
+    return run_before
 
 
 def test_graph_after_apply_snapshot(snap_compare, tmp_path: Path) -> None:
@@ -251,3 +257,46 @@ def test_graph_after_apply_snapshot(snap_compare, tmp_path: Path) -> None:
         await pilot.pause(0.2)
 
     assert snap_compare(app, terminal_size=(120, 34), run_before=run_before)
+
+
+# ---------------------------------------------------------------------------------------------
+# 80x24, the smallest terminal the console is made for: the header keeps the directory and the
+# workspace, rows keep their status words, the empty diagnostics pane takes no room, the help
+# wraps each description under its own column
+
+SMALL = (80, 24)
+
+
+def test_plan_review_80x24_snapshot(snap_compare, tmp_path: Path) -> None:
+    app = ConsoleApp(str(make_demo(tmp_path)))
+
+    async def run_before(pilot) -> None:
+        await pilot.press("p")
+        await _wait(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy)
+        app.query_one("#diagnostics").show([], {})  # (the plan's warnings, if any, are not the point here)
+        await pilot.pause(0.1)
+
+    assert snap_compare(app, terminal_size=SMALL, run_before=run_before)
+
+
+def test_apply_pane_80x24_snapshot(snap_compare, tmp_path: Path, deterministic) -> None:
+    app = ConsoleApp(str(make_demo(tmp_path)), parallelism=1)
+    assert snap_compare(app, terminal_size=SMALL, run_before=lambda pilot: _plan_and_apply(app, pilot))
+
+
+def test_graph_live_80x24_snapshot(snap_compare, tmp_path: Path) -> None:
+    app = ConsoleApp(str(make_demo(tmp_path)))
+
+    run_before = _live_graph(app, "module.cache.terraform_data.node[1] (create)", node1=("running", 99.5, None))
+    assert snap_compare(app, terminal_size=SMALL, run_before=run_before)
+
+
+def test_help_80x24_snapshot(snap_compare, tmp_path: Path) -> None:
+    app = ConsoleApp(str(make_demo(tmp_path)))
+
+    async def run_before(pilot) -> None:
+        await pilot.press("question_mark")
+        await _wait(pilot, lambda: type(app.screen).__name__ == "HelpScreen")
+        await pilot.pause(0.2)
+
+    assert snap_compare(app, terminal_size=SMALL, run_before=run_before)

@@ -4,6 +4,7 @@ tmux is a test dependency (.ci/run installs it): without it these tests fail, th
 """
 from __future__ import annotations
 
+import re
 import shlex
 import shutil
 import subprocess
@@ -91,15 +92,26 @@ def test_plan_apply_state_quit_in_tmux(tmp_path: Path) -> None:
     assert not (d / ".terraform.tfstate.lock.info").exists()
 
 
-def _start(tmp_path: Path, d: Path, args: str = "") -> tuple[Tmux, Path]:
+def _start(tmp_path: Path, d: Path, args: str = "", size: tuple[int, int] = (160, 48)) -> tuple[Tmux, Path]:
     rc_file = tmp_path / "rc"
     session = f"tfconsole-{uuid.uuid4().hex[:8]}"
     # (pytest may export COLUMNS/LINES, which Textual would take over the terminal's own size)
     cmd = (f"unset COLUMNS LINES; {shlex.quote(sys.executable)} -m tfconsole -chdir={shlex.quote(str(d))} ui {args}; "
            f"echo $? > {shlex.quote(str(rc_file))}")
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "160", "-y", "48", "sh", "-c", cmd],
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", str(size[0]), "-y", str(size[1]),
+                    "sh", "-c", cmd],
                    check=True)
     return Tmux(session), rc_file
+
+
+def _wait_re(t: Tmux, pattern: str, timeout: float = 120.0) -> str:
+    """The first screen where pattern matches (a row's status word, whatever its number)."""
+    rx = re.compile(pattern)
+    deadline = time.monotonic() + timeout
+    while not rx.search(screen := t.screen()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert rx.search(screen), screen
+    return screen
 
 
 def _type_yes(t: Tmux) -> None:
@@ -201,3 +213,73 @@ def test_orphans_with_var_and_destroy_marked_in_tmux(tmp_path: Path) -> None:
     finally:
         subprocess.run(["tmux", "kill-session", "-t", t.session], capture_output=True)
     assert state_addresses(d) == {"terraform_data.shard[0]", "terraform_data.shard[1]", "terraform_data.keep"}
+
+
+def test_review_terraform_plan_read_only_at_80x24_in_tmux(tmp_path: Path) -> None:
+    """`tfconsole ui -plan=FILE` on the JSON of a plan real Terraform made: reviewed read-only
+    at 80x24 (apply refused, secrets hidden); a bad file gets a message, not a traceback."""
+    from test_tui_review import AFTER, BEFORE, SECRETS
+    from tfrun import terraform, tf_env
+
+    d = tmp_path / "infra"
+    d.mkdir()
+    tf_env(str(tmp_path))
+    for config, args in ((BEFORE, ["apply", "-auto-approve", "-input=false"]),
+                         (AFTER, ["plan", "-out=p.tfplan", "-input=false"])):
+        (d / "main.tf").write_text(config)
+        code, _out, err = terraform(args, str(d))
+        assert code == 0, err
+    code, js, err = terraform(["show", "-json", "p.tfplan"], str(d))
+    assert code == 0, err
+    (d / "p.json").write_text(js)
+    (d / "bad.json").write_bytes(b"\x80\x04K\x01.")
+    state = (d / "terraform.tfstate").read_bytes()
+    t, rc_file = _start(tmp_path, d, "-plan=p.json", size=(80, 24))
+    try:
+        screen = t.wait_for("read-only", "Plan: 1 to import, 2 to add, 2 to change, 2 to destroy.")
+        assert "p.json" in screen.splitlines()[0]  # the header names what was opened
+        assert "terraform_data.gone" in screen and "import" in screen
+        t.send("a")
+        screen = t.wait_for("does not apply it")
+        assert "Apply the reviewed plan?" not in screen
+        for key in ("j", "j", "j", "j", "j"):  # walk the rows: the detail pane shows each change
+            t.send(key)
+            screen = t.screen()
+            assert not any(s in screen for s in SECRETS), screen
+        t.send(":")
+        t.wait_for("plan | apply | destroy")  # the command line has the keys now (not the views)
+        t.send("open bad.json", "Enter")
+        screen = t.wait_for("Cannot open the plan")
+        assert "Traceback" not in screen
+        _quit(t, rc_file)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", t.session], capture_output=True)
+    assert (d / "terraform.tfstate").read_bytes() == state
+
+
+def test_apply_at_80x24_in_tmux(tmp_path: Path) -> None:
+    """Issue 10 item 16: at 80x24 the header keeps the directory and workspace, the empty
+    diagnostics pane takes no rows, and rows keep their status words during and after an apply."""
+    d = tmp_path / "infra"
+    d.mkdir()
+    (d / "main.tf").write_text(SLEEPS)
+    t, rc_file = _start(tmp_path, d, size=(80, 24))
+    try:
+        screen = t.wait_for("Plan:")
+        assert "Diagnostics" not in screen  # nothing to show: no empty pane
+        assert "infra · workspace default" in screen.splitlines()[0]
+        t.send("a")
+        t.wait_for("Apply the reviewed plan?")
+        t.send("y")
+        t.wait_for("apply…")
+        t.send(">")  # the next running instance: into view
+        # the row is narrower than its label and status: the label gives way ("time_sleep.…")
+        screen = _wait_re(t, r"\+ time_sleep\.\S*  running \d")
+        assert re.search(r"infra · (ws|workspace) default$", screen.splitlines()[0].rstrip()), screen
+        t.wait_for("Apply complete!")
+        # (the summary can be painted a moment before the row's final status)
+        screen = _wait_re(t, r"\+ time_sleep\.long  done \d+\.\ds")
+        assert all(len(line) <= 80 for line in screen.splitlines())
+        _quit(t, rc_file)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", t.session], capture_output=True)

@@ -254,7 +254,9 @@ _COMMANDS = [
         _f("json", B, "Print the schemas as JSON (required).", False), *VARS), 0),
     Command("help", "", "Print the list of commands.", (), None),
     Command("ui", "[options]", "Open the operations console.", (
-        _f("parallelism", I, "How many resource operations may run at once.", 10, metavar="N"), *VARS), 0),
+        _f("parallelism", I, "How many resource operations may run at once.", 10, metavar="N"),
+        _f("plan", S, "Review this plan read-only instead of planning: terraform show -json output, "
+                      "a tfconsole plan file or its JSON.", metavar="FILE"), *VARS), 0),
 ]
 
 COMMANDS: dict[str, Command] = {c.name: c for c in _COMMANDS}

@@ -30,6 +30,7 @@ from .messages import VertexUpdate
 from .screens import ConfirmScreen, HelpScreen
 from .widgets.diagnostics import diagnostic_text
 from .widgets import ConsoleTree, DiagnosticsPane, KeyBar, NodeInfo, StatusBar, TreeNode
+from .models.ephemeral import EphemeralTracker
 from .models.plan import FILTERS  # noqa: F401 - re-exported for tests and scripts
 from .views.common import ACTION_STYLE, COLLAPSE_ABOVE, STATUS_STYLE, VERTEX_SUFFIX, counts_text, diff_text  # noqa: F401
 from .views.apply import ApplyView
@@ -37,9 +38,10 @@ from .views.graph import GraphView
 from .widgets.graph_canvas import GraphCanvas
 from .views.orphans import OrphansView
 from .views.plan import PlanView
+from .views.review import ReviewView
 from .views.state import StateView
 
-class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int]):
+class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansView, App[int]):
     """Layout, bindings, the palette, view switching, workspaces and the command line; each
     view's behaviour lives in its mixin (tui/views/)."""
 
@@ -90,8 +92,10 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
     busy: reactive[bool] = reactive(False)
 
     def __init__(self, working_dir: str = ".", parallelism: int = 10,
-                 cli_vars: list[tuple[str, str]] | None = None, plan_on_open: bool = False) -> None:
+                 cli_vars: list[tuple[str, str]] | None = None, plan_on_open: bool = False,
+                 plan_file: str | None = None) -> None:
         super().__init__()
+        self.plan_file = plan_file  # `tfconsole ui -plan=FILE`: open it read-only instead of planning
         self.plan_on_open = plan_on_open  # `tfconsole ui` plans at once (x or ctrl+c cancels it)
         self.working_dir = os.path.abspath(working_dir)
         self.parallelism = max(1, parallelism)
@@ -126,6 +130,9 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         self._schema_session: Any = None  # providers.registry.ProviderSession for the state view's schemas
         self.provider_status: dict[str, str] = {}  # provider plugin address -> started/configured/failed/crashed
         self.provider_logs: dict[str, deque[str]] = {}  # instance (or provider) address -> its provider's lines
+        self.instance_log: dict[str, deque[str]] = {}  # instance address -> its progress lines (detail pane)
+        self.ephemeral = EphemeralTracker()  # the walk's ephemeral instances: open / renew / close
+        self._ephemeral_node: TreeNode | None = None
         # instance address -> the counters of its resource and module rows, for every instance of
         # the plan being applied (shown or filtered out: live status never depends on the filter)
         self._groups_of: dict[str, list[dict[str, int]]] = {}
@@ -156,7 +163,8 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         yield DiagnosticsPane(id="diagnostics")
         yield Input(placeholder="search addresses (enter keeps, esc clears)", id="search")
         yield Input(placeholder="plan | apply | destroy | refresh-only | replace ADDR | var k=v | var-file F | "
-                                "vars | unset NAME | state | orphans | graph ADDR | workspace [new] NAME | quit",
+                                "vars | unset NAME | state | orphans | graph ADDR | workspace [new] NAME | "
+                                "open FILE | quit",
                     id="cmdline")
         yield KeyBar(id="keys")
 
@@ -172,7 +180,9 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         self.query_one("#diagnostics", DiagnosticsPane).show([], {})
         self.query_one("#plan-tree", ConsoleTree).focus()
         self.set_interval(0.5, self._tick)
-        if not has_config(self.working_dir):
+        if self.plan_file:
+            self.call_after_refresh(self.open_review, self.plan_file)
+        elif not has_config(self.working_dir):
             self._set_summary(Text(f"No .tf files in {self.working_dir}. Type :demo to open the bundled demo, "
                                    "or quit and start tfconsole ui in a configuration directory.",
                                    style="bold yellow"))
@@ -222,7 +232,7 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         ("Graph: layers or timeline", "After an apply: the timeline of every vertex (v)", "graph_mode"),
         ("Graph: collapse modules", "Collapse or open every module in the graph (m)", "collapse_modules"),
         ("Next workspace", "Switch to the next workspace (W)", "next_workspace"),
-        ("Command line", "Type a command: plan, apply, target ADDR, var k=v, demo... (:)", "command_line"),
+        ("Command line", "Type a command: plan, apply, target ADDR, var k=v, open FILE, demo... (:)", "command_line"),
         ("Next running", "Jump to the next running instance (>)", "next_running"),
         ("Next failed", "Jump to the next failed instance (!)", "next_failed"),
         ("Follow the apply", "Keep the cursor on the newest running instance (=)", "toggle_follow"),
@@ -304,6 +314,7 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         self.op_started = self.clock()
         self.query_one(StatusBar).operation = f"{name}…"
         self.diagnostics_pane.clear_log()
+        self.instance_log = {}
 
     def _set_op_ctx(self, ctx: Any) -> None:
         # called on the worker thread before the walk starts: a plain attribute, no widgets
@@ -390,8 +401,11 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
             for d in self.instance_diags.get(info.addr, []):
                 body.append("\n\n")
                 body.append_text(diagnostic_text(d, self.files))
+            self._log_text(info.addr, body)
             self._provider_text(info.addr, body)
             return body
+        if info.kind in ("ephemerals", "ephemeral"):
+            return self._ephemeral_detail(info)
         if info.kind in ("module", "resource"):
             t = Text(info.addr or "root module", style="bold")
             t.append_text(counts_text(info.payload))
@@ -488,8 +502,9 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
             ws = self._workspaces()[1]
         except Exception:  # noqa: BLE001 - a broken .terraform dir only hides the name
             ws = "default"
-        # always both: the directory and the workspace every action of the console acts on
-        self.query_one(StatusBar).workdir = f"{name} · workspace {ws}"
+        # always both: the directory and the workspace every action of the console acts on (or,
+        # while a plan opened from a file is reviewed, that file and what made it)
+        self.query_one(StatusBar).workdir = self._review_header() or f"{name} · workspace {ws}"
 
     def switch_workspace(self, name: str, create: bool = False) -> None:
         """Select (or create and select) a workspace; the reviewed plan belongs to the old one."""
@@ -505,6 +520,7 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
             return
         self.plan = None
         self.plan_ctx = None
+        self.review = None
         self.state_outcome = None
         self.graph_info = None
         self._reset_progress()
@@ -524,6 +540,7 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
             self.notify(f"No .tf files in {path}.", severity="error")
             return
         self.working_dir = os.path.abspath(path)
+        self.review = None
         self.plan = self.plan_ctx = self.state_outcome = self.graph_info = self.applied_state = None
         self._init_graph_view()
         self._reset_progress()
@@ -577,6 +594,8 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
             self._plan(refresh_only=True)
         elif cmd == "replace" and args:
             self._plan(replace=args)
+        elif cmd == "open" and args:
+            self.open_review(" ".join(args))
         elif cmd == "demo":
             self.open_directory(demo_dir())
         elif cmd == "graph":
@@ -629,6 +648,8 @@ class ConsoleApp(PlanView, ApplyView, GraphView, StateView, OrphansView, App[int
         """The diagnostics and progress log full screen (L again, or escape, brings the views back)."""
         if self.screen.maximized is not None:
             self.screen.minimize()
+        elif self.diagnostics_pane.has_class("empty"):  # (collapsed: nothing to show yet)
+            self.notify("No diagnostics or progress log yet.")
         else:
             self.screen.maximize(self.diagnostics_pane, container=False)
 
@@ -687,7 +708,14 @@ def run_app(target_dir: str, args: Any = None) -> int:
         except (AttributeError, TypeError, ValueError):
             parallelism = 10
     cli_vars = [(k, v) for k, v in getattr(args, "ordered", []) if k in ("var", "var-file")]
-    app = ConsoleApp(target_dir, parallelism=parallelism, cli_vars=cli_vars, plan_on_open=True)
+    plan_file = None
+    if args is not None:
+        try:
+            plan_file = args.get("plan") or None
+        except (AttributeError, TypeError):
+            plan_file = None
+    app = ConsoleApp(target_dir, parallelism=parallelism, cli_vars=cli_vars, plan_on_open=plan_file is None,
+                     plan_file=plan_file)
     result = app.run()
     if isinstance(result, int):
         return result

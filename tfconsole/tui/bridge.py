@@ -20,11 +20,14 @@ from typing import Any
 from tfconsole.walk.hooks import Hook
 
 from .messages import VertexBatch, VertexUpdate, WalkFinished, WalkStarted
+from .models.ephemeral import EphemeralEvent
 
 FLUSH_INTERVAL = 0.075  # seconds: fast enough to feel live, slow enough to coalesce
 INPUT_PRIORITY = 0.08  # seconds the walk yields to the event loop after a key press
 
 _VERBS = {"create": "Creating...", "update": "Modifying...", "delete": "Destroying...", "read": "Reading..."}
+_EPH_VERBS = {"open": "Opening...", "renew": "Renewing...", "close": "Closing..."}
+_EPH_DONE = {"open": "Opening complete", "renew": "Renewal complete", "close": "Closing complete"}
 _DONE = {"create": "Creation complete", "update": "Modifications complete", "delete": "Destruction complete",
          "read": "Read complete"}
 
@@ -38,6 +41,8 @@ class HookBridge(Hook):
         self._expansions: dict[str, list[str]] = {}
         self._edges: dict[str, list[tuple[str, str]]] = {}
         self._log: list[str] = []
+        self._log_addrs: list[str] = []
+        self._ephemeral: list[EphemeralEvent] = []
         self._provider_status: dict[str, str] = {}
         self._provider_logs: dict[str, list[str]] = {}
         self._deps: dict[str, list[str]] = {}
@@ -59,13 +64,17 @@ class HookBridge(Hook):
             time.sleep(min(delay, INPUT_PRIORITY))
 
     # ---- coalescing
-    def _record(self, upd: VertexUpdate | None = None, line: str | None = None) -> None:
+    def _record(self, upd: VertexUpdate | None = None, line: str | None = None, addr: str = "",
+                eph: EphemeralEvent | None = None) -> None:
         self._yield()
         with self._lock:
             if upd is not None:
                 self._pending[upd.name] = upd
             if line is not None:
                 self._log.append(line)
+                self._log_addrs.append(addr)
+            if eph is not None:
+                self._ephemeral.append(eph)
             if self._timer is None:
                 self._timer = threading.Timer(self._interval, self.flush)
                 self._timer.daemon = True
@@ -80,11 +89,14 @@ class HookBridge(Hook):
             exps, self._expansions = self._expansions, {}
             edges, self._edges = self._edges, {}
             log, self._log = self._log, []
+            log_addrs, self._log_addrs = self._log_addrs, []
+            eph, self._ephemeral = self._ephemeral, []
             pstatus, self._provider_status = self._provider_status, {}
             plogs, self._provider_logs = self._provider_logs, {}
             deps, self._deps = self._deps, {}
-        if pending or exps or log or pstatus or plogs or deps:
-            self._target.post_message(VertexBatch(list(pending.values()), exps, edges, log, pstatus, plogs, deps))
+        if pending or exps or log or pstatus or plogs or deps or eph:
+            self._target.post_message(VertexBatch(list(pending.values()), exps, edges, log, pstatus, plogs, deps,
+                                                  log_addrs, eph))
 
     # ---- walk progress
     def walk_started(self, operation: str, vertex_names: list[str]) -> None:
@@ -135,10 +147,35 @@ class HookBridge(Hook):
     # ---- instance events: a short human log, like the CLI's progress lines
     def pre_apply(self, addr: str, action: str, id_hint: str | None) -> None:
         hint = f" [id={id_hint}]" if id_hint and action != "create" else ""
-        self._record(line=f"{addr}: {_VERBS.get(action, action)}{hint}")
+        self._record(line=f"{addr}: {_VERBS.get(action, action)}{hint}", addr=addr)
 
     def post_apply(self, addr: str, action: str, elapsed: float, error: str | None, id_hint: str | None) -> None:
         if error:
-            self._record(line=f"{addr}: {action} failed: {error}")
+            self._record(line=f"{addr}: {action} failed: {error}", addr=addr)
             return
-        self._record(line=f"{addr}: {_DONE.get(action, action)} after {elapsed:.1f}s")
+        self._record(line=f"{addr}: {_DONE.get(action, action)} after {elapsed:.1f}s", addr=addr)
+
+    # imports, ephemeral resources and provisioners: the CLI's progress lines, per instance
+    def pre_plan_import(self, addr: str, import_id: str) -> None:
+        self._record(line=f"{addr}: Preparing import... [id={import_id}]", addr=addr)
+
+    def pre_apply_import(self, addr: str, import_id: str) -> None:
+        self._record(line=f"{addr}: Importing... [id={import_id}]", addr=addr)
+
+    def post_apply_import(self, addr: str, import_id: str) -> None:
+        self._record(line=f"{addr}: Import complete [id={import_id}]", addr=addr)
+
+    def pre_ephemeral(self, addr: str, action: str) -> None:
+        self._record(line=f"{addr}: {_EPH_VERBS.get(action, action)}", addr=addr,
+                     eph=EphemeralEvent(addr, action, "start"))
+
+    def post_ephemeral(self, addr: str, action: str, elapsed: float, error: str | None) -> None:
+        line = f"{addr}: {action} failed: {error}" if error else \
+            f"{addr}: {_EPH_DONE.get(action, action)} after {elapsed:.1f}s"
+        self._record(line=line, addr=addr, eph=EphemeralEvent(addr, action, "end", elapsed, error))
+
+    def pre_provision(self, addr: str, provisioner: str) -> None:
+        self._record(line=f"{addr}: Provisioning with '{provisioner}'...", addr=addr)
+
+    def provision_output(self, addr: str, provisioner: str, line: str) -> None:
+        self._record(line=f"{addr} ({provisioner}): {line}", addr=addr)

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 from textual.message import Message
 
+from .models.ephemeral import EphemeralEvent
+
 
 @dataclass
 class VertexUpdate:
@@ -44,6 +46,8 @@ class VertexBatch(Message):
     # the walk graph's edges: vertex -> its dependencies, as the walker registered the vertex
     # (the live graph is drawn from these; a later "waiting" status no longer carries them)
     deps: dict[str, list[str]] = field(default_factory=dict)
+    log_addrs: list[str] = field(default_factory=list)  # the instance each log line is about
+    ephemeral: list[EphemeralEvent] = field(default_factory=list)  # opens, renews, closes, in order
 
 
 @dataclass

@@ -223,3 +223,16 @@ def set_status(working_dir: str, addr_text: str, status: str) -> Diagnostics:
 def forget(working_dir: str, addrs: list[str]) -> Diagnostics:
     """state rm: drop the instances from state without destroying them."""
     return operations.state_rm(_request(working_dir), list(addrs)).diags
+
+
+def review_plan(path: str) -> tuple[Any, Diagnostics]:
+    """A plan opened read-only for review (Terraform's plan JSON, tfconsole's plan file or its
+    JSON): (models.plan_json.ReviewPlan, no diagnostics), or (None, the error saying why)."""
+    from .models.plan_json import PlanOpenError, open_plan as open_review
+
+    diags = Diagnostics()
+    try:
+        return open_review(path), diags
+    except PlanOpenError as exc:
+        diags.error("Cannot open the plan for review", str(exc))
+        return None, diags

@@ -43,3 +43,10 @@ def status_word(status: str, at: float, elapsed: float | None, now: float, detai
     if status == "waiting" and detail:
         return f"waiting on {detail}"
     return status
+
+
+def clip_left(text: str, width: int) -> str:
+    """text cut to width from the left ("…" first): an address keeps its most specific end."""
+    if len(text) <= width:
+        return text
+    return "…" + text[len(text) - max(0, width - 1):] if width > 0 else ""

@@ -6,12 +6,22 @@ from typing import Iterable
 
 from tfconsole.plans import Action, ResourceInstanceChange
 
-FILTERS = ["all", "create", "update", "delete", "replace"]
+FILTERS = ["all", "create", "update", "delete", "replace", "import"]
 
 
-def matches_filter(action: Action, flt: str) -> bool:
+def is_change(ch: ResourceInstanceChange) -> bool:
+    """Whether the plan does something to this instance: an action, an import or a move (an
+    import or a move alone is a no-op action, and Terraform still lists it as a change)."""
+    return ch.action is not Action.NOOP or ch.importing is not None or \
+        (ch.prev_run_addr is not None and ch.prev_run_addr != ch.addr)
+
+
+def matches_filter(ch: ResourceInstanceChange, flt: str) -> bool:
+    action = ch.action
     if flt == "all":
         return True
+    if flt == "import":
+        return ch.importing is not None
     if flt == "create":
         return action is Action.CREATE
     if flt == "update":
@@ -25,7 +35,7 @@ def visible_changes(changes: Iterable[ResourceInstanceChange], show_noop: bool, 
                     search: str) -> list[ResourceInstanceChange]:
     needle = search.lower()
     return [ch for ch in changes
-            if (show_noop or ch.action is not Action.NOOP) and matches_filter(ch.action, flt)
+            if (show_noop or is_change(ch)) and matches_filter(ch, flt)
             and (not needle or needle in ch.address.lower())]
 
 

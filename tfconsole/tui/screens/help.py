@@ -1,67 +1,84 @@
-"""The ? screen: every key, grouped by view."""
+"""The ? screen: every key, grouped by view.
+
+Keys and their descriptions sit in two columns of a grid, so a description that wraps (at 80
+columns many do) continues under its own column, never under the keys.
+"""
 from __future__ import annotations
 
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-HELP = """\
-[b]tfconsole — keys[/b]
+SECTIONS: list[tuple[str, list[tuple[str, str]]]] = [
+    ("Operations", [
+        ("p", "plan (review it in the left tree)"),
+        ("a", "apply the reviewed plan (y; a plan that deletes or replaces anything asks for yes)"),
+        ("d", "plan a destroy, then confirm it with yes"),
+        ("x", "cancel the running operation (in-flight work finishes, state is saved)"),
+        ("ctrl+c", "during an operation: cancel it (twice: stop at once); when idle: quit"),
+    ]),
+    ("Moving", [
+        ("↑ ↓ j k", "move; pgup / pgdn, home / end, G jump"),
+        ("enter → ←", "open / close a module, resource or state instance; resources with more than 50 "
+                      "instances start closed, their row shows the counts and, during an apply, the progress"),
+        ("> ! =", "during an apply: next running / next failed instance; = follows the newest running one"),
+    ]),
+    ("Plan review", [
+        ("space", "mark / unmark the row under the cursor and move down"),
+        ("t / e", "re-plan with the marks as targets (-target) / exclusions (-exclude)"),
+        ("R", "re-plan with the marked (or selected) instances as -replace"),
+        ("c", "clear marks"),
+        ("n", "show / hide no-op instances"),
+        ("f", "filter by action: all, create, update, delete, replace, import"),
+        ("/", "search addresses (esc clears)"),
+    ]),
+    ("Views", [
+        ("g", "the live graph: vertices in layers by dependency depth, each with its status (waiting on "
+              "ADDR, queued, running 3.2s, done 1.1s, failed, skipped; ⧗ an ephemeral resource's open / "
+              "renew / close)"),
+        ("  ← →", "follow an edge to a dependency / a dependent; . , the other ones; backspace back"),
+        ("  enter m", "collapse the vertex's module (or open it); m: every module"),
+        ("  v", "after an apply: the timeline; the critical path heads the graph"),
+        ("  z /", "centre the selection; filter vertices by address"),
+        ("s", "state: module → resource → instance → attributes"),
+        ("r", "reveal / hide sensitive attributes (state view)"),
+        ("T / U", "taint / untaint the selected state instance"),
+        ("o", "orphans: state instances without configuration"),
+        ("D / F", "destroy (typed yes) / forget (state rm, y) the selected or marked orphans"),
+        ("L", "the diagnostics and progress log full screen (L or esc: back)"),
+        ("esc", "back to the plan review"),
+    ]),
+    ("Command line (:)", [
+        (":plan :apply", "also destroy, refresh-only, replace ADDR, target ADDR, exclude ADDR, state, "
+                         "orphans, graph ADDR, demo, help, quit"),
+        (":var k=v", "also :var-file F, :unset NAME, :vars: the values every plan uses"),
+        (":open FILE", "review a plan read-only: terraform show -json output, a tfconsole plan file or "
+                       "its JSON (also: tfconsole ui -plan=FILE)"),
+        (":workspace", "[new] NAME selects (or creates) a workspace; W: the next one"),
+    ]),
+    ("Other", [
+        ("ctrl+p", "command palette (every action by name)"),
+        ("?", "this help (esc or ? closes it)"),
+        ("q", "quit (asks first during an apply)"),
+    ]),
+]
 
-[b]Operations[/b]
-  p        plan (review in the left tree)
-  a        apply the reviewed plan (asks y/n)
-  d        plan a destroy, then confirm it
-  x        cancel the running operation (in-flight work finishes, state is saved)
 
-[b]Moving[/b]
-  ↑ ↓      move; pgup / pgdn, home / end jump
-  enter    open / close a module, resource or state instance (→ opens, ← closes or goes up)
-           resources with more than 50 instances start closed; their row shows the counts
-           and, during an apply, the progress (k/n done, r running)
-
-[b]Plan review[/b]
-  space    mark / unmark the instance, resource or module under the cursor
-  t        re-plan with the marks as targets (-target)
-  e        re-plan with the marks as exclusions (-exclude)
-  R        re-plan with the marked (or selected) instances as -replace
-  c        clear marks
-  n        show / hide no-op instances
-  f        filter by action (all, create, update, delete, replace)
-  /        search addresses (esc clears)
-
-[b]Views[/b]
-  g        the live graph: vertices in layers by dependency depth, each with its status
-           (waiting on ADDR, queued, running 3.2s, done 1.1s, failed, skipped)
-    ← →    follow an edge to a dependency / a dependent; . , the other ones; backspace back
-    enter  collapse the module of the vertex (or open a collapsed module); m: every module
-    v      after an apply: the timeline (a bar per vertex over wall time); the critical
-           path heads the graph: the chain of vertices that determined the wall time
-    z      centre the selection; / filters vertices by address
-  s        state: module → resource → instance → attributes
-  r        reveal / hide sensitive attributes (state view)
-  T / U    taint / untaint the selected state instance
-  o        orphans: state instances without configuration
-  D        destroy the selected or marked orphans (a plan deleting exactly them, typed yes)
-  F        forget (state rm) the selected or marked orphans (asks y/n)
-  esc      back to the plan review
-
-[b]Workspaces[/b]
-  W        switch to the next workspace (the status line names the current one)
-  :workspace [new] NAME   select (or create) a workspace; :workspace lists them
-
-[b]Other[/b]
-  :        command line: plan, apply, destroy, refresh-only, replace ADDR, state, orphans,
-           graph ADDR, workspace, demo, help, quit
-  :var k=v / :var-file F / :unset NAME / :vars
-           the -var and -var-file values every plan uses (also: tfconsole ui -var k=v)
-  L        the diagnostics and progress log full screen (L again: back)
-  ctrl+p   command palette
-  ?        this help
-  q        quit
-"""
+def help_renderable() -> Group:
+    parts: list = [Text("tfconsole — keys", style="bold")]
+    for title, keys in SECTIONS:
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(no_wrap=True, style="bold cyan", min_width=10)
+        grid.add_column(ratio=1)
+        for key, text in keys:
+            grid.add_row(key, text)
+        parts += [Text(""), Text(title, style="bold underline"), grid]
+    return Group(*parts)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -73,7 +90,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-dialog"):
-            yield Static(HELP, id="help-text")
+            yield Static(help_renderable(), id="help-text")
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -9,13 +9,14 @@ from typing import Any
 from rich.text import Text
 from textual import work
 
-from tfconsole.plans import Action, Plan
+from tfconsole.plans import Plan
 
 from .. import operations as ops
 from ..messages import VertexBatch, VertexUpdate, WalkFinished, WalkStarted
+from ..models.plan import is_change
 from ..models.format import fmt_seconds, status_word
 from ..screens import ConfirmScreen
-from ..widgets import StatusBar
+from ..widgets import NodeInfo, StatusBar
 from .common import VERTEX_SUFFIX
 
 
@@ -23,7 +24,7 @@ class ApplyView:
     """Mixin of ConsoleApp (its widgets, reactives and helpers are the app's)."""
 
     def action_apply(self) -> None:
-        if not self._guard_idle():
+        if not self._guard_idle() or self._review_refuses("apply"):
             return
         plan = self.plan
         if plan is None or plan.errored or self.plan_applied:
@@ -78,12 +79,20 @@ class ApplyView:
         self._groups_of.clear()
         self._group_totals.clear()
         self.running.clear()
+        # one pair of counters per resource: its key strings are made once, not per instance
+        # (10,000 instances of two resources: two pairs; this runs on the key that starts an apply)
+        counters: dict[tuple[Any, Any], tuple[list[dict[str, int]], tuple[str, str]]] = {}
         for ch in self.plan.changes if self.plan is not None else []:
-            if ch.action is Action.NOOP:  # nothing to apply: no status to count
+            if not is_change(ch):  # nothing to apply: no status to count (an import alone is applied)
                 continue
-            keys = (f"resource:{ch.addr.abs_resource()}", f"module:{ch.addr.module}")
-            self._groups_of[ch.address] = [self.group_progress.setdefault(k, {}) for k in keys]
-            for k in keys:
+            addr = ch.addr
+            group = counters.get((addr.module, addr.resource))
+            if group is None:
+                keys = (f"resource:{addr.abs_resource()}", f"module:{addr.module}")
+                group = counters[(addr.module, addr.resource)] = (
+                    [self.group_progress.setdefault(k, {}) for k in keys], keys)
+            self._groups_of[ch.address] = group[0]
+            for k in group[1]:
                 self._group_totals[k] = self._group_totals.get(k, 0) + 1
         self._tree("plan").refresh()
 
@@ -107,8 +116,9 @@ class ApplyView:
         elif out.plan.destroy:
             line = Text(f"Destroy complete! Resources: {destroy} destroyed.", style="bold green")
         else:
-            line = Text(f"Apply complete! Resources: {add} added, {change} changed, {destroy} destroyed.",
-                        style="bold green")
+            imp = out.plan.imports()  # Terraform counts imports first: "1 imported, 2 added, ..."
+            line = Text(f"Apply complete! Resources: {f'{imp} imported, ' if imp else ''}{add} added, "
+                        f"{change} changed, {destroy} destroyed.", style="bold green")
         self._set_summary(line)
         if out.applied:
             self._graph_walk_done(out.timings)
@@ -127,6 +137,10 @@ class ApplyView:
 
     def on_walk_started(self, msg: WalkStarted) -> None:
         self.vertices = {}
+        self.ephemeral.reset()
+        if self._ephemeral_node is not None:  # the previous walk's ephemeral instances leave with it
+            self._ephemeral_node.remove()
+            self._ephemeral_node = None
         self.walk_operation = msg.operation
         if msg.operation == "plan":
             self.expansions = {}
@@ -160,6 +174,12 @@ class ApplyView:
                     touched = True
         if msg.provider_status or msg.provider_logs:
             self._provider_news(msg)
+        if msg.log_addrs:
+            self._instance_log_news(msg)
+        if msg.ephemeral:
+            self.ephemeral.apply(msg.ephemeral)
+            if self.walk_operation == "apply":
+                self._show_ephemeral_node()
         if msg.expansions:
             self.expansions.update(msg.expansions)
             self.expansion_edges.update(msg.expansion_edges)
@@ -228,6 +248,56 @@ class ApplyView:
                 node.data.addr in msg.provider_logs or node.data.addr in msg.provider_status
                 or VERTEX_SUFFIX.sub("", node.data.addr) in msg.provider_logs):
             self._set_detail(self._detail_for(node.data))
+
+    INSTANCE_LOG_LINES = 50  # progress lines kept per instance for its detail pane
+
+    def _instance_log_news(self, msg: VertexBatch) -> None:
+        for line, addr in zip(msg.log, msg.log_addrs):
+            if addr:
+                self.instance_log.setdefault(addr, deque(maxlen=self.INSTANCE_LOG_LINES)).append(line)
+
+    def _log_text(self, addr: str, body: Text) -> None:
+        """The instance's own progress lines (the log pane holds everyone's)."""
+        lines = self.instance_log.get(addr)
+        if lines:
+            body.append("\n\nlog:", style="bold")
+            for line in lines:
+                body.append(f"\n  {line}", style="dim")
+
+    # ---- ephemeral instances: not planned, not stored; followed from the walk's hooks
+    def _show_ephemeral_node(self) -> None:
+        tree = self._tree("plan")
+        if self._ephemeral_node is None:
+            self._ephemeral_node = tree.root.add("", NodeInfo("ephemerals", ""), expand=True)
+        node = self._ephemeral_node
+        node.set_label(Text(f"  Ephemeral resources ({len(self.ephemeral.instances)})", style="bold"))
+        shown = {c.data.addr for c in node.children if c.data is not None}
+        for addr in self.ephemeral.instances:
+            if addr not in shown:
+                node.add_leaf(Text(f"  ⧗ {addr}", style="cyan"), NodeInfo("ephemeral", addr))
+        tree.refresh()
+        cur = tree.cursor_node
+        if self.view == "plan" and cur is not None and cur.data is not None and cur.data.kind == "ephemeral":
+            self._set_detail(self._detail_for(cur.data))
+
+    def _ephemeral_detail(self, info: NodeInfo) -> Text:
+        if info.kind == "ephemerals":
+            t = Text("Ephemeral resources\n\n", style="bold")
+            t.append("Opened for this walk, renewed while needed and closed after their last dependent; "
+                     "never planned or saved.\n\n", style="dim")
+            for addr in self.ephemeral.instances:
+                t.append(f"{addr}  {self.ephemeral.word(addr)}\n")
+            return t
+        t = Text(info.addr, style="bold")
+        word = self.ephemeral.word(info.addr)
+        inst = self.ephemeral.instances.get(info.addr)
+        t.append(f"\n{word}", style="bold red" if inst is not None and inst.state == "failed" else "cyan")
+        if inst is not None and inst.error:
+            t.append(f"\n{inst.error}", style="red")
+        if inst is not None and inst.history:
+            t.append("\n\n" + "\n".join(inst.history), style="dim")
+        self._log_text(info.addr, t)
+        return t
 
     def _provider_text(self, addr: str, body: Text, lines: int = 40) -> None:
         """A provider plugin's status (for a provider address) and the newest log lines it wrote

@@ -21,14 +21,21 @@ VERTEX_SUFFIX = re.compile(r" \([a-z][a-z -]*\)$")
 # a resource with more instances than this starts closed in the plan and state trees: its row
 # shows the counts (and the live progress during an apply); enter or right opens it
 COLLAPSE_ABOVE = 50
+IMPORT_STYLE = "bold cyan"
 _DIFF_STYLE = {"+": "green", "-": "red", "~": "yellow", "-/+": "magenta", "+/-": "magenta", "<=": "cyan"}
 
 
 def counts_text(changes: Iterable[ResourceInstanceChange]) -> Text:
     counts: dict[Action, int] = {}
+    imports = 0
     for c in changes:
+        imports += c.importing is not None
+        if c.action is Action.NOOP and c.importing is not None:
+            continue  # an import alone is counted as an import, not as a no-op
         counts[c.action] = counts.get(c.action, 0) + 1
     t = Text()
+    if imports:  # Terraform's "N to import" comes first in its summary too
+        t.append(f" import {imports}", style=IMPORT_STYLE)
     for action in (Action.CREATE, Action.UPDATE, Action.DELETE_THEN_CREATE, Action.CREATE_THEN_DELETE,
                    Action.DELETE, Action.READ, Action.FORGET, Action.NOOP):
         n = counts.get(action)

@@ -17,7 +17,7 @@ from textual.widgets import ContentSwitcher
 from tfconsole.diags import Diagnostics
 
 from .. import operations as ops
-from ..models.format import fmt_seconds, status_word
+from ..models.format import clip_left, fmt_seconds, status_word
 from ..models.graph import GraphLayout, Row, WalkGraph, critical_path, module_of, timeline_bar, timeline_rows
 from ..widgets.graph_canvas import GraphCanvas
 from .common import STATUS_STYLE, VERTEX_SUFFIX
@@ -50,6 +50,9 @@ class GraphView:
 
     # ------------------------------------------------------------------ opening
     def action_graph(self, addr: str | None = None) -> None:
+        if self.review is not None:  # a plan JSON holds no graph, and this directory's would mislead
+            self.notify("A plan opened for review has no graph here; press p to plan this directory.")
+            return
         if addr is None:
             node = self._tree(self.view).cursor_node if self.view in ("plan", "state", "orphans") else None
             addr = node.data.addr if node is not None and node.data is not None else ""
@@ -229,10 +232,17 @@ class GraphView:
             t.append(f"▶ {row.name} ({row.count} vertices)", style="bold")
             t.append_text(self._module_progress(row.name))
             return t
-        t.append(row.name, style="bold" if row.name == sel else "")
+        tail = Text()
         word, style = self._vertex_status(row.name)
         if word:
-            t.append(f"  {word}", style=style)
+            tail.append(f"  {word}", style=style)
+        eph = self.ephemeral.block_word(row.name) if self.ephemeral.instances else ""
+        if eph:  # an ephemeral block: what its instances are now (open, renewed, closed)
+            tail.append(f"  ⧗ {eph}", style="cyan")
+        # a narrow pane (80 columns) shortens the address from the left, never the status
+        room = max(12, width - t.cell_len - tail.cell_len)
+        t.append(clip_left(row.name, room), style="bold" if row.name == sel else "")
+        t.append_text(tail)
         return t
 
     def _module_progress(self, module: str) -> Text:
@@ -368,6 +378,8 @@ class GraphView:
         word, style = self._vertex_status(name) if name in self._shown_graph().deps else ("", "")
         if word:
             t.append(f"\n{word}", style=style)
+        for inst in self.ephemeral.of_block(name):
+            t.append(f"\n⧗ {inst.addr}  {self.ephemeral.word(inst.addr)}", style="cyan")
         timings = self._timings()
         if name in timings:
             start, end = timings[name]

@@ -12,9 +12,9 @@ from tfconsole.plans import Action, Plan, ResourceInstanceChange
 
 from .. import operations as ops
 from ..models.format import key_text
-from ..models.plan import FILTERS, group_changes, is_single_instance, visible_changes
+from ..models.plan import FILTERS, group_changes, is_change, is_single_instance, visible_changes
 from ..widgets import ConsoleTree, NodeInfo, TreeNode
-from .common import ACTION_STYLE, COLLAPSE_ABOVE, STATUS_STYLE, counts_text, diff_text
+from .common import ACTION_STYLE, COLLAPSE_ABOVE, IMPORT_STYLE, STATUS_STYLE, counts_text, diff_text
 
 
 class PlanView:
@@ -24,15 +24,20 @@ class PlanView:
         self._plan()
 
     def action_destroy(self) -> None:
-        self._plan(destroy=True)
+        if not self._review_refuses("destroy"):
+            self._plan(destroy=True)
 
     def action_plan_targets(self) -> None:
+        if self._review_refuses("re-plan"):
+            return
         if not self.marks:
             self.notify("Mark instances, resources or modules with space first.")
             return
         self._plan(targets=sorted(self.marks))
 
     def action_plan_excludes(self) -> None:
+        if self._review_refuses("re-plan"):
+            return
         if not self.marks:
             self.notify("Mark instances, resources or modules with space first.")
             return
@@ -40,6 +45,8 @@ class PlanView:
 
     def action_plan_replace(self) -> None:
         """-replace the marked instances (or the selected one): Terraform's forced replacement."""
+        if self._review_refuses("re-plan"):
+            return
         chosen = sorted(a for a in self.marks if self.plan is not None
                         and any(ch.address == a for ch in self.plan.changes))
         if not chosen:
@@ -64,6 +71,10 @@ class PlanView:
         (the orphans view's D), and its confirmation follows at once."""
         if not self._guard_idle():
             return
+        if self.review is not None:  # the reviewed plan leaves the screen: this directory is planned
+            self._leave_review()
+            self.plan = None
+            self._rebuild_plan_tree()
         self._start_op("destroy plan" if destroy else "refresh-only plan" if refresh_only else "plan")
         self._set_summary("Planning…")
         self.view = "plan"
@@ -150,6 +161,9 @@ class PlanView:
             self._outputs_node = None
             if self.action_filter == "all" and not self.search:
                 self._add_outputs_node(tree)
+            self._ephemeral_node = None
+            if self.ephemeral.instances and self.walk_operation == "apply":
+                self._show_ephemeral_node()
             self._update_plan_title(len(changes))
         target_line = None
         if cursor and cursor in self.instance_nodes:
@@ -237,7 +251,7 @@ class PlanView:
     def _update_plan_title(self, shown: int) -> None:
         parts = ["Plan"]
         if self.plan is not None:
-            total = len([c for c in self.plan.changes if self.show_noop or c.action is not Action.NOOP])
+            total = len([c for c in self.plan.changes if self.show_noop or is_change(c)])
             parts.append(f"{shown}/{total}")
         if self.action_filter != "all":
             parts.append(f"filter:{self.action_filter}")
@@ -266,6 +280,9 @@ class PlanView:
             t.append(key_text(ch.addr.key) if ch.addr.key is not None else str(ch.addr.resource), style=style)
             if ch.deposed:
                 t.append(f" (deposed {ch.deposed})", style="dim")
+            if ch.importing is not None:  # Terraform: "will be imported" / "(imported from "ID")"
+                t.append(f" ← import {ch.importing.id!r}" if len(ch.importing.id) <= 24 else " ← import",
+                         style=IMPORT_STYLE)
         return t
 
     def _lazy_label(self, info: NodeInfo) -> Any:
@@ -277,6 +294,9 @@ class PlanView:
         info = node.data
         if info is None:
             return None
+        if info.kind == "ephemeral":
+            word = self.ephemeral.word(info.addr)
+            return Text(f"  {word}", style="bold red" if word.endswith("failed") else "cyan") if word else None
         if info.kind == "instance":
             upd = self.instance_status.get(info.addr)
             if upd is None:

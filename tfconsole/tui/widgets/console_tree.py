@@ -77,6 +77,12 @@ class TreeNode:
         self.children = []
         self._tree._structure_changed()
 
+    def remove(self) -> None:
+        """Take this node (and its children) out of the tree."""
+        if self.parent is not None and self in self.parent.children:
+            self.parent.children.remove(self)
+            self._tree._structure_changed()
+
     # ---- state
     @property
     def label(self) -> Text:
@@ -376,16 +382,21 @@ class ConsoleTree(ScrollView, can_focus=True):
         self.repaints += 1
         return super().render_lines(crop)
 
-    def row_text(self, node: TreeNode, depth: int) -> Text:
-        """The row as text: indentation, open/closed marker, label, then the dynamic decoration."""
+    def row_text(self, node: TreeNode, depth: int, width: int | None = None) -> Text:
+        """The row as text: indentation, open/closed marker, label, then the dynamic decoration.
+        Given a width, a row too long for it shortens its label, never the status after it
+        (`running 3.2s` matters more than the end of a long address)."""
         t = Text("  " * depth)
         if node.can_expand:
             t.append("▼ " if node._expanded else "▶ ")
         t.append_text(node.label)
-        if self.decorate is not None:
-            extra = self.decorate(node)
-            if extra:
-                t.append_text(extra)
+        extra = self.decorate(node) if self.decorate is not None else None
+        if not extra:
+            return t
+        if width is not None and t.cell_len + extra.cell_len > width:
+            # (a long status, "waiting on ADDR", is itself cut at the end after the label's 12)
+            t.truncate(max(min(t.cell_len, 12), width - extra.cell_len), overflow="ellipsis")
+        t.append_text(extra)
         return t
 
     def render_line(self, y: int) -> Strip:
@@ -397,7 +408,8 @@ class ConsoleTree(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         self.rendered_lines += 1
         node, depth = rows[line]
-        text = self.row_text(node, depth)
+        # (the rows fit the width left of the scrollbar, or their status would be cut)
+        text = self.row_text(node, depth, self.scrollable_content_region.width or width)
         text.truncate(width, overflow="ellipsis")
         style = base
         if line == self.cursor_line:

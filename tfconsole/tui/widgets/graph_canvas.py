@@ -153,7 +153,8 @@ class GraphCanvas(ScrollView, can_focus=True):
         base = self.rich_style
         if not 0 <= line < len(self.rows):
             return Strip.blank(width, base)
-        text = self.render_row(self.rows[line], width)
+        # (the row fits the width left of the scrollbar, or its status would be cut)
+        text = self.render_row(self.rows[line], self.scrollable_content_region.width or width)
         text.truncate(width, overflow="ellipsis")
         style = base + (self._cursor_style or Style(reverse=True)) if line == self.cursor_line else base
         segments = list(Segment.apply_style(text.render(self.app.console, end=""), style))
