@@ -444,7 +444,7 @@ class CLI:
         from tfconsole.plans.planfile import PlanFileError, read_plan
         from tfconsole.states.statefile import read_state
 
-        from .views import plan_json, render_plan, state_json
+        from .views import render_plan, state_json
 
         try:
             plan = read_plan(path)
@@ -464,7 +464,15 @@ class CLI:
                 self._show_state(state)
             return 0
         if a.bool("json"):
-            self.out(dumps_json(plan_json(plan, self.decoder()), separators=(",", ":")))
+            from tfconsole.providers.registry import ProviderSession
+
+            from .jsonplan import show_plan_json
+            from .views import state_decoder
+
+            session = ProviderSession(".")
+            self._contexts.append(session)  # closed with the command
+            doc = show_plan_json(plan, state_decoder(session), session)
+            self.out(dumps_json(doc, separators=(",", ":")))
         else:
             self.out(render_plan(plan, warnings=False).rstrip("\n"))  # show ends at the last line, unlike plan
         return 0

@@ -827,48 +827,64 @@ def state_json(state: State | None, decode: Any) -> dict:
     return {"format_version": "1.0", "terraform_version": TERRAFORM_VERSION, "values": state_values_json(state, decode)}
 
 
-def plan_json(plan: Plan, decode: Any) -> dict:
-    rcs = []
-    for ch in plan.changes:
-        if ch.mode == "data" and ch.action is Action.NOOP:
-            continue
-        r: dict[str, Any] = {"address": ch.address if not ch.deposed else str(ch.addr)}
-        if not ch.addr.module.is_root:
-            r["module_address"] = str(ch.addr.module)
-        r.update({"mode": ch.addr.resource.mode, "type": ch.addr.resource.type, "name": ch.addr.resource.name})
-        if ch.addr.key is not None:
-            r["index"] = ch.addr.key
-        if ch.deposed:
-            r["deposed"] = ch.deposed
-        from tfconsole.walk.context import provider_source_of
-
-        r["provider_name"] = provider_source_of(ch.provider)
-        change: dict[str, Any] = {
-            "actions": ch.action.json_actions,
-            "before": _values_json(ch.before) if ch.before is not None else None,
-            "after": _plain_known(ch.after) if ch.after is not None else None,
-            "after_unknown": _unknown_shape(ch.after) if ch.after is not None and
-            not is_wholly_known_plain(ch.after) else {},
-            "before_sensitive": _sensitive_shape(ch.before) if ch.before is not None else False,
-            "after_sensitive": _sensitive_shape(ch.after) if ch.after is not None else False,
-        }
-        if ch.replace_paths:
-            change["replace_paths"] = [list(p) for p in ch.replace_paths]
-        if ch.importing is not None:
-            change["importing"] = {"id": ch.importing.id} if ch.importing.id else {}
-        if ch.generated_config:
-            change["generated_config"] = ch.generated_config
-        r["change"] = change
-        if ch.reason:
-            r["action_reason"] = ch.reason
-        if ch.prev_run_addr is not None and ch.prev_run_addr != ch.addr:
-            r["previous_address"] = str(ch.prev_run_addr)
-        rcs.append(r)
+def plan_json(plan: Plan, decode: Any, schema_version: Any = None) -> dict:
+    rcs = [_change_json(ch) for ch in plan.changes if not (ch.mode == "data" and ch.action is Action.NOOP)]
+    # Terraform lists drift that changed something (a move alone is in the changes, except
+    # in refresh-only mode)
+    drift = [_change_json(ch) for ch in plan.drift if plan.refresh_only or ch.action is not Action.NOOP]
     out: dict[str, Any] = {"format_version": "1.2", "terraform_version": TERRAFORM_VERSION}
     if plan.variables:
         out["variables"] = {k: {"value": _values_json(v)} for k, v in sorted(plan.variables.items())}
-    out["planned_values"] = _planned_values(plan)
+    out["planned_values"] = _planned_values(plan, schema_version)
+    if drift:
+        out["resource_drift"] = drift
     out["resource_changes"] = rcs
+    _output_changes_json(plan, out)
+    if plan.prior_state is not None and not plan.prior_state.is_empty():
+        out["prior_state"] = state_json(plan.prior_state, decode)
+    out["timestamp"] = plan.timestamp
+    out["applyable"] = plan.has_changes() and not plan.errored
+    out["complete"] = not plan.targets
+    out["errored"] = plan.errored
+    return out
+
+
+def _change_json(ch: ResourceInstanceChange) -> dict:
+    r: dict[str, Any] = {"address": ch.address if not ch.deposed else str(ch.addr)}
+    if not ch.addr.module.is_root:
+        r["module_address"] = str(ch.addr.module)
+    r.update({"mode": ch.addr.resource.mode, "type": ch.addr.resource.type, "name": ch.addr.resource.name})
+    if ch.addr.key is not None:
+        r["index"] = ch.addr.key
+    if ch.deposed:
+        r["deposed"] = ch.deposed
+    from tfconsole.walk.context import provider_source_of
+
+    r["provider_name"] = provider_source_of(ch.provider)
+    change: dict[str, Any] = {
+        "actions": ch.action.json_actions,
+        "before": _values_json(ch.before) if ch.before is not None else None,
+        "after": _plain_known(ch.after) if ch.after is not None else None,
+        "after_unknown": _unknown_shape(ch.after) if ch.after is not None and
+        not is_wholly_known_plain(ch.after) else {},
+        "before_sensitive": _sensitive_shape(ch.before) if ch.before is not None else False,
+        "after_sensitive": _sensitive_shape(ch.after) if ch.after is not None else False,
+    }
+    if ch.replace_paths:
+        change["replace_paths"] = [list(p) for p in ch.replace_paths]
+    if ch.importing is not None:
+        change["importing"] = {"id": ch.importing.id} if ch.importing.id else {}
+    if ch.generated_config:
+        change["generated_config"] = ch.generated_config
+    r["change"] = change
+    if ch.reason:
+        r["action_reason"] = ch.reason
+    if ch.prev_run_addr is not None and ch.prev_run_addr != ch.addr:
+        r["previous_address"] = str(ch.prev_run_addr)
+    return r
+
+
+def _output_changes_json(plan: Plan, out: dict) -> None:
     ocs = {}
     for o in plan.output_changes:
         oc: dict[str, Any] = {"actions": o.action.json_actions,
@@ -884,16 +900,10 @@ def plan_json(plan: Plan, decode: Any) -> dict:
         ocs[o.name] = oc
     if ocs:
         out["output_changes"] = ocs
-    if plan.prior_state is not None and not plan.prior_state.is_empty():
-        out["prior_state"] = state_json(plan.prior_state, decode)
-    out["timestamp"] = plan.timestamp
-    out["applyable"] = plan.has_changes() and not plan.errored
-    out["complete"] = not plan.targets
-    out["errored"] = plan.errored
-    return out
 
 
-def _planned_values(plan: Plan) -> dict:
+def _planned_values(plan: Plan, schema_version: Any = None) -> dict:
+    """planned_values; schema_version(change) gives the resource type's schema version."""
     modules: dict[str, list[dict]] = {}
     for ch in plan.changes:
         if ch.action is Action.FORGET and not ch.deposed:
@@ -903,12 +913,18 @@ def _planned_values(plan: Plan) -> dict:
             r["sensitive_values"] = False
             modules.setdefault(str(ch.addr.module), []).append(r)
             continue
-        if ch.after is None or ch.mode == "data" or ch.deposed:
+        if ch.after is None or ch.deposed or (ch.mode == "data" and ch.action is not Action.READ):
             continue
-        r = _resource_json(ch.addr, ch.provider, ch.after)
-        r["values"] = _plain_known(ch.after)
+        r = _resource_json(ch.addr, ch.provider, {}, schema_version(ch) if schema_version else 0)
+        values = _plain_known(ch.after)
+        if values:
+            r["values"] = values
+        else:  # nothing known yet (a data source read at apply): Terraform writes no values
+            del r["values"]
         r["sensitive_values"] = _sensitive_shape(ch.after)
         modules.setdefault(str(ch.addr.module), []).append(r)
+    for mod in modules.values():
+        mod.sort(key=lambda r: r["address"])
     root: dict[str, Any] = {}
     if modules.get(""):
         root["resources"] = modules.pop("")
