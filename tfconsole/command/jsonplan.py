@@ -73,7 +73,7 @@ def _prior_state(plan: Plan, decode: Any) -> dict | None:
     has_resources = st is not None and not st.is_empty()
     if not has_resources and not outputs:
         return None
-    doc = state_json(st, decode) if has_resources else {"format_version": "1.0"}
+    doc = state_json(_without_pending_reads(plan), decode) if has_resources else {"format_version": "1.0"}
     from tfconsole import TERRAFORM_VERSION
 
     values = doc.get("values", {})
@@ -83,6 +83,20 @@ def _prior_state(plan: Plan, decode: Any) -> dict | None:
         new_values["outputs"] = outputs
     new_values["root_module"] = values.get("root_module", {})
     return {"format_version": "1.0", "terraform_version": TERRAFORM_VERSION, "values": new_values}
+
+
+def _without_pending_reads(plan: Plan) -> Any:
+    """The prior state less the data resources the plan reads again at apply: Terraform drops
+    their old objects from the state it plans against."""
+    reads = {ch.addr.abs_resource() for ch in plan.changes if ch.action is Action.READ and ch.mode == "data"}
+    st = plan.prior_state
+    if not reads or not any(a in st.resources for a in reads):
+        return st
+    import copy
+
+    st = copy.copy(st)
+    st.resources = {a: r for a, r in st.resources.items() if a not in reads}
+    return st
 
 
 def show_plan_json(plan: Plan, decode: Any, session: Any) -> dict:

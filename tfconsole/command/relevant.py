@@ -255,6 +255,17 @@ def relevant_attributes(plan: Plan, root: Module, schemas: Schemas) -> list[dict
             continue
         res = ch.addr.resource
         start += an.from_resource(ch.addr.module, (res.mode, res.type, res.name, None), ())
+    # outputs of child modules are not kept in state, so the plan always "creates" them
+    instances: set[ModuleInstance] = set()
+    for ch in plan.changes:
+        mi = ch.addr.module
+        while not mi.is_root:
+            instances.add(mi)
+            mi = mi.parent()
+    for mi in sorted(instances, key=str):
+        mod = _module_cfg(root, mi)
+        for o in (mod.outputs.values() if mod is not None else ()):
+            start += _refs_in(o.expr, mi)
     for oc in plan.output_changes:
         if oc.action is Action.NOOP:
             continue

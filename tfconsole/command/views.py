@@ -741,7 +741,7 @@ def _resource_json(addr: Any, provider: str, value: dict[str, Any], schema_versi
 def state_values_json(state: State, decode: Any) -> dict:
     """The "values" part of show -json: root_module + child_modules, outputs."""
     modules: dict[str, dict] = {}
-    for rs in sorted(state.resources.values(), key=lambda r: (str(r.addr.module), r.addr.resource.mode != "managed",
+    for rs in sorted(state.resources.values(), key=lambda r: (str(r.addr.module), r.addr.resource.mode != "data",
                                                               r.addr.resource.type, r.addr.resource.name)):
         for key, inst in sorted(rs.instances.items(), key=lambda kv: _key_order(kv[0])):
             if inst.current is None:
