@@ -335,6 +335,7 @@ class Context:
         plan.expansions = {ra: (e.mode, list(e.keys)) for ra, e in ctx.resource_expansions.items() if not e.unknown}
         plan.drift = list(ctx.drift)
         plan.prior_state = prior
+        plan.checks = ctx.checks.to_json()
         if plan.destroy:
             return
         # root output changes
