@@ -20,7 +20,7 @@ from tfconsole.graph.builder import (
 )
 from tfconsole.graph.dag import Graph
 from tfconsole.graph.transforms import BuildContext, parse_targets
-from tfconsole.lang.values import equal, to_json_typed, type_of, unmark_deep
+from tfconsole.lang.values import equal, is_null, to_json_typed, type_of, unmark_deep
 from tfconsole.plans import Action, OutputChange, Plan
 from tfconsole.plans.staleness import state_meta
 from tfconsole.states.state import OutputState, State
@@ -344,7 +344,9 @@ class Context:
         for name, (value, sensitive) in sorted(ctx.root_outputs.items()):
             old = prior.outputs.get(name)
             before = _output_value(old) if old else None
-            if old is None:
+            if old is None and is_null(unmark_deep(value)[0]):
+                action = Action.NOOP  # null before and after: Terraform plans no change (and lists none)
+            elif old is None:
                 action = Action.CREATE
             elif _same_output(before, value):
                 action = Action.NOOP

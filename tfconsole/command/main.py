@@ -371,13 +371,13 @@ class CLI:
         return 0
 
     def _print_outputs(self, state: Any) -> None:
-        from .views import render_output_value
+        from .views import format_output_value
 
         if not state.outputs:
             return
         self.out("\nOutputs:\n")
         for name, o in sorted(state.outputs.items()):
-            val = "<sensitive>" if o.sensitive else render_output_value(o.value, o.type)
+            val = "<sensitive>" if o.sensitive else format_output_value(o.value, o.type)
             self.out(f"{name} = {val}")
 
     def cmd_destroy(self, a: Args) -> int:
@@ -478,7 +478,7 @@ class CLI:
         return 0
 
     def cmd_output(self, a: Args) -> int:
-        from .views import render_output_value
+        from .views import format_output_value
 
         ctx = self.context(a)
         state = self.read_state(ctx, a, "OperationTypeOutput")
@@ -502,7 +502,7 @@ class CLI:
                     self.stderr.write("Error: Unsupported value for raw output\n")
                     return 1
             else:
-                self.out(render_output_value(o.value, o.type))
+                self.out(format_output_value(o.value, o.type))
             return 0
         if a.bool("json"):
             from .views import outputs_json
@@ -514,7 +514,7 @@ class CLI:
                               "defined, or all the defined outputs are empty.\n╵\n")
             return 0
         for name, o in sorted(state.outputs.items()):
-            self.out(f"{name} = {'<sensitive>' if o.sensitive else render_output_value(o.value, o.type)}")
+            self.out(f"{name} = {'<sensitive>' if o.sensitive else format_output_value(o.value, o.type)}")
         return 0
 
     def cmd_graph(self, a: Args) -> int:

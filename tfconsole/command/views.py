@@ -615,18 +615,38 @@ def render_plan(plan: Plan, errored: bool = False, warnings: bool = True) -> str
     ocs = [o for o in plan.output_changes if o.action is not Action.NOOP]
     if ocs:
         out.append("\nChanges to Outputs:")
-        out.extend(render_output_changes(ocs))
+        out.extend(render_output_changes(ocs, plan.output_changes))
         if not moves:  # Terraform says so even when the plan also imports objects
             out.append("\nYou can apply this plan to save these new output values to the Terraform\nstate, "
                        "without changing any real infrastructure.")
     return "\n".join(out) + "\n"
 
 
-def render_output_changes(ocs: list[Any]) -> list[str]:
-    """The lines under "Changes to Outputs:" (the CLI's plan and the console's plan review)."""
+def _json_shape(v: Any) -> Any:
+    """A value as its JSON form reads back without a type: maps become objects and lists and
+    sets tuples (Terraform renders output changes from the plan's JSON, so a map's keys are
+    quoted only when they must be)."""
+    t = type(v)
+    if t in (dict, TMap):
+        return {k: _json_shape(x) for k, x in v.items()}
+    if t in (list, TList, TSet):
+        return [_json_shape(x) for x in v]
+    return v
+
+
+def _as_json_shaped(o: Any) -> Any:
+    import dataclasses
+
+    return dataclasses.replace(o, before=_json_shape(o.before), after=_json_shape(o.after))
+
+
+def render_output_changes(ocs: list[Any], all_changes: list[Any] | None = None) -> list[str]:
+    """The lines under "Changes to Outputs:" (the CLI's plan and the console's plan review);
+    names line up over all_changes (Terraform counts the unchanged outputs too)."""
     out: list[str] = []
-    width = max(len(o.name) for o in ocs)
+    width = max(len(_key(o.name)) for o in (all_changes or ocs))
     for o in ocs:
+        o = _as_json_shaped(o)
         if o.sensitive:
             sym = {Action.CREATE: "+", Action.UPDATE: "~", Action.DELETE: "-"}.get(o.action, " ")
             out.append(_attr_line(2, sym, o.name, width, "(sensitive value)"))
@@ -959,6 +979,17 @@ def render_output_value(value: Any, ty: Any) -> str:
 
     v = from_json_typed(value, type_from_json(ty))
     return render_value(v, -2)
+
+
+def format_output_value(value: Any, ty: Any) -> str:
+    """A stored output value as `terraform output` and apply's "Outputs:" print it: the console's
+    notation (quoted keys, tolist(...)/tomap(...), typed nulls such as tostring(null))."""
+    from tfconsole.lang.types import type_from_json
+    from tfconsole.lang.values import from_json_typed
+
+    from .console import format_value
+
+    return format_value(from_json_typed(value, type_from_json(ty)))
 
 
 __all__ = ["format_diagnostic", "format_diagnostics", "render_change", "render_plan", "render_value", "plan_json",
