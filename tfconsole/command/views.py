@@ -622,6 +622,15 @@ def render_plan(plan: Plan, errored: bool = False, warnings: bool = True) -> str
     return "\n".join(out) + "\n"
 
 
+def _output_json(v: Any) -> Any:
+    """An output value as the plan's JSON holds it, numbers as Decimals of their digits."""
+    from decimal import Decimal
+
+    from tfconsole.lang.values import dumps_json, to_json_plain
+
+    return json.loads(dumps_json(to_json_plain(unmark_deep(v)[0])), parse_float=Decimal, parse_int=Decimal)
+
+
 def _json_shape(v: Any) -> Any:
     """A value as its JSON form reads back without a type: maps become objects and lists and
     sets tuples (Terraform renders output changes from the plan's JSON, so a map's keys are
@@ -652,6 +661,13 @@ def render_output_changes(ocs: list[Any], all_changes: list[Any] | None = None) 
             out.append(_attr_line(2, sym, o.name, width, "(sensitive value)"))
         elif o.action is Action.DELETE:
             out.append(_attr_line(2, "-", o.name, width, _render(o.before, 2, "-") + " -> null"))
+        elif o.action is Action.UPDATE and is_wholly_known_plain(o.after) and not unmark_deep(o.before)[1] \
+                and not unmark_deep(o.after)[1]:
+            from . import jsondiff
+
+            d = jsondiff.transform(_output_json(o.before), _output_json(o.after))
+            text = jsondiff.render(d, 0).replace("\n", "\n  ")
+            out.append(f"  {jsondiff.SYMBOL[d.action]} {_key(o.name).ljust(width)} = {text}")
         elif o.action is Action.UPDATE:
             got = _diff_attr(2, o.name, width, o.before, o.after, "")
             out.extend(x for x in got if x != "\x00hidden")
