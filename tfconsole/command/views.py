@@ -332,8 +332,30 @@ def _attr_line(col: int, sym: str, key: str, width: int, text: str, note: str = 
     return f"{' ' * col}{sym} {_key(key).ljust(width)} = {text}{note}"
 
 
+def _json_string(col: int, action: str, b: Any, a: Any, note: str = "", show_unchanged: bool = False) -> str:
+    """A string holding JSON, as Terraform shows it: jsonencode(...) with a structural diff. The
+    attribute's symbol sits at column col: Terraform's indent level (col - 2) / 4, plus the two
+    columns every line of a resource block has."""
+    from . import jsondiff
+
+    text = jsondiff.render_string(action, b, a, (col - 2) // 4,
+                                  jsondiff.Opts(override_null_suffix=True, show_unchanged=show_unchanged))
+    if note and "\n" in text:
+        cut = text.rindex("\n")
+        text = text[:cut] + note + text[cut:]
+    return text.replace("\n", "\n  ")
+
+
+def _is_json_text(v: Any) -> bool:
+    from .jsondiff import _MISSING, parse_json_text
+
+    return type(v) is str and parse_json_text(v) is not _MISSING
+
+
 def _render(v: Any, col: int, sym: str) -> str:
     """A value on an attribute line whose action symbol sits at column col; nested lines carry sym."""
+    if type(v) is str and v[:1] in ("{", "[") and _is_json_text(v):
+        return _json_string(col, {"+": "create", "-": "delete"}.get(sym, "no-op"), v, v)
     if type(v) is str and "\n" not in v:  # the common leaf, unmarked by its type
         return _encode_basestring(v)
     v, marked = unmark(v)
@@ -372,6 +394,10 @@ def _diff_attr(col: int, key: str, width: int, b: Any, a: Any, note: str, identi
     if is_null(au) and not _is_unknown(a):
         return [_attr_line(col, "-", key, width, _render(b, col, "-") + " -> null", note)]
     b0, a0 = unmark(b)[0], unmark(a)[0]
+    if not bm and not am and type(b0) is str and type(a0) is str and (_is_json_text(b0) or _is_json_text(a0)):
+        # Terraform shows id, name and tags whole, unchanged parts included
+        text = _json_string(col, "update", b0, a0, note, show_unchanged=identifying)
+        return [_attr_line(col, "~", key, width, text, "" if "\n" in text else note)]
     if not bm and not am and type(a0) is not Unknown:
         if isinstance(b0, dict) and isinstance(a0, dict) and type(b0) is type(a0):
             return [_attr_line(col, "~", key, width, _diff_map(col, b0, a0, isinstance(a0, TMap)), note)]
