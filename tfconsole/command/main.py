@@ -284,12 +284,6 @@ class CLI:
         if a.bool("json"):
             from . import jsonops
 
-            if a.get("generate-config-out"):  # never ignored: refused until the JSON stream writes it
-                d = Diagnostics()
-                d.error("Unsupported option combination", "tfconsole does not implement -generate-config-out "
-                        "together with -json yet; nothing was planned or written.")
-                self.diags(d)
-                return 1
             return jsonops.plan(self, a)
         req = self._plan_request(a, generate_config_out=a.get("generate-config-out") or "")
         req.context = self.context(a, req)
