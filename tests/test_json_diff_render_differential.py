@@ -63,7 +63,8 @@ def builtin_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str
 
 
 @pytest.fixture(scope="module")
-def plugin_runs(tmp_path_factory: pytest.TempPathFactory, tfcheck_provider: Path) -> dict[str, dict[str, Any]]:
+def plugin_runs(tmp_path_factory: pytest.TempPathFactory,
+                tfcheck_provider: Path) -> dict[str, dict[str, Any]]:
     seen: dict[str, dict[str, Any]] = {}
     for tool in ("terraform", "tfconsole"):
         ws = make_workspace(tmp_path_factory.mktemp(tool), tfcheck=tfcheck_provider)

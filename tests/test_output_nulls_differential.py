@@ -47,7 +47,8 @@ def _state(d: str) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module", params=["nulls.tf", "values.tf"])
-def runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+def runs(request: pytest.FixtureRequest,
+         tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
     root = tfrun.make_workdir(tmp_path_factory, "outputs")
     dirs = tfrun.twin_dirs(root, (DATA / request.param).read_text())
     seen: dict[str, dict[str, Any]] = {}

@@ -60,7 +60,8 @@ def _blocks(text: str) -> list[str]:
 
 
 @pytest.fixture(scope="module", params=sorted(CASES))
-def runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+def runs(request: pytest.FixtureRequest,
+         tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
     root = tfrun.make_workdir(tmp_path_factory, "genjson")
     seen: dict[str, dict[str, Any]] = {}
     for tool, d in tfrun.twin_dirs(root, CASES[request.param]).items():

@@ -79,7 +79,8 @@ def _same(runs: dict[str, dict[str, Any]], key: str, section: str | None = None)
     want, got = runs["terraform"][key], runs["tfconsole"][key]
     if section is not None:
         want, got = want.get(section), got.get(section)
-    assert got == want, f"{key} {section or ''} differs\nterraform: {json.dumps(want)}\ntfconsole: {json.dumps(got)}"
+    assert got == want, f"{key} {section or ''} differs\nterraform: {json.dumps(want)}\n" \
+                        f"tfconsole: {json.dumps(got)}"
 
 
 @pytest.mark.parametrize("section", ["configuration", "relevant_attributes", "variables", "planned_values",
@@ -112,8 +113,8 @@ def test_state_checks(runs: dict[str, dict[str, Any]]) -> None:
     _same(runs, "state_json", "checks")
 
 
-@pytest.mark.parametrize("section", ["resource_drift", "resource_changes", "prior_state", "relevant_attributes",
-                                     "planned_values", "configuration"])
+@pytest.mark.parametrize("section", ["resource_drift", "resource_changes", "prior_state",
+                                     "relevant_attributes", "planned_values", "configuration"])
 def test_drift_plan_sections(runs: dict[str, dict[str, Any]], section: str) -> None:
     assert "resource_drift" in runs["terraform"]["drift_json"]
     _same(runs, "drift_json", section)

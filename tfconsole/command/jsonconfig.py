@@ -13,7 +13,6 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from tfconsole.addrs import ModuleInstance
 from tfconsole.config.model import Module
 from tfconsole.lang import ast as A
 from tfconsole.providers.interface import BlockSchema, NestedBlock
@@ -73,7 +72,8 @@ def parse_ref(t: A.ScopeTraversal) -> Ref | None:
             call += _key_text(key)
         if rest and isinstance(rest[0], A.AttrStep):
             return Ref("module_output", f"{call}.{rest[0].name}", rest[1:], name=rest[0].name, call=call)
-        return Ref("module_call", call, rest, name=names[0], call=f"module.{names[0]}" if key is not None else "")
+        unkeyed = f"module.{names[0]}" if key is not None else ""
+        return Ref("module_call", call, rest, name=names[0], call=unkeyed)
     mode, head = "managed", [root]
     if root in ("data", "ephemeral"):
         names = _attr_names(steps, 2)
@@ -451,7 +451,9 @@ def config_json(root: Module, schemas: Schemas) -> dict:
     _provider_configs(root, None, "", "", schemas, m)
     root_module = module_json(root, "", schemas)
     _normalize_keys(root_module, m)
-    pcs = {k: {f: x for f, x in v.items() if f != "_parent"} for k, v in sorted(m.items()) if not v.get("_parent")}
+    # configurations passed or inherited from a parent are listed once, under the parent's key
+    pcs = {k: {f: x for f, x in v.items() if f != "_parent"}
+           for k, v in sorted(m.items()) if not v.get("_parent")}
     out: dict[str, Any] = {}
     if pcs:
         out["provider_config"] = pcs

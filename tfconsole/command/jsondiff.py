@@ -73,9 +73,9 @@ def transform(before: Any, after: Any, before_explicit: bool = True, after_expli
 
 def _update(before: Any, after: Any, bx: bool, ax: bool, jtype: str) -> Diff:
     if jtype == "object":
-        return _object(before if isinstance(before, dict) else None, after if isinstance(after, dict) else None)
+        return _object(_of(before, dict), _of(after, dict))
     if jtype == "array":
-        return _array(before if isinstance(before, list) else None, after if isinstance(after, list) else None)
+        return _array(_of(before, list), _of(after, list))
     b_missing = before is None and not bx
     a_missing = after is None and not ax
     if b_missing and not a_missing:
@@ -89,9 +89,19 @@ def _update(before: Any, after: Any, bx: bool, ax: bool, jtype: str) -> Diff:
     return Diff(action, "primitive", before, after)
 
 
+def _of(v: Any, kind: type) -> Any:
+    return v if isinstance(v, kind) else None
+
+
+def _start(before: Any, after: Any) -> str:
+    """A collection's action before its elements are compared (Terraform's TransformSlice/Map)."""
+    if before is not None and after is None:
+        return DELETE
+    return CREATE if before is None and after is not None else NOOP
+
+
 def _object(before: dict | None, after: dict | None) -> Diff:
-    current = DELETE if before is not None and after is None else CREATE if before is None and after is not None \
-        else NOOP
+    current = _start(before, after)
     keys = sorted(set(before or {}) | set(after or {}))
     children = {}
     for k in keys:
@@ -104,8 +114,7 @@ def _object(before: dict | None, after: dict | None) -> Diff:
 
 
 def _array(before: list | None, after: list | None) -> Diff:
-    current = DELETE if before is not None and after is None else CREATE if before is None and after is not None \
-        else NOOP
+    current = _start(before, after)
     b, a = before or [], after or []
     children: list[Diff] = []
 
@@ -270,7 +279,8 @@ def _render_list(d: Diff, indent: int, opts: Opts) -> str:
             lines.append(f"{_indent(indent + 1)}{_sym(NOOP)}{_unchanged('element', len(pending) - 1)}")
         if pending:
             last = pending[-1]
-            lines.append(f"{_indent(indent + 1)}{_sym(last.action)}{render(last, indent + 1, unchanged_opts)},")
+            shown = render(last, indent + 1, unchanged_opts)
+            lines.append(f"{_indent(indent + 1)}{_sym(last.action)}{shown},")
         pending = []
         if e.action == NOOP:
             o = unchanged_opts
@@ -345,7 +355,8 @@ def render_string(action: str, before: Any, after: Any, indent: int, opts: Opts)
             return _as_json(action, b, a, indent, opts)
         if b[1] is not _MISSING or a[1] is not _MISSING:
             o = Opts(True, opts.show_unchanged)
-            return f"{render_string(DELETE, before, None, indent, o)} -> {render_string(CREATE, None, after, indent, o)}"
+            gone, new = render_string(DELETE, before, None, indent, o), render_string(CREATE, None, after, indent, o)
+            return f"{gone} -> {new}"
         if not b[2] and not a[2]:
             return f"{_simple(b)} -> {_simple(a)}"
         bl, al = b[0].split("\n"), a[0].split("\n")

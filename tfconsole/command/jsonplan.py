@@ -68,7 +68,8 @@ def _prior_state(plan: Plan, decode: Any) -> dict | None:
         if o.action is Action.DELETE or o.after is None or not is_wholly_known_plain(o.after):
             continue
         clean = unmark_deep(o.after)[0]
-        outputs[o.name] = {"sensitive": o.sensitive, "value": _values_json(o.after), "type": type_of(clean).to_json()}
+        outputs[o.name] = {"sensitive": o.sensitive, "value": _values_json(o.after),
+                           "type": type_of(clean).to_json()}
     st = plan.prior_state
     has_resources = st is not None and not st.is_empty()
     if not has_resources and not outputs:

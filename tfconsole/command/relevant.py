@@ -72,7 +72,8 @@ class Analyzer:
         container = (mi, res)
         body, block = rc.body, schema.block
         for step in remaining:
-            name = step.name if isinstance(step, A.AttrStep) else step.key if isinstance(step.key, str) else None
+            name = step.name if isinstance(step, A.AttrStep) else \
+                step.key if isinstance(step.key, str) else None
             if name is None:
                 break
             if name in block.attributes:
