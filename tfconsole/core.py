@@ -22,6 +22,7 @@ from tfconsole.graph.dag import Graph
 from tfconsole.graph.transforms import BuildContext, parse_targets
 from tfconsole.lang.values import equal, is_null, to_json_typed, type_of, unmark_deep
 from tfconsole.plans import Action, OutputChange, Plan
+from tfconsole.plans.checks import merged, to_state
 from tfconsole.plans.staleness import state_meta
 from tfconsole.states.state import OutputState, State
 from tfconsole.options import Options
@@ -528,6 +529,8 @@ class Context:
         self._write_outputs(base, plan, ctx)
         for name in list(base.outputs):
             journal.record_output(name, base.outputs[name])
+        # the check results the state keeps: the plan's, with what the apply evaluated again
+        ctx.sync.set_check_results(None if plan.destroy else to_state(merged(plan.checks, ctx.checks.to_json())))
         diags.append(journal.fold(base))
         return base, diags
 

@@ -83,6 +83,7 @@ def _prior_state(plan: Plan, decode: Any) -> dict | None:
     if outputs:
         new_values["outputs"] = outputs
     new_values["root_module"] = values.get("root_module", {})
+    # the state a plan is made against holds no check results yet (the plan's are in "checks")
     return {"format_version": "1.0", "terraform_version": TERRAFORM_VERSION, "values": new_values}
 
 

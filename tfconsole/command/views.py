@@ -886,7 +886,12 @@ def _order_module(node: dict) -> dict:
 def state_json(state: State | None, decode: Any) -> dict:
     if state is None or (state.is_empty() and not state.outputs):
         return {"format_version": "1.0"}
-    return {"format_version": "1.0", "terraform_version": TERRAFORM_VERSION, "values": state_values_json(state, decode)}
+    out = {"format_version": "1.0", "terraform_version": TERRAFORM_VERSION, "values": state_values_json(state, decode)}
+    if state.check_results:
+        from tfconsole.plans.checks import from_state
+
+        out["checks"] = from_state(state.check_results)
+    return out
 
 
 def plan_json(plan: Plan, decode: Any, schema_version: Any = None) -> dict:

@@ -80,3 +80,97 @@ def named_addrs(kind: str, prefix: str, name: str, mi: Any) -> tuple[dict, dict]
     if not mi.is_root:
         dynamic["module"] = str(mi)
     return static, dynamic
+
+
+# ------------------------------------------------------------------ the state's check_results
+
+_STATE_KIND = {"resource": "resource", "output_value": "output", "check": "check", "var": "var"}
+_JSON_KIND = {v: k for k, v in _STATE_KIND.items()}
+
+
+def merged(plan_checks: list[dict], applied: list[dict]) -> list[dict]:
+    """The plan's results with what the apply evaluated again in their place (instances the
+    apply did not touch keep their plan-time result)."""
+    objects = {o["address"]["to_display"]: dict(o, instances=list(o.get("instances", []))) for o in plan_checks}
+    for o in applied:
+        key = o["address"]["to_display"]
+        if key not in objects:
+            objects[key] = o
+            continue
+        rows = {r["address"]["to_display"]: r for r in objects[key]["instances"]}
+        rows.update({r["address"]["to_display"]: r for r in o.get("instances", [])})
+        objects[key]["instances"] = [rows[k] for k in sorted(rows)]
+        objects[key]["status"] = worst([r["status"] for r in rows.values()])
+    return [objects[k] for k in sorted(objects)]
+
+
+def to_state(checks: list[dict]) -> list[dict] | None:
+    """JSON check results as the state file's check_results."""
+    out = []
+    for o in checks:
+        objs = []
+        for r in o.get("instances", []):
+            so: dict[str, Any] = {"object_addr": r["address"]["to_display"], "status": r["status"]}
+            if r.get("problems"):
+                so["failure_messages"] = [p["message"] for p in r["problems"]]
+            objs.append(so)
+        out.append({"object_kind": _STATE_KIND.get(o["address"].get("kind", ""), ""),
+                    "config_addr": o["address"]["to_display"], "status": o["status"], "objects": objs})
+    return out or None
+
+
+def _prefix(kind: str) -> str:
+    return "output." if kind == "output_value" else kind + "."
+
+
+def from_state(check_results: Any) -> list[dict]:
+    """The state file's check_results as `show -json` writes them ("checks")."""
+    from tfconsole.addrs import AddressError, parse_instance
+
+    out = []
+    for agg in check_results or []:
+        if not isinstance(agg, dict):
+            continue
+        kind = _JSON_KIND.get(agg.get("object_kind", ""), "")
+        config = str(agg.get("config_addr", ""))
+        static: dict[str, Any] = {"kind": kind, "to_display": config}
+        if kind == "resource":
+            try:
+                target = parse_instance(config)
+            except (AddressError, ValueError):
+                continue
+            static.update(mode=target.resource.mode, type=target.resource.type, name=target.resource.name)
+            module = str(target.module)
+        else:
+            module, _, name = config.rpartition(_prefix(kind))
+            module = module.rstrip(".")
+            static["name"] = name
+        if module:
+            static["module"] = module
+        rows = []
+        for o in agg.get("objects") or []:
+            if not isinstance(o, dict):
+                continue
+            addr = str(o.get("object_addr", ""))
+            dyn: dict[str, Any] = {"to_display": addr}
+            try:
+                if kind == "resource":
+                    inst = parse_instance(addr)
+                    if not inst.module.is_root:
+                        dyn["module"] = str(inst.module)
+                    if inst.key is not None:
+                        dyn["instance_key"] = inst.key
+                elif addr.startswith("module."):
+                    dyn["module"] = addr[: addr.rindex("." + _prefix(kind))]
+            except (AddressError, ValueError):
+                pass
+            row: dict[str, Any] = {"address": dict(sorted(dyn.items())), "status": o.get("status", "unknown")}
+            if o.get("failure_messages"):
+                row["problems"] = [{"message": m} for m in sorted(o["failure_messages"])]
+            rows.append(row)
+        rows.sort(key=lambda r: r["address"]["to_display"])
+        obj: dict[str, Any] = {"address": dict(sorted(static.items())), "status": agg.get("status", "unknown")}
+        if rows:
+            obj["instances"] = rows
+        out.append(obj)
+    return sorted(out, key=lambda o: o["address"]["to_display"])

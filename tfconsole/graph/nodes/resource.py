@@ -1273,7 +1273,8 @@ class ApplyInstanceNode(Node, Executable):
             if d.has_errors:
                 return diags
             marks = sensitive_paths(config)
-            diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s))
+            diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s,
+                                     check_reporter(ctx, addr)))
             if diags.has_errors:
                 return diags
             ctx.hook.pre_apply(addr_s, "read", None)
@@ -1287,7 +1288,7 @@ class ApplyInstanceNode(Node, Executable):
             # conditions that were unknown at plan time are checked now
             post_scope = scope_for(ctx, addr.module, key=addr.key, expansion=exp, self_value=value)
             diags.extend(check_rules(rc.lifecycle.postconditions, post_scope, "Resource postcondition failed",
-                                     addr_s))
+                                     addr_s, check_reporter(ctx, addr)))
             if diags.has_errors:
                 return diags
             ctx.set_instance_value(addr, value)
@@ -1303,7 +1304,8 @@ class ApplyInstanceNode(Node, Executable):
         diags.extend(d)
         if d.has_errors:
             return diags
-        diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s))
+        diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s,
+                                 check_reporter(ctx, addr)))
         if diags.has_errors:
             return diags
         obj = ctx.sync.current(addr)
@@ -1384,7 +1386,8 @@ class ApplyInstanceNode(Node, Executable):
             ctx.save_object(addr, ch.provider, value, schema, "ready", resp.private, self.resource_node.dependencies,
                             rc.lifecycle.create_before_destroy or ch.create_before_destroy, exp.mode if exp else "")
         post_scope = scope_for(ctx, addr.module, key=addr.key, expansion=exp, self_value=value)
-        diags.extend(check_rules(rc.lifecycle.postconditions, post_scope, "Resource postcondition failed", addr_s))
+        diags.extend(check_rules(rc.lifecycle.postconditions, post_scope, "Resource postcondition failed", addr_s,
+                                 check_reporter(ctx, addr)))
         ctx.hook.post_apply(addr_s, action, time.monotonic() - t0, None if not diags.has_errors else "failed",
                             _id_hint(value))
         return diags
