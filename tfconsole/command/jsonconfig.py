@@ -190,18 +190,19 @@ class Schemas:
         self.session = session
 
     def resource(self, source: str, mode: str, type_: str) -> Any:
-        got = self.session.schemas(source) if self.session is not None else None
+        try:
+            got = self.session.schemas(source) if self.session is not None else None
+        except Exception:  # noqa: BLE001 - a provider that cannot start or answer: no schema
+            return None
         if got is None:
             return None
         return got[0 if mode == "managed" else 1].get(type_)
 
     def provider(self, source: str) -> BlockSchema | None:
-        p = self.session.for_schemas(source) if self.session is not None else None
-        if p is None:
-            return None
         try:
-            return p.provider_schema().block
-        except Exception:  # noqa: BLE001 - a provider that cannot answer: no expressions
+            p = self.session.for_schemas(source) if self.session is not None else None
+            return p.provider_schema().block if p is not None else None
+        except Exception:  # noqa: BLE001 - a provider that cannot start or answer: no expressions
             return None
 
     @staticmethod
