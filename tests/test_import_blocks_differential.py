@@ -367,9 +367,3 @@ def test_identity_imports_are_refused_clearly(tmp_path: Path) -> None:
     code, out, err = _tool(tmp_path, "apply", "-no-color", "-auto-approve")
     assert code == 1 and "Error: Import by identity is not supported" in err and "on main.tf line 4" in err
     assert "Traceback" not in err and not (tmp_path / "terraform.tfstate").exists()
-
-
-def test_json_plan_refuses_generate_config_out(tmp_path: Path) -> None:
-    (tmp_path / "main.tf").write_text('import {\n  to = terraform_data.g\n  id = "x"\n}\n')
-    code, out, err = _tool(tmp_path, "plan", "-json", "-generate-config-out=g.tf")
-    assert code == 1 and not (tmp_path / "g.tf").exists()

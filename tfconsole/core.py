@@ -20,8 +20,9 @@ from tfconsole.graph.builder import (
 )
 from tfconsole.graph.dag import Graph
 from tfconsole.graph.transforms import BuildContext, parse_targets
-from tfconsole.lang.values import equal, to_json_typed, type_of, unmark_deep
+from tfconsole.lang.values import equal, is_null, to_json_typed, type_of, unmark_deep
 from tfconsole.plans import Action, OutputChange, Plan
+from tfconsole.plans.checks import merged, to_state
 from tfconsole.plans.staleness import state_meta
 from tfconsole.states.state import OutputState, State
 from tfconsole.options import Options
@@ -335,6 +336,7 @@ class Context:
         plan.expansions = {ra: (e.mode, list(e.keys)) for ra, e in ctx.resource_expansions.items() if not e.unknown}
         plan.drift = list(ctx.drift)
         plan.prior_state = prior
+        plan.checks = ctx.checks.to_json()
         if plan.destroy:
             return
         # root output changes
@@ -343,7 +345,9 @@ class Context:
         for name, (value, sensitive) in sorted(ctx.root_outputs.items()):
             old = prior.outputs.get(name)
             before = _output_value(old) if old else None
-            if old is None:
+            if old is None and is_null(unmark_deep(value)[0]):
+                action = Action.NOOP  # null before and after: Terraform plans no change (and lists none)
+            elif old is None:
                 action = Action.CREATE
             elif _same_output(before, value):
                 action = Action.NOOP
@@ -525,6 +529,8 @@ class Context:
         self._write_outputs(base, plan, ctx)
         for name in list(base.outputs):
             journal.record_output(name, base.outputs[name])
+        # the check results the state keeps: the plan's, with what the apply evaluated again
+        ctx.sync.set_check_results(None if plan.destroy else to_state(merged(plan.checks, ctx.checks.to_json())))
         diags.append(journal.fold(base))
         return base, diags
 

@@ -58,12 +58,17 @@ def plan(cli: Any, a: Args) -> int:
     from tfconsole import operations
 
     stream = start(cli)
-    req = cli._plan_request(a)
+    req = cli._plan_request(a, generate_config_out=a.get("generate-config-out") or "")
     req.view = JSONOperationView(cli, a, stream)
     req.context = cli.context(a, req)
     res = operations.plan(req)
     if not res.ok:
         return 1
+    if res.generated_config_warnings:  # under the plan, as Terraform reports them
+        w = Diagnostics()
+        for d in res.generated_config_warnings:
+            w.append(d)
+        cli.diags(w)
     out = a.get("out")
     if out:
         from tfconsole.plans.planfile import write_plan

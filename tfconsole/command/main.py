@@ -284,12 +284,6 @@ class CLI:
         if a.bool("json"):
             from . import jsonops
 
-            if a.get("generate-config-out"):  # never ignored: refused until the JSON stream writes it
-                d = Diagnostics()
-                d.error("Unsupported option combination", "tfconsole does not implement -generate-config-out "
-                        "together with -json yet; nothing was planned or written.")
-                self.diags(d)
-                return 1
             return jsonops.plan(self, a)
         req = self._plan_request(a, generate_config_out=a.get("generate-config-out") or "")
         req.context = self.context(a, req)
@@ -371,13 +365,13 @@ class CLI:
         return 0
 
     def _print_outputs(self, state: Any) -> None:
-        from .views import render_output_value
+        from .views import format_output_value
 
         if not state.outputs:
             return
         self.out("\nOutputs:\n")
         for name, o in sorted(state.outputs.items()):
-            val = "<sensitive>" if o.sensitive else render_output_value(o.value, o.type)
+            val = "<sensitive>" if o.sensitive else format_output_value(o.value, o.type)
             self.out(f"{name} = {val}")
 
     def cmd_destroy(self, a: Args) -> int:
@@ -444,7 +438,7 @@ class CLI:
         from tfconsole.plans.planfile import PlanFileError, read_plan
         from tfconsole.states.statefile import read_state
 
-        from .views import plan_json, render_plan, state_json
+        from .views import render_plan, state_json
 
         try:
             plan = read_plan(path)
@@ -464,13 +458,21 @@ class CLI:
                 self._show_state(state)
             return 0
         if a.bool("json"):
-            self.out(dumps_json(plan_json(plan, self.decoder()), separators=(",", ":")))
+            from tfconsole.providers.registry import ProviderSession
+
+            from .jsonplan import show_plan_json
+            from .views import state_decoder
+
+            session = ProviderSession(".")
+            self._contexts.append(session)  # closed with the command
+            doc = show_plan_json(plan, state_decoder(session), session)
+            self.out(dumps_json(doc, separators=(",", ":")))
         else:
             self.out(render_plan(plan, warnings=False).rstrip("\n"))  # show ends at the last line, unlike plan
         return 0
 
     def cmd_output(self, a: Args) -> int:
-        from .views import render_output_value
+        from .views import format_output_value
 
         ctx = self.context(a)
         state = self.read_state(ctx, a, "OperationTypeOutput")
@@ -494,7 +496,7 @@ class CLI:
                     self.stderr.write("Error: Unsupported value for raw output\n")
                     return 1
             else:
-                self.out(render_output_value(o.value, o.type))
+                self.out(format_output_value(o.value, o.type))
             return 0
         if a.bool("json"):
             from .views import outputs_json
@@ -506,7 +508,7 @@ class CLI:
                               "defined, or all the defined outputs are empty.\n╵\n")
             return 0
         for name, o in sorted(state.outputs.items()):
-            self.out(f"{name} = {'<sensitive>' if o.sensitive else render_output_value(o.value, o.type)}")
+            self.out(f"{name} = {'<sensitive>' if o.sensitive else format_output_value(o.value, o.type)}")
         return 0
 
     def cmd_graph(self, a: Args) -> int:

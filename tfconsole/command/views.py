@@ -319,8 +319,30 @@ def _attr_line(col: int, sym: str, key: str, width: int, text: str, note: str = 
     return f"{' ' * col}{sym} {_key(key).ljust(width)} = {text}{note}"
 
 
+def _json_string(col: int, action: str, b: Any, a: Any, note: str = "", show_unchanged: bool = False) -> str:
+    """A string holding JSON, as Terraform shows it: jsonencode(...) with a structural diff. The
+    attribute's symbol sits at column col: Terraform's indent level (col - 2) / 4, plus the two
+    columns every line of a resource block has."""
+    from . import jsondiff
+
+    text = jsondiff.render_string(action, b, a, (col - 2) // 4,
+                                  jsondiff.Opts(override_null_suffix=True, show_unchanged=show_unchanged))
+    if note and "\n" in text:
+        cut = text.rindex("\n")
+        text = text[:cut] + note + text[cut:]
+    return text.replace("\n", "\n  ")
+
+
+def _is_json_text(v: Any) -> bool:
+    from .jsondiff import _MISSING, parse_json_text
+
+    return type(v) is str and parse_json_text(v) is not _MISSING
+
+
 def _render(v: Any, col: int, sym: str) -> str:
     """A value on an attribute line whose action symbol sits at column col; nested lines carry sym."""
+    if type(v) is str and v[:1] in ("{", "[") and _is_json_text(v):
+        return _json_string(col, {"+": "create", "-": "delete"}.get(sym, "no-op"), v, v)
     if type(v) is str and "\n" not in v:  # the common leaf, unmarked by its type
         return _encode_basestring(v)
     v, marked = unmark(v)
@@ -359,6 +381,10 @@ def _diff_attr(col: int, key: str, width: int, b: Any, a: Any, note: str, identi
     if is_null(au) and not _is_unknown(a):
         return [_attr_line(col, "-", key, width, _render(b, col, "-") + " -> null", note)]
     b0, a0 = unmark(b)[0], unmark(a)[0]
+    if not bm and not am and type(b0) is str and type(a0) is str and (_is_json_text(b0) or _is_json_text(a0)):
+        # Terraform shows id, name and tags whole, unchanged parts included
+        text = _json_string(col, "update", b0, a0, note, show_unchanged=identifying)
+        return [_attr_line(col, "~", key, width, text, "" if "\n" in text else note)]
     if not bm and not am and type(a0) is not Unknown:
         if isinstance(b0, dict) and isinstance(a0, dict) and type(b0) is type(a0):
             return [_attr_line(col, "~", key, width, _diff_map(col, b0, a0, isinstance(a0, TMap)), note)]
@@ -602,23 +628,59 @@ def render_plan(plan: Plan, errored: bool = False, warnings: bool = True) -> str
     ocs = [o for o in plan.output_changes if o.action is not Action.NOOP]
     if ocs:
         out.append("\nChanges to Outputs:")
-        out.extend(render_output_changes(ocs))
+        out.extend(render_output_changes(ocs, plan.output_changes))
         if not moves:  # Terraform says so even when the plan also imports objects
             out.append("\nYou can apply this plan to save these new output values to the Terraform\nstate, "
                        "without changing any real infrastructure.")
     return "\n".join(out) + "\n"
 
 
-def render_output_changes(ocs: list[Any]) -> list[str]:
-    """The lines under "Changes to Outputs:" (the CLI's plan and the console's plan review)."""
+def _output_json(v: Any) -> Any:
+    """An output value as the plan's JSON holds it, numbers as Decimals of their digits."""
+    from decimal import Decimal
+
+    from tfconsole.lang.values import dumps_json, to_json_plain
+
+    return json.loads(dumps_json(to_json_plain(unmark_deep(v)[0])), parse_float=Decimal, parse_int=Decimal)
+
+
+def _json_shape(v: Any) -> Any:
+    """A value as its JSON form reads back without a type: maps become objects and lists and
+    sets tuples (Terraform renders output changes from the plan's JSON, so a map's keys are
+    quoted only when they must be)."""
+    t = type(v)
+    if t in (dict, TMap):
+        return {k: _json_shape(x) for k, x in v.items()}
+    if t in (list, TList, TSet):
+        return [_json_shape(x) for x in v]
+    return v
+
+
+def _as_json_shaped(o: Any) -> Any:
+    import dataclasses
+
+    return dataclasses.replace(o, before=_json_shape(o.before), after=_json_shape(o.after))
+
+
+def render_output_changes(ocs: list[Any], all_changes: list[Any] | None = None) -> list[str]:
+    """The lines under "Changes to Outputs:" (the CLI's plan and the console's plan review);
+    names line up over all_changes (Terraform counts the unchanged outputs too)."""
     out: list[str] = []
-    width = max(len(o.name) for o in ocs)
+    width = max(len(_key(o.name)) for o in (all_changes or ocs))
     for o in ocs:
+        o = _as_json_shaped(o)
         if o.sensitive:
             sym = {Action.CREATE: "+", Action.UPDATE: "~", Action.DELETE: "-"}.get(o.action, " ")
             out.append(_attr_line(2, sym, o.name, width, "(sensitive value)"))
         elif o.action is Action.DELETE:
             out.append(_attr_line(2, "-", o.name, width, _render(o.before, 2, "-") + " -> null"))
+        elif o.action is Action.UPDATE and is_wholly_known_plain(o.after) and not unmark_deep(o.before)[1] \
+                and not unmark_deep(o.after)[1]:
+            from . import jsondiff
+
+            d = jsondiff.transform(_output_json(o.before), _output_json(o.after))
+            text = jsondiff.render(d, 0).replace("\n", "\n  ")
+            out.append(f"  {jsondiff.SYMBOL[d.action]} {_key(o.name).ljust(width)} = {text}")
         elif o.action is Action.UPDATE:
             got = _diff_attr(2, o.name, width, o.before, o.after, "")
             out.extend(x for x in got if x != "\x00hidden")
@@ -728,7 +790,7 @@ def _resource_json(addr: Any, provider: str, value: dict[str, Any], schema_versi
 def state_values_json(state: State, decode: Any) -> dict:
     """The "values" part of show -json: root_module + child_modules, outputs."""
     modules: dict[str, dict] = {}
-    for rs in sorted(state.resources.values(), key=lambda r: (str(r.addr.module), r.addr.resource.mode != "managed",
+    for rs in sorted(state.resources.values(), key=lambda r: (str(r.addr.module), r.addr.resource.mode != "data",
                                                               r.addr.resource.type, r.addr.resource.name)):
         for key, inst in sorted(rs.instances.items(), key=lambda kv: _key_order(kv[0])):
             if inst.current is None:
@@ -811,51 +873,72 @@ def _order_module(node: dict) -> dict:
 def state_json(state: State | None, decode: Any) -> dict:
     if state is None or (state.is_empty() and not state.outputs):
         return {"format_version": "1.0"}
-    return {"format_version": "1.0", "terraform_version": TERRAFORM_VERSION, "values": state_values_json(state, decode)}
+    out = {"format_version": "1.0", "terraform_version": TERRAFORM_VERSION, "values": state_values_json(state, decode)}
+    if state.check_results:
+        from tfconsole.plans.checks import from_state
+
+        out["checks"] = from_state(state.check_results)
+    return out
 
 
-def plan_json(plan: Plan, decode: Any) -> dict:
-    rcs = []
-    for ch in plan.changes:
-        if ch.mode == "data" and ch.action is Action.NOOP:
-            continue
-        r: dict[str, Any] = {"address": ch.address if not ch.deposed else str(ch.addr)}
-        if not ch.addr.module.is_root:
-            r["module_address"] = str(ch.addr.module)
-        r.update({"mode": ch.addr.resource.mode, "type": ch.addr.resource.type, "name": ch.addr.resource.name})
-        if ch.addr.key is not None:
-            r["index"] = ch.addr.key
-        if ch.deposed:
-            r["deposed"] = ch.deposed
-        from tfconsole.walk.context import provider_source_of
-
-        r["provider_name"] = provider_source_of(ch.provider)
-        change: dict[str, Any] = {
-            "actions": ch.action.json_actions,
-            "before": _values_json(ch.before) if ch.before is not None else None,
-            "after": _plain_known(ch.after) if ch.after is not None else None,
-            "after_unknown": _unknown_shape(ch.after) if ch.after is not None and
-            not is_wholly_known_plain(ch.after) else {},
-            "before_sensitive": _sensitive_shape(ch.before) if ch.before is not None else False,
-            "after_sensitive": _sensitive_shape(ch.after) if ch.after is not None else False,
-        }
-        if ch.replace_paths:
-            change["replace_paths"] = [list(p) for p in ch.replace_paths]
-        if ch.importing is not None:
-            change["importing"] = {"id": ch.importing.id} if ch.importing.id else {}
-        if ch.generated_config:
-            change["generated_config"] = ch.generated_config
-        r["change"] = change
-        if ch.reason:
-            r["action_reason"] = ch.reason
-        if ch.prev_run_addr is not None and ch.prev_run_addr != ch.addr:
-            r["previous_address"] = str(ch.prev_run_addr)
-        rcs.append(r)
+def plan_json(plan: Plan, decode: Any, schema_version: Any = None) -> dict:
+    rcs = [_change_json(ch) for ch in plan.changes if not (ch.mode == "data" and ch.action is Action.NOOP)]
+    # Terraform lists drift that changed something (a move alone is in the changes, except
+    # in refresh-only mode)
+    drift = [_change_json(ch) for ch in plan.drift if plan.refresh_only or ch.action is not Action.NOOP]
     out: dict[str, Any] = {"format_version": "1.2", "terraform_version": TERRAFORM_VERSION}
     if plan.variables:
         out["variables"] = {k: {"value": _values_json(v)} for k, v in sorted(plan.variables.items())}
-    out["planned_values"] = _planned_values(plan)
+    out["planned_values"] = _planned_values(plan, schema_version)
+    if drift:
+        out["resource_drift"] = drift
     out["resource_changes"] = rcs
+    _output_changes_json(plan, out)
+    if plan.prior_state is not None and not plan.prior_state.is_empty():
+        out["prior_state"] = state_json(plan.prior_state, decode)
+    out["timestamp"] = plan.timestamp
+    out["applyable"] = plan.has_changes() and not plan.errored
+    out["complete"] = not plan.targets
+    out["errored"] = plan.errored
+    return out
+
+
+def _change_json(ch: ResourceInstanceChange) -> dict:
+    r: dict[str, Any] = {"address": ch.address if not ch.deposed else str(ch.addr)}
+    if not ch.addr.module.is_root:
+        r["module_address"] = str(ch.addr.module)
+    r.update({"mode": ch.addr.resource.mode, "type": ch.addr.resource.type, "name": ch.addr.resource.name})
+    if ch.addr.key is not None:
+        r["index"] = ch.addr.key
+    if ch.deposed:
+        r["deposed"] = ch.deposed
+    from tfconsole.walk.context import provider_source_of
+
+    r["provider_name"] = provider_source_of(ch.provider)
+    change: dict[str, Any] = {
+        "actions": ch.action.json_actions,
+        "before": _values_json(ch.before) if ch.before is not None else None,
+        "after": _plain_known(ch.after) if ch.after is not None else None,
+        "after_unknown": _unknown_shape(ch.after) if ch.after is not None and
+        not is_wholly_known_plain(ch.after) else {},
+        "before_sensitive": _sensitive_shape(ch.before) if ch.before is not None else False,
+        "after_sensitive": _sensitive_shape(ch.after) if ch.after is not None else False,
+    }
+    if ch.replace_paths:
+        change["replace_paths"] = [list(p) for p in ch.replace_paths]
+    if ch.importing is not None:
+        change["importing"] = {"id": ch.importing.id} if ch.importing.id else {}
+    if ch.generated_config:
+        change["generated_config"] = ch.generated_config
+    r["change"] = change
+    if ch.reason:
+        r["action_reason"] = ch.reason
+    if ch.prev_run_addr is not None and ch.prev_run_addr != ch.addr:
+        r["previous_address"] = str(ch.prev_run_addr)
+    return r
+
+
+def _output_changes_json(plan: Plan, out: dict) -> None:
     ocs = {}
     for o in plan.output_changes:
         oc: dict[str, Any] = {"actions": o.action.json_actions,
@@ -871,16 +954,10 @@ def plan_json(plan: Plan, decode: Any) -> dict:
         ocs[o.name] = oc
     if ocs:
         out["output_changes"] = ocs
-    if plan.prior_state is not None and not plan.prior_state.is_empty():
-        out["prior_state"] = state_json(plan.prior_state, decode)
-    out["timestamp"] = plan.timestamp
-    out["applyable"] = plan.has_changes() and not plan.errored
-    out["complete"] = not plan.targets
-    out["errored"] = plan.errored
-    return out
 
 
-def _planned_values(plan: Plan) -> dict:
+def _planned_values(plan: Plan, schema_version: Any = None) -> dict:
+    """planned_values; schema_version(change) gives the resource type's schema version."""
     modules: dict[str, list[dict]] = {}
     for ch in plan.changes:
         if ch.action is Action.FORGET and not ch.deposed:
@@ -890,12 +967,18 @@ def _planned_values(plan: Plan) -> dict:
             r["sensitive_values"] = False
             modules.setdefault(str(ch.addr.module), []).append(r)
             continue
-        if ch.after is None or ch.mode == "data" or ch.deposed:
+        if ch.after is None or ch.deposed or (ch.mode == "data" and ch.action is not Action.READ):
             continue
-        r = _resource_json(ch.addr, ch.provider, ch.after)
-        r["values"] = _plain_known(ch.after)
+        r = _resource_json(ch.addr, ch.provider, {}, schema_version(ch) if schema_version else 0)
+        values = _plain_known(ch.after)
+        if values:
+            r["values"] = values
+        else:  # nothing known yet (a data source read at apply): Terraform writes no values
+            del r["values"]
         r["sensitive_values"] = _sensitive_shape(ch.after)
         modules.setdefault(str(ch.addr.module), []).append(r)
+    for mod in modules.values():
+        mod.sort(key=lambda r: r["address"])
     root: dict[str, Any] = {}
     if modules.get(""):
         root["resources"] = modules.pop("")
@@ -930,6 +1013,17 @@ def render_output_value(value: Any, ty: Any) -> str:
 
     v = from_json_typed(value, type_from_json(ty))
     return render_value(v, -2)
+
+
+def format_output_value(value: Any, ty: Any) -> str:
+    """A stored output value as `terraform output` and apply's "Outputs:" print it: the console's
+    notation (quoted keys, tolist(...)/tomap(...), typed nulls such as tostring(null))."""
+    from tfconsole.lang.types import type_from_json
+    from tfconsole.lang.values import from_json_typed
+
+    from .console import format_value
+
+    return format_value(from_json_typed(value, type_from_json(ty)))
 
 
 __all__ = ["format_diagnostic", "format_diagnostics", "render_change", "render_plan", "render_value", "plan_json",

@@ -689,6 +689,8 @@ def to_json_typed(v: Any, ty: Type) -> Any:
                 out[k] = to_json_typed(x, at)
         return out
     if isinstance(ty, DynamicType):
+        if type(v) is Null and not isinstance(v.type, DynamicType):
+            return {"value": None, "type": v.type.to_json()}  # a typed null keeps its type (cty JSON)
         if is_null(v):
             return None
         vt = type_of(v)

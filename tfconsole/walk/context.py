@@ -67,6 +67,9 @@ class WalkContext:
         self.locals: dict[tuple[ModuleInstance, str], Any] = {}
         self.outputs: dict[tuple[ModuleInstance, str], Any] = {}
         self.root_outputs: dict[str, tuple[Any, bool]] = {}
+        from tfconsole.plans.checks import CheckResults
+
+        self.checks = CheckResults()  # what each checkable object's conditions gave (show -json "checks")
         # expansion
         self.module_instances: dict[ModulePath, list[ModuleInstance]] = {ModulePath(): [ModuleInstance()]}
         self.module_expansions: dict[tuple[ModuleInstance, str], Expansion] = {}

@@ -585,28 +585,55 @@ def _infinity_diag(addr_s: str, rc: Any) -> Any:
                  "JSON", "", rc.range if rc is not None else None, address=addr_s)
 
 
-def check_rules(rules: list[CheckRule], scope: Scope, summary: str, addr: str) -> Diagnostics:
+def check_rules(rules: list[CheckRule], scope: Scope, summary: str, addr: str,
+                report: Any = None) -> Diagnostics:
+    """Evaluate conditions; report(status, message) is told each one's result when given."""
     diags = Diagnostics()
+    note = report or (lambda status, message=None: None)
     for rule in rules:
         ok, d = evaluate(rule.condition, scope)
         if d.has_errors:
             diags.extend(_with_addr(d, addr))
+            note("error")
             continue
         ok, _ = unmark_deep(ok)
         if isinstance(ok, Unknown) or ok is True:
+            note("pass" if ok is True else "unknown")
             continue
         if ok is None:
             diags.error("Invalid condition result", "Condition expression must return either true or false, "
                         "not null.", rule.range, address=addr)
+            note("error")
             continue
         msg = ""
         if rule.error_message is not None:
             m, d2 = evaluate(rule.error_message, scope)
             m, _ = unmark_deep(m)
             msg = m if isinstance(m, str) else ""
+        note("fail", msg)
         diags.error(summary, f"{msg}\n\nThis was checked by the condition at {rule.range}.", rule.range,
                     address=addr)
     return diags
+
+
+def check_reporter(ctx: Any, addr: Any) -> Any:
+    """report(status, message) recording into the walk's check results for a resource instance."""
+    from tfconsole.plans.checks import resource_addrs
+
+    static, dynamic = resource_addrs(addr)
+    return lambda status, message=None: ctx.checks.report(static, dynamic, status, message)
+
+
+def record_plan_postconditions(ctx: Any, rc: Any, addr: Any, exp: Any, planned: Any) -> None:
+    """Terraform evaluates postconditions at plan time against the planned object: record what
+    they give (unknown while the values they read are not known yet)."""
+    from tfconsole.walk.context import scope_for
+
+    if not rc.lifecycle.postconditions:
+        return
+    scope = scope_for(ctx, addr.module, key=addr.key, expansion=exp, self_value=planned)
+    check_rules(rc.lifecycle.postconditions, scope, "Resource postcondition failed", str(addr),
+                check_reporter(ctx, addr))
 
 
 # ---------------------------------------------------------------------------
@@ -839,7 +866,8 @@ class PlanInstanceNode(_InstanceNode):
         diags.extend(_with_addr(provider.validate_resource(rc.addr.type, unmark_deep(config)[0]), addr_s, rc.range if rc is not None else None))
         if diags.has_errors:
             return diags
-        diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s))
+        diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s,
+                                 check_reporter(ctx, addr)))
         if diags.has_errors:
             return diags
         if ctx.refresh_only:
@@ -921,6 +949,8 @@ class PlanInstanceNode(_InstanceNode):
         )
         ctx.record_change(change)
         ctx.set_instance_value(addr, after)
+        if action is not Action.DELETE and after is not None:
+            record_plan_postconditions(ctx, rc, addr, self.exp, after)
         ctx.hook.post_diff(addr_s, action.value)
         return diags
 
@@ -1040,7 +1070,8 @@ class PlanDataInstanceNode(_InstanceNode):
         diags.extend(_with_addr(provider.validate_data_source(rc.addr.type, clean), addr_s, rc.range if rc is not None else None))
         if diags.has_errors:
             return diags
-        diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s))
+        diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s,
+                                 check_reporter(ctx, addr)))
         if diags.has_errors:
             return diags
         depends_pending = self._depends_pending(ctx)
@@ -1052,6 +1083,7 @@ class PlanDataInstanceNode(_InstanceNode):
             ctx.record_change(ResourceInstanceChange(addr, Action.READ, self.parent.provider_addr, None, after,
                                                      schema.block.implied_type(), reason=reason))
             ctx.set_instance_value(addr, after)
+            record_plan_postconditions(ctx, rc, addr, self.exp, after)
             return diags
         ctx.hook.pre_refresh(addr_s, None)
         result, d = provider.read_data_source(rc.addr.type, clean)
@@ -1064,7 +1096,8 @@ class PlanDataInstanceNode(_InstanceNode):
             return diags
         value = remark(result, marks, schema)
         diags.extend(check_rules(rc.lifecycle.postconditions, scope_for(ctx, addr.module, key=addr.key,
-                                 expansion=self.exp, self_value=value), "Resource postcondition failed", addr_s))
+                                 expansion=self.exp, self_value=value), "Resource postcondition failed", addr_s,
+                                 check_reporter(ctx, addr)))
         ctx.set_instance_value(addr, value)
         ctx.store_data_result(addr, self.parent.provider_addr, value, schema, self.exp.mode)
         ctx.record_change(ResourceInstanceChange(addr, Action.NOOP, self.parent.provider_addr, value, value,
@@ -1240,7 +1273,8 @@ class ApplyInstanceNode(Node, Executable):
             if d.has_errors:
                 return diags
             marks = sensitive_paths(config)
-            diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s))
+            diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s,
+                                     check_reporter(ctx, addr)))
             if diags.has_errors:
                 return diags
             ctx.hook.pre_apply(addr_s, "read", None)
@@ -1254,7 +1288,7 @@ class ApplyInstanceNode(Node, Executable):
             # conditions that were unknown at plan time are checked now
             post_scope = scope_for(ctx, addr.module, key=addr.key, expansion=exp, self_value=value)
             diags.extend(check_rules(rc.lifecycle.postconditions, post_scope, "Resource postcondition failed",
-                                     addr_s))
+                                     addr_s, check_reporter(ctx, addr)))
             if diags.has_errors:
                 return diags
             ctx.set_instance_value(addr, value)
@@ -1270,7 +1304,8 @@ class ApplyInstanceNode(Node, Executable):
         diags.extend(d)
         if d.has_errors:
             return diags
-        diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s))
+        diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s,
+                                 check_reporter(ctx, addr)))
         if diags.has_errors:
             return diags
         obj = ctx.sync.current(addr)
@@ -1351,7 +1386,8 @@ class ApplyInstanceNode(Node, Executable):
             ctx.save_object(addr, ch.provider, value, schema, "ready", resp.private, self.resource_node.dependencies,
                             rc.lifecycle.create_before_destroy or ch.create_before_destroy, exp.mode if exp else "")
         post_scope = scope_for(ctx, addr.module, key=addr.key, expansion=exp, self_value=value)
-        diags.extend(check_rules(rc.lifecycle.postconditions, post_scope, "Resource postcondition failed", addr_s))
+        diags.extend(check_rules(rc.lifecycle.postconditions, post_scope, "Resource postcondition failed", addr_s,
+                                 check_reporter(ctx, addr)))
         ctx.hook.post_apply(addr_s, action, time.monotonic() - t0, None if not diags.has_errors else "failed",
                             _id_hint(value))
         return diags

@@ -137,6 +137,7 @@ class VariableNode(Node, Executable, Referenceable, Referencer):
             for rule in var.validations:
                 scope = scope_for(ctx, mi)
                 ok, d = evaluate(rule.condition, scope)
+                _report_named(ctx, "var", "var.", var.name, mi, unmark(ok)[0], d.has_errors, rule, scope)
                 if d.has_errors:
                     diags.append(d)
                     continue
@@ -153,6 +154,21 @@ class VariableNode(Node, Executable, Referenceable, Referencer):
                                 f"{msg}\n\nThis was checked by the validation rule at {rule.range.long()}.",
                                 var.range)
         return diags
+
+
+def _report_named(ctx: Any, kind: str, prefix: str, name: str, mi: Any, ok: Any, errored: bool, rule: Any,
+                  scope: Any) -> None:
+    """Record one condition's result of an output, check block or variable (show -json "checks")."""
+    from tfconsole.plans.checks import named_addrs
+
+    static, dynamic = named_addrs(kind, prefix, name, mi)
+    status = "error" if errored else "pass" if ok is True else "fail" if ok is False else "unknown"
+    message = None
+    if status == "fail" and rule.error_message is not None:
+        m, _ = evaluate(rule.error_message, scope)
+        m, _ = unmark_deep(m)
+        message = m if isinstance(m, str) else None
+    ctx.checks.report(static, dynamic, status, message)
 
 
 def _var_marks(var: Variable) -> int:
@@ -220,6 +236,7 @@ class OutputNode(Node, Executable, Referenceable, Referencer):
                 ok, d = evaluate(rule.condition, scope)
                 diags.append(d)
                 ok, _ = unmark(ok)
+                _report_named(ctx, "output_value", "output.", self.out.name, mi, ok, d.has_errors, rule, scope)
                 if ok is False:
                     msg, _ = evaluate(rule.error_message, scope) if rule.error_message else ("", None)
                     diags.error("Module output value precondition failed",
@@ -408,6 +425,7 @@ class CheckNode(Node, Executable, Referencer):
             scope = scope_for(ctx, mi)
             for a in self.check.asserts:
                 ok, d = evaluate(a.condition, scope)
+                _report_named(ctx, "check", "check.", self.check.name, mi, unmark(ok)[0], d.has_errors, a, scope)
                 if d.has_errors:
                     for x in d:
                         diags.warning(f"Check block assertion known after apply" if False else x.summary,

@@ -1,0 +1,7 @@
+terraform {
+  required_providers {
+    tfcheck = {
+      source = "tfconsole/tfcheck"
+    }
+  }
+}
