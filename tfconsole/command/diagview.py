@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any
 
 from tfconsole.diags import Pos, SourceRange
 
@@ -65,14 +66,23 @@ def _snippet(d: Located, src: bytes | None) -> list[str]:
     lines = [src[a:b] for a, b in _line_spans(src) if _overlaps(a, b, snip.start.byte, snip.end.byte)] or [b""]
     # invalid UTF-8 is shown as the bytes it is (surrogate escapes, encoded back on output)
     out.extend(f"{snip.start.line + i:4d}: {ln.decode('utf-8', 'surrogateescape')}" for i, ln in enumerate(lines))
-    out.extend(_annotations(d))
+    out.extend(value_annotations(d))
     return out
 
 
-def _annotations(d: Located) -> list[str]:
-    from .views import value_annotations
-
-    return value_annotations(d)  # type: ignore[arg-type] - reads function_call and values only
+def value_annotations(d: Any) -> list[str]:
+    """The lines under the quoted source of an expression error: the failed call's signature
+    and what the expression's references were (Terraform's "├────" block)."""
+    if not d.function_call and not d.values:
+        return []
+    out = ["    ├────────────────"]
+    if d.function_call:
+        out.append(f"    │ while calling {d.function_call}")
+    for traversal, statement in d.values:
+        first, *rest = statement.split("\n")
+        out.append(f"    │ {traversal} {first}")
+        out.extend(f"    │   {line}" for line in rest)
+    return out
 
 
 def _range_over(a: SourceRange, b: SourceRange) -> SourceRange:

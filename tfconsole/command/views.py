@@ -58,7 +58,7 @@ def format_diagnostic(d: Diagnostic, files: dict[str, str] | None = None, color:
 def _source_lines(d: Diagnostic, src: str | None) -> list[str]:
     """"on FILE line N, in BLOCK:" and the quoted lines the subject touches (diagview's rules:
     the top-level block holding the byte before the subject, hcl's line overlap)."""
-    from .diagview import _line_spans, _overlaps, block_context
+    from .diagview import _line_spans, _overlaps, block_context, value_annotations
 
     subj = d.subject
     assert subj is not None
@@ -74,21 +74,6 @@ def _source_lines(d: Diagnostic, src: str | None) -> list[str]:
                for i, (a, b) in enumerate(spans))
     if spans:
         out.extend(value_annotations(d))
-    return out
-
-
-def value_annotations(d: Diagnostic) -> list[str]:
-    """The lines under the quoted source of an expression error: the failed call's signature
-    and what the expression's references were (Terraform's "├────" block)."""
-    if not d.function_call and not d.values:
-        return []
-    out = ["    ├────────────────"]
-    if d.function_call:
-        out.append(f"    │ while calling {d.function_call}")
-    for traversal, statement in d.values:
-        first, *rest = statement.split("\n")
-        out.append(f"    │ {traversal} {first}")
-        out.extend(f"    │   {line}" for line in rest)
     return out
 
 
