@@ -327,7 +327,7 @@ class JSONHook(Hook):
         self.view.hook_message("apply_complete", f"{ra['addr']}: {noun} complete after {_go_duration(secs)}{suffix}",
                                payload)
 
-    def post_apply_import(self, addr: str, import_id: str) -> None:
+    def post_apply_import(self, addr: str, import_id: str, identity: str | None = None) -> None:
         with self.lock:  # an import block's object is in state: the change summary counts it
             self.counts["import"] += 1
 

@@ -89,6 +89,11 @@ class ResourceInstanceChange:
     import_private: Any = None  # the imported object's private data, stored with it at apply
     # the resource type's write-only attributes (top level): never valued in a plan, but shown
     write_only: list[str] = field(default_factory=list)
+    # resource identities (JSON data, None when the type has none or it is not known yet) and
+    # the identity schema version they are written at
+    before_identity: Any = None
+    after_identity: Any = None
+    identity_version: int = 0
 
     @property
     def address(self) -> str:
@@ -101,9 +106,11 @@ class ResourceInstanceChange:
 
 @dataclass(frozen=True)
 class Importing:
-    """What an import block adopts: the id the provider imported (Terraform's Importing.ID)."""
+    """What an import block adopts: the id the provider imported (Terraform's Importing.ID), or
+    "" and the identity (JSON data) the provider returned for an import by identity."""
 
     id: str
+    identity: Any = None
 
 
 @dataclass

@@ -123,11 +123,14 @@ class WalkContext:
         self.sync.set_current(addr, obj, provider, each)
 
     def save_object(self, addr: AbsResourceInstance, provider: str, value: dict[str, Any], schema: Schema,
-                    status: str, private: str | None, dependencies: list[str], cbd: bool, each: str) -> None:
+                    status: str, private: str | None, dependencies: list[str], cbd: bool, each: str,
+                    identity: tuple[Any, int] = (None, 0)) -> None:
+        """Store an object; `identity`: its identity JSON data and identity schema version."""
         attrs, sens = encode_object(value, schema)
         obj = ObjectState(attributes=attrs, status=status, schema_version=schema.version,
                           sensitive_attributes=sens, private=private, dependencies=sorted(dependencies),
-                          create_before_destroy=cbd)
+                          create_before_destroy=cbd, identity=identity[0],
+                          identity_schema_version=identity[1] if identity[0] is not None else 0)
         self.save_raw(addr, obj, provider, each)
 
     def depose(self, addr: AbsResourceInstance, key: str, provider: str) -> None:
@@ -152,7 +155,8 @@ class WalkContext:
             self.refreshed_sync.set_current(addr, None, provider or "")
 
     def refreshed_object(self, addr: AbsResourceInstance, provider: str, value: dict[str, Any] | None,
-                         schema: Schema, old: ObjectState, private: Any = NOT_FOUND) -> None:
+                         schema: Schema, old: ObjectState, private: Any = NOT_FOUND,
+                         identity: tuple[Any, int] | None = None) -> None:
         refreshed = self.refreshed_sync
         if refreshed is None:
             return
@@ -162,7 +166,10 @@ class WalkContext:
         attrs, sens = encode_object(value, schema)  # outside the lock: it is the slow part
         obj = ObjectState(attributes=attrs, status=old.status, schema_version=schema.version,
                           sensitive_attributes=sens, private=old.private if private is NOT_FOUND else private,
-                          dependencies=old.dependencies, create_before_destroy=old.create_before_destroy)
+                          dependencies=old.dependencies, create_before_destroy=old.create_before_destroy,
+                          identity=old.identity if identity is None else identity[0],
+                          identity_schema_version=old.identity_schema_version if identity is None else
+                          (identity[1] if identity[0] is not None else 0))
         refreshed.set_current(addr, obj, provider)
 
     def record_drift(self, addr: AbsResourceInstance, provider: str, before: Any, after: Any,
@@ -306,6 +313,21 @@ class WalkContext:
                             f"{addr}.")
             return None, diags
         return mark_stored(value, schema, obj.sensitive_attributes), diags
+
+    def stored_identity(self, provider: Provider, addr: AbsResourceInstance, obj: ObjectState) -> tuple[Any, Diagnostics]:
+        """A stored object's identity (JSON data) at the provider's current identity schema
+        version: upgraded by UpgradeResourceIdentity when stored at an older one, as Terraform
+        does after upgrading the object itself."""
+        ischema = provider.identity_schemas().get(addr.resource.type)
+        current = ischema.version if ischema is not None else 0
+        if obj.identity_schema_version == current:
+            return obj.identity, Diagnostics()
+        if obj.identity_schema_version > current:
+            return None, Diagnostics().error(
+                "Resource instance managed by newer provider version",
+                f"The current state of {addr} was created by a newer provider version than is currently "
+                f"selected. Upgrade the {addr.resource.type.split('_', 1)[0]} provider to work with this state.")
+        return provider.upgrade_resource_identity(addr.resource.type, obj.identity_schema_version, obj.identity)
 
     def resource_value(self, addr: AbsResource, rng: SourceRange | None) -> Any:
         with self.lock:

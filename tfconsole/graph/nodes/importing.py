@@ -33,11 +33,33 @@ NOT_FOUND_DETAIL = ("While attempting to import an existing object to \"{addr}\"
 
 @dataclass(frozen=True)
 class ImportTarget:
-    """One instance an import block adopts, with the id evaluated for it."""
+    """One instance an import block adopts, with the id (or, for `identity`, the identity's
+    JSON data; id is then "") evaluated for it."""
 
     addr: AbsResourceInstance
     id: str
     block: Import
+    identity: Any = None
+
+
+def identity_text(data: Any) -> str:
+    """An identity as Terraform's hooks print it: sorted `name=value` pairs, `<null>` for null
+    (tfdiags.ObjectToString)."""
+    if data is None:
+        return "<null>"
+    if not data:
+        return "<empty>"
+    return ",".join(f"{k}={_identity_value_text(data[k])}" for k in sorted(data))
+
+
+def _identity_value_text(v: Any) -> str:
+    if v is None:
+        return "<null>"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, list):
+        return "[" + ",".join(_identity_value_text(x) for x in v) + "]"
+    return str(v)
 
 
 def blocks_for(root: Module, rc: ResourceConfig) -> list[Import]:
@@ -77,10 +99,11 @@ def no_config_error(imp: Import, to: ImportTo) -> Diagnostics:
         "example:\n\n  terraform plan -generate-config-out=generated.tf", imp.to_range)
 
 
-def expand(ctx: "WalkContext", rc: ResourceConfig, blocks: list[Import],
-           expansions: dict[Any, "Expansion"]) -> tuple[dict[AbsResourceInstance, ImportTarget], Diagnostics]:
-    """Every instance the blocks target that is not in state yet, with its id. `expansions`:
-    the resource's count/for_each per module instance, to refuse targets it does not declare."""
+def expand(ctx: "WalkContext", rc: ResourceConfig, blocks: list[Import], expansions: dict[Any, "Expansion"],
+           provider_addr: str = "") -> tuple[dict[AbsResourceInstance, ImportTarget], Diagnostics]:
+    """Every instance the blocks target that is not in state yet, with its id or identity.
+    `expansions`: the resource's count/for_each per module instance, to refuse targets it does
+    not declare; `provider_addr`: the resource's provider (its identity schema)."""
     from tfconsole.walk.context import ModuleData
 
     diags = Diagnostics()
@@ -95,7 +118,13 @@ def expand(ctx: "WalkContext", rc: ResourceConfig, blocks: list[Import],
             if addr is None:
                 continue
             diags.extend(_check_key_kind(rc, addr.key, imp))
-            import_id = _evaluate_id(imp, scope, diags, addr)
+            identity = None
+            if imp.id is None:
+                import_id, identity = "", _evaluate_identity(ctx, rc, imp, scope, diags, provider_addr)
+                if identity is None:
+                    continue
+            else:
+                import_id = _evaluate_id(imp, scope, diags, addr)
             if diags.has_errors or import_id is None:
                 continue
             exp = expansions.get(addr.abs_resource())
@@ -105,7 +134,7 @@ def expand(ctx: "WalkContext", rc: ResourceConfig, blocks: list[Import],
                             "must have an associated configuration to be imported.")
                 continue
             if ctx.sync.current(addr) is None:  # already managed: the block has nothing to do
-                out[addr] = ImportTarget(addr, import_id, imp)
+                out[addr] = ImportTarget(addr, import_id, imp, identity)
     return out, diags
 
 
@@ -176,14 +205,45 @@ def _check_key_kind(rc: ResourceConfig, key: InstanceKey, imp: Import) -> Diagno
     return d
 
 
-def _evaluate_id(imp: Import, scope: Scope, diags: Diagnostics, addr: AbsResourceInstance) -> str | None:
-    if imp.id is None:
-        # identity imports need a provider's identity schema, which tfconsole's plugin client
-        # does not exchange yet; no provider here returns an identity
-        diags.error("Import by identity is not supported", f"tfconsole does not exchange resource identities "
-                    f"with providers yet, so it cannot import {addr} by identity. Use \"id\" instead.",
-                    imp.identity.range if imp.identity is not None else imp.range)
+def _evaluate_identity(ctx: "WalkContext", rc: ResourceConfig, imp: Import, scope: Scope,
+                       diags: Diagnostics, provider_addr: str) -> dict[str, Any] | None:
+    """The `identity` object as JSON data of the resource type's identity schema (Terraform's
+    evaluateImportIdentityExpression: the schema's import attributes, optional ones optional)."""
+    from tfconsole.lang.types import ObjectType
+    from tfconsole.lang.values import to_json_typed
+
+    assert imp.identity is not None
+    rng = imp.identity.range
+    provider = ctx.providers.get(provider_addr)
+    ischema = provider.identity_schemas().get(rc.addr.type) if provider is not None else None
+    if ischema is None:
+        diags.error("Invalid import identity argument", f"The provider for {rc.addr} does not support importing "
+                    f"resources of type \"{rc.addr.type}\" by identity.", rng)
         return None
+    v, d = evaluate(imp.identity, scope)
+    diags.extend(d)
+    if d.has_errors:
+        return None
+    plain = unmark_deep(v)[0]  # marks are dropped: the identity only goes to the provider
+    if is_null(plain):
+        diags.error("Invalid import identity argument", "The import identity cannot be null.", rng)
+        return None
+    if not is_wholly_known(plain):
+        diags.error("Invalid import identity argument", "The import block \"identity\" argument depends on "
+                    "resource attributes that cannot be determined until apply, so Terraform cannot plan to import "
+                    "this resource.", rng)
+        return None
+    ty = ischema.implied_type()
+    config_ty = ObjectType.of(ty.attr_types, frozenset(k for k, a in ischema.attributes.items() if not a.required))
+    try:
+        value = convert(plain, config_ty)
+    except ConversionError as exc:
+        diags.error("Invalid import identity argument", f"The import identity is unsuitable: {exc}.", rng)
+        return None
+    return to_json_typed(value, ty)
+
+
+def _evaluate_id(imp: Import, scope: Scope, diags: Diagnostics, addr: AbsResourceInstance) -> str | None:
     v, d = evaluate(imp.id, scope)
     diags.extend(d)
     if d.has_errors:
@@ -210,9 +270,10 @@ def _evaluate_id(imp: Import, scope: Scope, diags: Diagnostics, addr: AbsResourc
 
 
 def import_object(ctx: "WalkContext", provider: Any, schema: Any, target: ImportTarget, provider_addr: str,
-                  each_mode: str) -> tuple[dict[str, Any] | None, Any, Diagnostics]:
-    """(the imported object as read back, its private data, diagnostics): ImportResourceState then
-    ReadResource, as the plan's prior object; it joins the plan's prior state."""
+                  each_mode: str) -> tuple[dict[str, Any] | None, Any, Any, Diagnostics]:
+    """(the imported object as read back, its private data, its identity, diagnostics):
+    ImportResourceState (by id or identity) then ReadResource, as the plan's prior object; it
+    joins the plan's prior state."""
     from tfconsole.states.objcodec import encode_object, remark
     from tfconsole.states.state import ObjectState
     from tfconsole.walk.hooks import object_id
@@ -220,33 +281,49 @@ def import_object(ctx: "WalkContext", provider: Any, schema: Any, target: Import
     diags = Diagnostics()
     addr = target.addr
     addr_s, type_name = str(addr), addr.resource.type
-    ctx.hook.pre_plan_import(addr_s, target.id)
-    objs, d = provider.import_resource_state(type_name, target.id)
+    if target.identity is not None:
+        ctx.hook.pre_plan_import(addr_s, target.id, identity=identity_text(target.identity))
+        objs, d = provider.import_resource_state(type_name, target.id, identity=target.identity)
+    else:
+        ctx.hook.pre_plan_import(addr_s, target.id)
+        objs, d = provider.import_resource_state(type_name, target.id)
     diags.extend(d)
     if d.has_errors:
-        return None, None, diags
+        return None, None, None, diags
     if len(objs) != 1 or objs[0].state is None:
         what = "returned multiple resource instance states. This is not currently supported." if objs else \
             "returned no instance states."
         diags.error("Multiple import states not supported" if objs else "Import returned no resources",
                     f"While attempting to import with ID {target.id}, the provider{' ' if objs else ''}{what}")
-        return None, None, diags
+        return None, None, None, diags
     ctx.hook.pre_refresh(addr_s, object_id(objs[0].state))
-    resp = provider.read_resource(type_name, objs[0].state, objs[0].private)
+    if objs[0].identity is not None:
+        resp = provider.read_resource(type_name, objs[0].state, objs[0].private, identity=objs[0].identity)
+    else:
+        resp = provider.read_resource(type_name, objs[0].state, objs[0].private)
     diags.extend(resp.diags)
     ctx.hook.post_refresh(addr_s, object_id(resp.new_state))
     if resp.diags.has_errors:
-        return None, None, diags
+        return None, None, None, diags
     if resp.new_state is None:
         diags.error("Cannot import non-existent remote object", NOT_FOUND_DETAIL.format(addr=addr))
-        return None, None, diags
+        return None, None, None, diags
     value = remark(resp.new_state, [], schema)
     if ctx.refreshed_sync is not None:
         attrs, sens = encode_object(value, schema)
         obj = ObjectState(attributes=attrs, schema_version=schema.version, sensitive_attributes=sens,
-                          private=resp.private)
+                          private=resp.private, **identity_fields(provider, type_name, resp.new_identity))
         ctx.refreshed_sync.set_current(addr, obj, provider_addr, each_mode)
-    return value, resp.private, diags
+    return value, resp.private, resp.new_identity, diags
+
+
+def identity_fields(provider: Any, type_name: str, identity: Any) -> dict[str, Any]:
+    """ObjectState's identity fields for an object of this type: the identity (JSON data) and
+    the identity schema version it was written at (0 and none for a type without identity)."""
+    ischema = provider.identity_schemas().get(type_name)
+    if ischema is None or identity is None:
+        return {"identity": None, "identity_schema_version": 0}
+    return {"identity": identity, "identity_schema_version": ischema.version}
 
 
 def generated_body(rc: ResourceConfig, schema: Any, value: dict[str, Any], block: Import

@@ -75,7 +75,8 @@ class TerraformProvider(Provider):
         new["output"] = new.get("input")
         return ApplyResponse(new)
 
-    def read_resource(self, type_name: str, state: dict[str, Any], private: str | None) -> ReadResponse:
+    def read_resource(self, type_name: str, state: dict[str, Any], private: str | None,
+                      identity: Any = None) -> ReadResponse:
         return ReadResponse(state, private=private)
 
     def import_resource(self, type_name: str, id_: str) -> tuple[dict[str, Any] | None, Diagnostics]:
