@@ -97,6 +97,9 @@ class WalkContext:
         self.moved_from: dict[AbsResourceInstance, AbsResourceInstance] = {}
         # ephemeral resource instances open in this walk (graph/nodes/ephemeral.py closes them)
         self.ephemeral_open: dict[AbsResourceInstance, Any] = {}
+        # ephemeral resource instances whose provider deferred opening them: never opened, so
+        # never closed, and a reference to them is Terraform's "has expired" error
+        self.ephemeral_deferred: set[AbsResourceInstance] = set()
 
     @property
     def state(self) -> State:
@@ -465,11 +468,27 @@ class ModuleData:
 
     def get_resource(self, res: Resource, rng: SourceRange | None) -> Any:
         self._resource_config(res, rng)
-        return self.ctx.resource_value(AbsResource(self.mi, res), rng)
+        addr = AbsResource(self.mi, res)
+        if res.mode == "ephemeral" and self.ctx.ephemeral_deferred:
+            self._not_deferred(addr, None, rng)
+        return self.ctx.resource_value(addr, rng)
+
+    def _not_deferred(self, addr: AbsResource, key: Any, rng: SourceRange | None) -> None:
+        """Terraform registers no value for an ephemeral resource instance whose opening the
+        provider deferred; evaluating a reference to it then fails as for an expired one."""
+        with self.ctx.lock:
+            deferred = sorted((str(a) for a in self.ctx.ephemeral_deferred
+                               if a.abs_resource() == addr and (key is None or a.key == key)))
+        if deferred:
+            raise EvalError("Ephemeral resource instance has expired",
+                            f"The remote object for {deferred[0]} is no longer available due to a renewal error, "
+                            "so Terraform cannot evaluate this expression.", rng)
 
     def get_resource_instance(self, res: Resource, key: Any, rng: SourceRange | None) -> Any:
         self._resource_config(res, rng)
         addr = AbsResource(self.mi, res)
+        if res.mode == "ephemeral" and self.ctx.ephemeral_deferred:
+            self._not_deferred(addr, key, rng)
         with self.ctx.lock:
             exp = self.ctx.resource_expansions.get(addr)
         if exp is None or exp.unknown:

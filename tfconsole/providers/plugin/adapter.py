@@ -448,9 +448,10 @@ class PluginProvider(Provider):
         ty, diags = self._ephemeral_type(type_name)
         if ty is None:
             return EphemeralOpened(None, diags=diags)
+        # Terraform 1.15 offers no capability with this call (no deferral, whatever the walk)
         resp, diags = self._rpc("OpenEphemeralResource", lambda c: {
-            "type_name": type_name, "config": self._dv(c, config, ty), "client_capabilities": self._caps(c)},
-            type_name=type_name)
+            "type_name": type_name, "config": self._dv(c, config, ty),
+            "client_capabilities": c.message("ClientCapabilities")()}, type_name=type_name)
         if resp is None or diags.has_errors:
             return EphemeralOpened(None, diags=diags)
         if resp.HasField("deferred"):
