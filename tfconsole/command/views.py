@@ -738,6 +738,13 @@ def _resource_json(addr: Any, provider: str, value: dict[str, Any], schema_versi
     return r
 
 
+def _identity_json(r: dict[str, Any], identity: Any, version: int) -> None:
+    """A resource's identity, when it has one, as Terraform's JSON documents place it."""
+    if identity is not None:
+        r["identity_schema_version"] = version
+        r["identity"] = identity
+
+
 def state_values_json(state: State, decode: Any) -> dict:
     """The "values" part of show -json: root_module + child_modules, outputs."""
     modules: dict[str, dict] = {}
@@ -754,6 +761,7 @@ def state_values_json(state: State, decode: Any) -> dict:
                 r["depends_on"] = list(inst.current.dependencies)
             if inst.current.status == "tainted":
                 r["tainted"] = True
+            _identity_json(r, inst.current.identity, inst.current.identity_schema_version)
             modules.setdefault(mod, {"resources": []})["resources"].append(r)
     root = modules.pop("", {"resources": []})
     out_root: dict[str, Any] = {}
@@ -856,8 +864,13 @@ def plan_json(plan: Plan, decode: Any) -> dict:
             change["replace_paths"] = [list(p) for p in ch.replace_paths]
         if ch.importing is not None:
             change["importing"] = {"id": ch.importing.id} if ch.importing.id else {}
+            if ch.importing.identity is not None:
+                change["importing"]["identity"] = ch.importing.identity
         if ch.generated_config:
             change["generated_config"] = ch.generated_config
+        for key, ident in (("before_identity", ch.before_identity), ("after_identity", ch.after_identity)):
+            if ident is not None:
+                change[key] = ident
         r["change"] = change
         if ch.reason:
             r["action_reason"] = ch.reason
@@ -908,6 +921,7 @@ def _planned_values(plan: Plan) -> dict:
         r = _resource_json(ch.addr, ch.provider, ch.after)
         r["values"] = _plain_known(ch.after)
         r["sensitive_values"] = _sensitive_shape(ch.after)
+        _identity_json(r, ch.after_identity, ch.identity_version)
         modules.setdefault(str(ch.addr.module), []).append(r)
     root: dict[str, Any] = {}
     if modules.get(""):
