@@ -144,7 +144,8 @@ class TfIdent:
 
     def ReadResource(self, req: Any) -> Any:
         current = _value(req.current_state)
-        _log("ident.log", json.dumps({"call": "read", "identity": _ident_value(req.current_identity)}))
+        _log("ident.log", json.dumps({"call": "read", "name": current and current.get("name"),
+                                      "identity": _ident_value(req.current_identity)}))
         remote = _read_remote(current["name"]) if current else None
         if remote is None:
             return {"new_state": _dv(None), "private": req.private}
@@ -153,8 +154,10 @@ class TfIdent:
                 "new_identity": _identity(remote["name"], remote["region"])}
 
     def PlanResourceChange(self, req: Any) -> Any:
-        proposed = _value(req.proposed_new_state)
-        _log("ident.log", json.dumps({"call": "plan", "prior_identity": _ident_value(req.prior_identity)}))
+        proposed, config = _value(req.proposed_new_state), _value(req.config)
+        _log("ident.log", json.dumps({"call": "plan", "name": (proposed or _value(req.prior_state))["name"],
+                                      "prior_identity": _ident_value(req.prior_identity),
+                                      "password_wo": [a.get("password_wo") for a in (config or {}).get("auth") or []]}))
         if proposed is None:
             return {"planned_state": req.proposed_new_state}
         prior = _value(req.prior_state)
@@ -173,7 +176,8 @@ class TfIdent:
 
     def ApplyResourceChange(self, req: Any) -> Any:
         planned, prior = _value(req.planned_state), _value(req.prior_state)
-        _log("ident.log", json.dumps({"call": "apply", "planned_identity": _ident_value(req.planned_identity)}))
+        _log("ident.log", json.dumps({"call": "apply", "name": (planned or prior)["name"],
+                                      "planned_identity": _ident_value(req.planned_identity)}))
         if planned is None:
             if prior:
                 os.remove(_remote(prior["name"]))
