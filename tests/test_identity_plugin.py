@@ -261,3 +261,55 @@ def test_deferred_ephemeral_resource_as_terraform_handles_it(name: str, tmp_path
     assert not any('"close"' in c for c in seen["terraform"][3])
     assert seen["terraform"][0] == (1 if name == "referenced" else 0)
     assert seen["tfconsole"] == seen["terraform"]
+
+
+# ----------------------------------------------------------------------------- nested write-only
+
+NESTED_WRITE_ONLY = HEADER + '''
+variable "pw" {
+  type      = string
+  ephemeral = true
+}
+variable "user" {
+  type    = string
+  default = "u1"
+}
+resource "tfident_thing" "n" {
+  name = "nested"
+  auth {
+    user        = var.user
+    password_wo = var.pw
+  }
+}
+resource "tfident_thing" "m" {
+  name = "plain"
+  note = var.user
+  auth {
+    user = "fixed"
+  }
+}
+'''
+
+
+def test_write_only_attribute_in_a_nested_block(tmp_path: Path, tfident_provider: Path) -> None:
+    """Sent with the configuration at plan and apply, stored as null, shown as Terraform shows
+    it: when the block is created, updated (hidden), unchanged and destroyed."""
+    steps = [["apply", "-auto-approve", "-var", "pw=secret-1"],
+             ["apply", "-auto-approve", "-var", "pw=secret-2", "-var", "user=u2"],
+             ["apply", "-auto-approve", "-var", "pw=secret-3"],
+             ["destroy", "-auto-approve", "-var", "pw=secret-4", "-var", "user=u1"]]
+    seen = {}
+    for tool in TOOLS:
+        ws = _workspace(tmp_path / tool, tfident_provider, NESTED_WRITE_ONLY)
+        assert _run(ws, tool, "init", "-no-color").returncode == 0
+        outputs = []
+        for args in steps:
+            r = _run(ws, tool, *args, "-no-color")
+            assert r.returncode == 0, r.stderr
+            outputs.append(_plan_text(r.stdout)[1].split("\nPlan: ")[0])
+            if args[0] == "apply":
+                assert "secret-" not in (ws.dir / "terraform.tfstate").read_text()
+                outputs.append(_state_instances(ws))
+        seen[tool] = (outputs, _calls(ws), (ws.store / "wo-nested.txt").read_text().splitlines())
+    assert seen["terraform"][2] == ["password_wo=secret-1", "password_wo=secret-2", "password_wo=secret-3"]
+    assert seen["tfconsole"] == seen["terraform"]

@@ -332,6 +332,10 @@ class Context:
         for ch in plan.changes:  # which attributes the plan renderer shows as write-only
             schema = ctx.schema_for(ch.provider, ch.addr.resource) if ch.mode == "managed" else None
             ch.write_only = sorted(n for n, a in schema.block.attributes.items() if a.write_only) if schema else []
+            if schema is not None and schema.block.blocks:
+                from tfconsole.command.blockdiff import describe
+
+                ch.blocks = describe(schema.block)
         plan.expansions = {ra: (e.mode, list(e.keys)) for ra, e in ctx.resource_expansions.items() if not e.unknown}
         plan.drift = list(ctx.drift)
         plan.prior_state = prior

@@ -248,7 +248,7 @@ def render_change(ch: ResourceInstanceChange) -> str:
     lines.append(f"{sym if a is Action.FORGET else sym.rjust(3)} {kind} \"{res.type}\" \"{res.name}\" {{")
     before = redact_echoes(ch.before) or {}
     after = redact_echoes(ch.after if a is not Action.FORGET else ch.before) or {}
-    names = sorted(set(before) | set(after))
+    names = sorted((set(before) | set(after)) - set(ch.blocks))
     replace_attrs = {p[0] for p in ch.replace_paths if p}
     body: list[str] = []
     write_only = set(ch.write_only)
@@ -300,6 +300,14 @@ def render_change(ch: ResourceInstanceChange) -> str:
     lines.extend(body)
     if hidden:
         lines.append(f"        # ({hidden} unchanged attribute{'s' if hidden != 1 else ''} hidden)")
+    if ch.blocks:
+        from .blockdiff import block_lines
+
+        own = {Action.CREATE: "create", Action.READ: "create", Action.DELETE: "delete",
+               Action.FORGET: "delete"}.get(a, "update")
+        lines.extend(block_lines(ch.blocks, before if a is not Action.CREATE else None,
+                                 after if a not in (Action.DELETE, Action.FORGET) else None, 6, own,
+                                 ch.importing is not None, bool(keys)))
     lines.append("    }")
     return "\n".join(lines)
 

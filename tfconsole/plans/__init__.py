@@ -91,6 +91,8 @@ class ResourceInstanceChange:
     write_only: list[str] = field(default_factory=list)
     # resource identities (JSON data, None when the type has none or it is not known yet) and
     # the identity schema version they are written at
+    # the resource type's nested blocks (command/blockdiff.describe), for the plan renderer
+    blocks: dict[str, Any] = field(default_factory=dict)
     before_identity: Any = None
     after_identity: Any = None
     identity_version: int = 0
