@@ -61,7 +61,8 @@ resource "tfident_thing" "b" {
 '''
 
 REMOTE = {"alpha": {"name": "alpha", "region": "us", "note": "hi", "auth": []},
-          "delta": {"name": "delta", "region": "ap", "note": None, "auth": []}}
+          "delta": {"name": "delta", "region": "ap", "note": None, "auth": []},
+          "eps": {"name": "eps", "region": "us", "note": None, "auth": [{"user": "x", "password_wo": None}]}}
 
 
 def _workspace(root: Path, provider: Path, config: str) -> Workspace:
@@ -312,4 +313,31 @@ def test_write_only_attribute_in_a_nested_block(tmp_path: Path, tfident_provider
                 outputs.append(_state_instances(ws))
         seen[tool] = (outputs, _calls(ws), (ws.store / "wo-nested.txt").read_text().splitlines())
     assert seen["terraform"][2] == ["password_wo=secret-1", "password_wo=secret-2", "password_wo=secret-3"]
+    assert seen["tfconsole"] == seen["terraform"]
+
+
+GENERATE = HEADER + """
+import {
+  to = tfident_thing.g
+  identity = {
+    name = "eps"
+  }
+}
+"""
+
+
+def test_generate_config_out_with_an_identity_import(tmp_path: Path, tfident_provider: Path) -> None:
+    """The configuration generated for an object imported by identity (a nested block with a
+    write-only attribute in it), then applied: text, file and state as Terraform's."""
+    seen = {}
+    for tool in TOOLS:
+        ws = _workspace(tmp_path / tool, tfident_provider, GENERATE)
+        assert _run(ws, tool, "init", "-no-color").returncode == 0
+        r = _run(ws, tool, "plan", "-no-color", "-generate-config-out=gen.tf")
+        assert r.returncode == 0, r.stderr
+        generated = (ws.dir / "gen.tf").read_text()
+        a = _run(ws, tool, "apply", "-no-color", "-auto-approve")
+        assert a.returncode == 0, a.stderr
+        seen[tool] = (r.stdout, r.stderr, generated, _sorted_lines(a.stdout), _state_instances(ws))
+    assert "auth {" in seen["terraform"][2]
     assert seen["tfconsole"] == seen["terraform"]
