@@ -35,8 +35,8 @@ from typing import Any
 # tfeph sets gRPC's poll strategy before importing grpc (see there why)
 from plugin_providers.tfeph import P, UNKNOWN, _attr, _dv, _log, _store, _value  # isort: skip
 
-import grpc  # noqa: E402
-from msgpack import ExtType  # noqa: E402
+import grpc
+from msgpack import ExtType
 
 IDENTITY_VERSION = 1
 

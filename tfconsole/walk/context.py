@@ -13,14 +13,27 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tfconsole.addrs import (
-    AbsResource, AbsResourceInstance, InstanceKey, Module as ModulePath, ModuleInstance, Resource,
+    AbsResource,
+    AbsResourceInstance,
+    InstanceKey,
+    ModuleInstance,
+    Resource,
+)
+from tfconsole.addrs import (
+    Module as ModulePath,
 )
 from tfconsole.config.model import Module, ResourceConfig
 from tfconsole.diags import Diagnostics, Pos, SourceRange
 from tfconsole.lang.eval import NOT_FOUND, EvalError, Scope
 from tfconsole.lang.types import DYNAMIC
 from tfconsole.lang.values import (
-    EPHEMERAL, ConversionError, Unknown, convert, is_wholly_known, mark, unmark_deep,
+    EPHEMERAL,
+    ConversionError,
+    Unknown,
+    convert,
+    is_wholly_known,
+    mark,
+    unmark_deep,
 )
 from tfconsole.plans import Action, ResourceInstanceChange
 from tfconsole.providers.interface import Provider, Schema
@@ -183,7 +196,7 @@ class WalkContext:
                                                      schema.block.implied_type()))
 
     def run_provisioners(self, addr: AbsResourceInstance, rc: ResourceConfig, value: Any,
-                         when_destroy: bool) -> "Diagnostics":
+                         when_destroy: bool) -> Diagnostics:
         from tfconsole.diags import Diagnostics
         from tfconsole.lang.eval import evaluate
 
@@ -477,8 +490,8 @@ class ModuleData:
         """Terraform registers no value for an ephemeral resource instance whose opening the
         provider deferred; evaluating a reference to it then fails as for an expired one."""
         with self.ctx.lock:
-            deferred = sorted((str(a) for a in self.ctx.ephemeral_deferred
-                               if a.abs_resource() == addr and (key is None or a.key == key)))
+            deferred = sorted(str(a) for a in self.ctx.ephemeral_deferred
+                               if a.abs_resource() == addr and (key is None or a.key == key))
         if deferred:
             raise EvalError("Ephemeral resource instance has expired",
                             f"The remote object for {deferred[0]} is no longer available due to a renewal error, "

@@ -19,7 +19,16 @@ from tfconsole.diags import Diagnostics
 from tfconsole.lang.eval import Scope, evaluate
 from tfconsole.lang.types import STRING
 from tfconsole.lang.values import (
-    ConversionError, TList, TMap, TSet, Unknown, convert, is_null, is_wholly_known, unmark, unmark_deep,
+    ConversionError,
+    TList,
+    TMap,
+    TSet,
+    Unknown,
+    convert,
+    is_null,
+    is_wholly_known,
+    unmark,
+    unmark_deep,
 )
 
 if TYPE_CHECKING:
@@ -99,7 +108,7 @@ def no_config_error(imp: Import, to: ImportTo) -> Diagnostics:
         "example:\n\n  terraform plan -generate-config-out=generated.tf", imp.to_range)
 
 
-def expand(ctx: "WalkContext", rc: ResourceConfig, blocks: list[Import], expansions: dict[Any, "Expansion"],
+def expand(ctx: WalkContext, rc: ResourceConfig, blocks: list[Import], expansions: dict[Any, Expansion],
            provider_addr: str = "") -> tuple[dict[AbsResourceInstance, ImportTarget], Diagnostics]:
     """Every instance the blocks target that is not in state yet, with its id or identity.
     `expansions`: the resource's count/for_each per module instance, to refuse targets it does
@@ -205,7 +214,7 @@ def _check_key_kind(rc: ResourceConfig, key: InstanceKey, imp: Import) -> Diagno
     return d
 
 
-def _evaluate_identity(ctx: "WalkContext", rc: ResourceConfig, imp: Import, scope: Scope,
+def _evaluate_identity(ctx: WalkContext, rc: ResourceConfig, imp: Import, scope: Scope,
                        diags: Diagnostics, provider_addr: str) -> dict[str, Any] | None:
     """The `identity` object as JSON data of the resource type's identity schema (Terraform's
     evaluateImportIdentityExpression: the schema's import attributes, optional ones optional)."""
@@ -269,7 +278,7 @@ def _evaluate_id(imp: Import, scope: Scope, diags: Diagnostics, addr: AbsResourc
     return str(s)
 
 
-def import_object(ctx: "WalkContext", provider: Any, schema: Any, target: ImportTarget, provider_addr: str,
+def import_object(ctx: WalkContext, provider: Any, schema: Any, target: ImportTarget, provider_addr: str,
                   each_mode: str) -> tuple[dict[str, Any] | None, Any, Any, Diagnostics]:
     """(the imported object as read back, its private data, its identity, diagnostics):
     ImportResourceState (by id or identity) then ReadResource, as the plan's prior object; it
