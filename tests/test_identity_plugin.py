@@ -108,6 +108,17 @@ def _plan_text(text: str) -> tuple[list[str], str]:
     return sorted(head.splitlines()), rest
 
 
+def _stream(text: str) -> list[tuple[str, str, str]]:
+    """The JSON UI's change messages, in a stable order."""
+    out = []
+    for line in text.splitlines():
+        msg = json.loads(line)
+        if msg["type"] in ("planned_change", "change_summary"):
+            out.append((msg["type"], msg["@message"], json.dumps(msg.get("change") or msg.get("changes"),
+                                                                 sort_keys=True)))
+    return sorted(out)
+
+
 def _sorted_lines(text: str) -> list[str]:
     """Apply output: resources are applied in parallel, so lines are compared as a multiset."""
     return sorted(re.sub(r"after \d+s", "after Ns", ln) for ln in text.splitlines() if ln.strip())
@@ -128,6 +139,9 @@ def identity_runs(tmp_path_factory: pytest.TempPathFactory, tfident_provider: Pa
         r = _run(ws, tool, "show", "-json", "p.bin")
         assert r.returncode == 0, r.stderr
         seen["plan_json"] = _plan_json(r.stdout)
+        r = _run(ws, tool, "plan", "-json")
+        assert r.returncode == 0, r.stderr
+        seen["plan_stream"] = _stream(r.stdout)
         mark = _log_len(ws)
         r = _run(ws, tool, "apply", "-no-color", "p.bin")
         assert r.returncode == 0, r.stderr
@@ -183,6 +197,8 @@ def test_plan_json_carries_the_identities(identity_runs: dict[str, dict[str, Any
     assert changes["tfident_thing.a"]["importing"] == {"identity": {"name": "alpha", "region": "us"}}
     assert changes["tfident_thing.b"]["after_identity"] == {"name": "beta", "region": "eu"}
     assert tc["plan_json"] == tf["plan_json"]
+    assert any('"importing": {}' in m[2] for m in tf["plan_stream"])
+    assert tc["plan_stream"] == tf["plan_stream"]
 
 
 def test_apply_stores_identities_as_terraform_writes_them(identity_runs: dict[str, dict[str, Any]]) -> None:

@@ -114,7 +114,8 @@ def resource_change(ch: Any) -> dict:
     if reason:
         out["reason"] = reason
     if importing is not None:
-        out["importing"] = {"id": getattr(importing, "id", importing)}
+        import_id = getattr(importing, "id", importing)
+        out["importing"] = {"id": import_id} if import_id else {}  # an import by identity has no id
     generated = getattr(ch, "generated_config", None)
     if generated:
         out["generated_config"] = generated
