@@ -356,3 +356,28 @@ def test_generate_config_out_with_an_identity_import(tmp_path: Path, tfident_pro
         seen[tool] = (r.stdout, r.stderr, generated, _sorted_lines(a.stdout), _state_instances(ws))
     assert "auth {" in seen["terraform"][2]
     assert seen["tfconsole"] == seen["terraform"]
+
+
+# ----------------------------------------------------------------------------- plan file data
+
+
+def test_identities_and_block_structure_survive_the_plan_file_codec() -> None:
+    from tfconsole.addrs import parse_instance
+    from tfconsole.plans import Action, Importing, ResourceInstanceChange
+    from tfconsole.plans.codec import CodecError, decode_change, encode_change
+
+    blocks = {"auth": {"nesting": "list", "write_only": ["password_wo"], "blocks": {}}}
+    ch = ResourceInstanceChange(parse_instance("tfident_thing.a"), Action.UPDATE, 'provider["x/y"]',
+                                {"name": "a"}, {"name": "a"}, importing=Importing("", {"name": "a", "region": "us"}),
+                                before_identity={"name": "a", "region": "us"}, after_identity={"name": "a", "region": "eu"},
+                                identity_version=3, blocks=blocks)
+    data = json.loads(json.dumps(encode_change(ch)))
+    back = decode_change(data, "change")
+    assert (back.importing, back.before_identity, back.after_identity, back.identity_version, back.blocks) == \
+        (ch.importing, ch.before_identity, ch.after_identity, 3, blocks)
+    for bad in ({"auth": {"nesting": "list", "write_only": [1], "blocks": {}}}, {"auth": {"nesting": "odd"}},
+                {"auth": []}):
+        with pytest.raises(CodecError):
+            decode_change(dict(data, blocks=bad), "change")
+    with pytest.raises(CodecError):
+        decode_change(dict(data, after_identity=["not", "an", "object"]), "change")
