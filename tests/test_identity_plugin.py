@@ -303,6 +303,18 @@ resource "tfident_thing" "m" {
   auth {
     user = "fixed"
   }
+  tag {
+    key   = "a"
+    value = "1"
+  }
+  tag {
+    key   = "b"
+    value = var.user
+  }
+  opts {
+    level    = 1
+    token_wo = var.pw
+  }
 }
 '''
 

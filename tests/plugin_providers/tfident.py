@@ -13,6 +13,8 @@ Terraform is one of its clients, so a mistake in those definitions shows as Terr
       user        = "..."              appended to wo-<name>.txt, never returned
       password_wo = "..."
     }
+    tag { key = "..." value = "..." }  a set block
+    opts { level = 1 token_wo = "..." } a single block with a write-only attribute (logged too)
   }
   ephemeral "tfident_later" "x" {      answers OpenEphemeralResource with `deferred` (reason
     name   = "..."                     RESOURCE_CONFIG_UNKNOWN) when defer is true
@@ -49,10 +51,16 @@ AUTH = P.message("Schema.NestedBlock")(
     type_name="auth", nesting=P.message("Schema.NestedBlock").NestingMode.Value("LIST"), max_items=1,
     block=_block(_attr("user", "string", optional=True), _attr("password_wo", "string", optional=True,
                                                                write_only=True)))
+NB = P.message("Schema.NestedBlock")
+TAG = NB(type_name="tag", nesting=NB.NestingMode.Value("SET"),
+         block=_block(_attr("key", "string", required=True), _attr("value", "string", optional=True)))
+OPTS = NB(type_name="opts", nesting=NB.NestingMode.Value("SINGLE"),
+          block=_block(_attr("level", "number", optional=True), _attr("token_wo", "string", optional=True,
+                                                                       write_only=True)))
 THING = P.message("Schema")(version=0, block=_block(
     _attr("id", "string", computed=True), _attr("name", "string", required=True),
     _attr("region", "string", optional=True, computed=True), _attr("note", "string", optional=True),
-    blocks=(AUTH,)))
+    blocks=(AUTH, TAG, OPTS)))
 LATER = P.message("Schema")(version=0, block=_block(
     _attr("name", "string", required=True), _attr("defer", "bool", optional=True),
     _attr("value", "string", computed=True)))
@@ -84,8 +92,10 @@ def _read_remote(name: str) -> dict[str, Any] | None:
 
 def _state(remote: dict[str, Any], auth: list | None = None) -> dict[str, Any]:
     auth = [dict(a, password_wo=None) for a in (auth if auth is not None else remote.get("auth") or [])]
+    opts = remote.get("opts")
     return {"id": f"thing-{remote['name']}", "name": remote["name"], "region": remote["region"],
-            "note": remote.get("note"), "auth": auth}
+            "note": remote.get("note"), "auth": auth, "tag": remote.get("tag") or [],
+            "opts": dict(opts, token_wo=None) if opts else None}
 
 
 def _ident_value(data: Any) -> Any:
@@ -163,6 +173,8 @@ class TfIdent:
         prior = _value(req.prior_state)
         same = bool(prior) and prior.get("name") == proposed["name"]
         planned = dict(proposed, auth=[dict(a, password_wo=None) for a in proposed.get("auth") or []])
+        if proposed.get("opts"):
+            planned["opts"] = dict(proposed["opts"], token_wo=None)
         planned["id"] = prior["id"] if same else UNKNOWN
         if planned.get("region") is None:
             planned["region"] = prior["region"] if same else "eu"
@@ -185,8 +197,11 @@ class TfIdent:
         config = _value(req.config)
         for a in config.get("auth") or []:
             _log(f"wo-{planned['name']}.txt", f"password_wo={a.get('password_wo')}")
+        if (config.get("opts") or {}).get("token_wo"):
+            _log(f"wo-{planned['name']}.txt", f"token_wo={config['opts']['token_wo']}")
         remote = {"name": planned["name"], "region": planned["region"], "note": planned.get("note"),
-                  "auth": [dict(a, password_wo=None) for a in planned.get("auth") or []]}
+                  "auth": [dict(a, password_wo=None) for a in planned.get("auth") or []],
+                  "tag": planned.get("tag") or [], "opts": planned.get("opts")}
         with open(_remote(planned["name"]), "w", encoding="utf-8") as fh:
             json.dump(remote, fh)
         return {"new_state": _dv(_state(remote)), "new_identity": _identity(remote["name"], remote["region"])}

@@ -49,13 +49,15 @@ def block_lines(blocks: dict[str, Any], before: Any, after: Any, col: int, actio
     hidden = 0
     for name in sorted(blocks):
         desc = blocks[name]
+        group_started = False  # each block type's group is set apart from what precedes it
         for label, b, a in _elements(desc["nesting"], _get(before, name), _get(after, name)):
             elem_action, lines = _element(name, label, b, a, desc, col, show_unchanged, views)
             if elem_action == "noop" and not show_unchanged:
                 hidden += 1
                 continue
-            if not out and has_attributes:
+            if not group_started and has_attributes:
                 out.append("")
+            group_started = True
             out.extend(lines)
     if hidden:
         out.append("")
@@ -123,7 +125,7 @@ def _element(name: str, label: str, b: Any, a: Any, desc: dict[str, Any], col: i
             else:
                 sym = got[0][inner:inner + 1]
                 attrs.append((n, {"+": "create", "-": "delete", "~": "update"}.get(sym, "noop"), got))
-    child_lines = block_lines(nested, b, a, inner, action, show_unchanged, False)
+    child_lines = block_lines(nested, b, a, inner, action, show_unchanged, bool(attrs or write_only))
     for _, act, _ in attrs:
         action = _combine(action, act)
     if any(ln.strip() and not ln.strip().startswith("#") for ln in child_lines):
@@ -148,8 +150,6 @@ def _element(name: str, label: str, b: Any, a: Any, desc: dict[str, Any], col: i
             lines.append(views._attr_line(inner, _SYMBOL[act], n, width, text))
     if hidden:
         lines.append(f"{' ' * (inner + 2)}# ({hidden} unchanged attribute{'s' if hidden != 1 else ''} hidden)")
-    if attrs and child_lines and child_lines[0] != "":
-        lines.append("")  # Terraform separates a block's attributes from its blocks
     lines.extend(child_lines)
     lines.append(f"{' ' * (col + 2)}}}")
     return action, lines
