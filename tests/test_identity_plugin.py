@@ -61,7 +61,8 @@ resource "tfident_thing" "b" {
 
 REMOTE = {"alpha": {"name": "alpha", "region": "us", "note": "hi", "auth": []},
           "delta": {"name": "delta", "region": "ap", "note": None, "auth": []},
-          "eps": {"name": "eps", "region": "us", "note": None, "auth": [{"user": "x", "password_wo": None}]}}
+          "eps": {"name": "eps", "region": "us", "note": None,
+                  "auth": [{"user": "x", "password_wo": None, "scope": [{"name": "s"}]}]}}
 
 
 def _workspace(root: Path, provider: Path, config: str) -> Workspace:
@@ -295,6 +296,12 @@ resource "tfident_thing" "n" {
   auth {
     user        = var.user
     password_wo = var.pw
+    scope {
+      name = "read"
+    }
+    scope {
+      name = "as-${var.user}"
+    }
   }
 }
 resource "tfident_thing" "m" {

@@ -47,10 +47,13 @@ def _block(*attrs: Any, blocks: tuple = ()) -> Any:
     return P.message("Schema.Block")(attributes=list(attrs), block_types=list(blocks))
 
 
+SCOPE = P.message("Schema.NestedBlock")(
+    type_name="scope", nesting=P.message("Schema.NestedBlock").NestingMode.Value("LIST"),
+    block=_block(_attr("name", "string", required=True)))
 AUTH = P.message("Schema.NestedBlock")(
     type_name="auth", nesting=P.message("Schema.NestedBlock").NestingMode.Value("LIST"), max_items=1,
     block=_block(_attr("user", "string", optional=True), _attr("password_wo", "string", optional=True,
-                                                               write_only=True)))
+                                                               write_only=True), blocks=(SCOPE,)))
 NB = P.message("Schema.NestedBlock")
 TAG = NB(type_name="tag", nesting=NB.NestingMode.Value("SET"),
          block=_block(_attr("key", "string", required=True), _attr("value", "string", optional=True)))

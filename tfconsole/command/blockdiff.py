@@ -39,19 +39,21 @@ def _combine(current: str, child: str) -> str:
     return "update"
 
 
-def block_lines(blocks: dict[str, Any], before: Any, after: Any, col: int, action: str,
-                show_unchanged: bool, has_attributes: bool) -> list[str]:
-    """The lines of every nested block of one (resource or block) body, drawn at column col,
-    with the unchanged-blocks note; `action` is the body's own action."""
+def block_lines(blocks: dict[str, Any], before: Any, after: Any, col: int, show_unchanged: bool,
+                has_attributes: bool) -> tuple[str, list[str]]:
+    """(the blocks' combined action, the lines of every nested block of one (resource or block)
+    body, drawn at column col, with the unchanged-blocks note)."""
     from . import views
 
     out: list[str] = []
     hidden = 0
+    action = "noop"
     for name in sorted(blocks):
         desc = blocks[name]
         group_started = False  # each block type's group is set apart from what precedes it
         for label, b, a in _elements(desc["nesting"], _get(before, name), _get(after, name)):
             elem_action, lines = _element(name, label, b, a, desc, col, show_unchanged, views)
+            action = _combine(action, elem_action)
             if elem_action == "noop" and not show_unchanged:
                 hidden += 1
                 continue
@@ -62,7 +64,7 @@ def block_lines(blocks: dict[str, Any], before: Any, after: Any, col: int, actio
     if hidden:
         out.append("")
         out.append(f"{' ' * (col + 2)}# ({hidden} unchanged block{'s' if hidden != 1 else ''} hidden)")
-    return out
+    return action, out
 
 
 def _get(value: Any, name: str) -> Any:
@@ -125,11 +127,9 @@ def _element(name: str, label: str, b: Any, a: Any, desc: dict[str, Any], col: i
             else:
                 sym = got[0][inner:inner + 1]
                 attrs.append((n, {"+": "create", "-": "delete", "~": "update"}.get(sym, "noop"), got))
-    child_lines = block_lines(nested, b, a, inner, action, show_unchanged, bool(attrs or write_only))
-    for _, act, _ in attrs:
+    child_action, child_lines = block_lines(nested, b, a, inner, show_unchanged, bool(attrs or write_only))
+    for act in [t[1] for t in attrs] + [child_action]:
         action = _combine(action, act)
-    if any(ln.strip() and not ln.strip().startswith("#") for ln in child_lines):
-        action = _combine(action, "update")
     wo_action = "noop" if action == "update" else action
     wo_text = WRITE_ONLY + (" -> null" if wo_action == "delete" else "")
     attrs += [(n, wo_action, [wo_text]) for n in sorted(write_only)]

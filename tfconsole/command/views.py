@@ -303,11 +303,9 @@ def render_change(ch: ResourceInstanceChange) -> str:
     if ch.blocks:
         from .blockdiff import block_lines
 
-        own = {Action.CREATE: "create", Action.READ: "create", Action.DELETE: "delete",
-               Action.FORGET: "delete"}.get(a, "update")
         lines.extend(block_lines(ch.blocks, before if a is not Action.CREATE else None,
-                                 after if a not in (Action.DELETE, Action.FORGET) else None, 6, own,
-                                 ch.importing is not None, bool(keys)))
+                                 after if a not in (Action.DELETE, Action.FORGET) else None, 6,
+                                 ch.importing is not None, bool(keys))[1])
     lines.append("    }")
     return "\n".join(lines)
 
