@@ -27,15 +27,12 @@ is upgraded by UpgradeResourceIdentity. Every call is appended to ident.log in t
 """
 from __future__ import annotations
 
-import base64
 import json
 import os
-import tempfile
-from concurrent import futures
 from typing import Any
 
 # tfeph sets gRPC's poll strategy before importing grpc (see there why)
-from plugin_providers.tfeph import P, UNKNOWN, _attr, _dv, _log, _store, _value  # isort: skip
+from plugin_providers.tfeph import P, UNKNOWN, _attr, _dv, _log, _store, _value, serve  # isort: skip
 
 import grpc
 from msgpack import ExtType
@@ -106,11 +103,6 @@ def _ident_value(data: Any) -> Any:
 
 
 class TfIdent:
-    def __init__(self) -> None:
-        import threading
-
-        self.stopped = threading.Event()
-
     def GetProviderSchema(self, req: Any) -> Any:
         return {"provider": PROVIDER, "resource_schemas": {"tfident_thing": THING},
                 "ephemeral_resource_schemas": {"tfident_later": LATER},
@@ -234,9 +226,6 @@ class TfIdent:
 
         return grpc.unary_unary_rpc_method_handler(call)
 
-    def shutdown(self, raw: bytes, context: Any) -> bytes:
-        self.stopped.set()
-        return b""
 
 
 RPCS = ["GetProviderSchema", "GetResourceIdentitySchemas", "UpgradeResourceIdentity", "ValidateProviderConfig",
@@ -246,21 +235,8 @@ RPCS = ["GetProviderSchema", "GetResourceIdentitySchemas", "UpgradeResourceIdent
 
 
 def main() -> None:
-    from plugin_providers.recorder import _certificate
-
     provider = TfIdent()
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
-    server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler(
-        "tfplugin6.Provider", {r: provider.handler(r) for r in RPCS})])
-    server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler(
-        "plugin.GRPCController", {"Shutdown": grpc.unary_unary_rpc_method_handler(provider.shutdown)})])
-    sock = os.path.join(tempfile.mkdtemp(dir=os.environ.get("PLUGIN_UNIX_SOCKET_DIR")), "tfident.sock")
-    key_pem, cert_pem, cert_der = _certificate()
-    server.add_secure_port(f"unix:{sock}", grpc.ssl_server_credentials([(key_pem, cert_pem)]))
-    server.start()
-    print(f"1|6|unix|{sock}|grpc|{base64.b64encode(cert_der).decode().rstrip('=')}", flush=True)
-    provider.stopped.wait()
-    server.stop(grace=0.5)
+    serve({r: provider.handler(r) for r in RPCS}, "tfident")
 
 
 if __name__ == "__main__":

@@ -229,18 +229,8 @@ def _evaluate_identity(ctx: WalkContext, rc: ResourceConfig, imp: Import, scope:
         diags.error("Invalid import identity argument", f"The provider for {rc.addr} does not support importing "
                     f"resources of type \"{rc.addr.type}\" by identity.", rng)
         return None
-    v, d = evaluate(imp.identity, scope)
-    diags.extend(d)
-    if d.has_errors:
-        return None
-    plain = unmark_deep(v)[0]  # marks are dropped: the identity only goes to the provider
-    if is_null(plain):
-        diags.error("Invalid import identity argument", "The import identity cannot be null.", rng)
-        return None
-    if not is_wholly_known(plain):
-        diags.error("Invalid import identity argument", "The import block \"identity\" argument depends on "
-                    "resource attributes that cannot be determined until apply, so Terraform cannot plan to import "
-                    "this resource.", rng)
+    plain = _known_value(imp.identity, scope, diags, "identity", "identity")
+    if plain is None:
         return None
     ty = ischema.implied_type()
     config_ty = ObjectType.of(ty.attr_types, frozenset(k for k, a in ischema.attributes.items() if not a.required))
@@ -252,20 +242,30 @@ def _evaluate_identity(ctx: WalkContext, rc: ResourceConfig, imp: Import, scope:
     return to_json_typed(value, ty)
 
 
-def _evaluate_id(imp: Import, scope: Scope, diags: Diagnostics, addr: AbsResourceInstance) -> str | None:
-    v, d = evaluate(imp.id, scope)
+def _known_value(expr: Any, scope: Scope, diags: Diagnostics, arg: str, noun: str) -> Any:
+    """The value of an import block's `id` or `identity`, unmarked (it only goes to the
+    provider), or None after an error: it must be known and not null."""
+    v, d = evaluate(expr, scope)
     diags.extend(d)
     if d.has_errors:
         return None
-    rng = imp.id.range
-    plain = unmark_deep(v)[0]  # marks are dropped: the id only goes to the provider
+    plain = unmark_deep(v)[0]
     if is_null(plain):
-        diags.error("Invalid import id argument", "The import ID cannot be null.", rng)
+        diags.error(f"Invalid import {arg} argument", f"The import {noun} cannot be null.", expr.range)
         return None
     if not is_wholly_known(plain):
-        diags.error("Invalid import id argument", "The import block \"id\" argument depends on resource attributes "
-                    "that cannot be determined until apply, so Terraform cannot plan to import this resource.", rng)
+        diags.error(f"Invalid import {arg} argument", f"The import block \"{arg}\" argument depends on resource "
+                    "attributes that cannot be determined until apply, so Terraform cannot plan to import this "
+                    "resource.", expr.range)
         return None
+    return plain
+
+
+def _evaluate_id(imp: Import, scope: Scope, diags: Diagnostics, addr: AbsResourceInstance) -> str | None:
+    plain = _known_value(imp.id, scope, diags, "id", "ID")
+    if plain is None:
+        return None
+    rng = imp.id.range
     try:
         s = convert(plain, STRING)
     except ConversionError:
