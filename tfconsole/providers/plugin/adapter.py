@@ -364,9 +364,9 @@ class PluginProvider(Provider):
         if resp is None:
             return ReadResponse(state, diags, private, identity)
         new = self._decode(resp.new_state, ty, "refreshed state", diags)
-        new_identity = self._identity_out(resp, "new_identity", type_name, diags)
+        # as Terraform's refresh: the object keeps only the identity the provider returned
         return ReadResponse(_none_if_null(new), diags, _private_out(resp.private),
-                            identity if new_identity is None else new_identity)
+                            self._identity_out(resp, "new_identity", type_name, diags))
 
     def plan_resource(self, req: PlanRequest) -> PlanResponse:
         ty, diags = self._resource_type(req.type_name)
