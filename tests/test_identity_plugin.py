@@ -401,3 +401,15 @@ def test_identities_and_block_structure_survive_the_plan_file_codec() -> None:
             decode_change(dict(data, blocks=bad), "change")
     with pytest.raises(CodecError):
         decode_change(dict(data, after_identity=["not", "an", "object"]), "change")
+
+
+def test_an_identity_with_unknown_values_is_refused(tmp_path: Path, tfident_provider: Path) -> None:
+    config = HEADER + 'resource "tfident_thing" "u" {\n  name = "u"\n  note = "unknown-identity"\n}\n'
+    seen = {}
+    for tool in TOOLS:
+        ws = _workspace(tmp_path / tool, tfident_provider, config)
+        assert _run(ws, tool, "init", "-no-color").returncode == 0
+        r = _run(ws, tool, "apply", "-no-color", "-auto-approve")
+        seen[tool] = (r.returncode, re.sub(r"\s+", " ", r.stderr).strip(), _state_instances(ws))
+    assert seen["terraform"][0] == 1 and "Provider produced invalid identity" in seen["terraform"][1]
+    assert seen["tfconsole"] == seen["terraform"]

@@ -199,7 +199,9 @@ class TfIdent:
                   "tag": planned.get("tag") or [], "opts": planned.get("opts")}
         with open(_remote(planned["name"]), "w", encoding="utf-8") as fh:
             json.dump(remote, fh)
-        return {"new_state": _dv(_state(remote)), "new_identity": _identity(remote["name"], remote["region"])}
+        # note = "unknown-identity" makes a broken provider: an identity with an unknown value
+        region = UNKNOWN if remote["note"] == "unknown-identity" else remote["region"]
+        return {"new_state": _dv(_state(remote)), "new_identity": _identity(remote["name"], region)}
 
     def OpenEphemeralResource(self, req: Any) -> Any:
         config = _value(req.config)

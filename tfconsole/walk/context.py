@@ -141,12 +141,13 @@ class WalkContext:
     def save_object(self, addr: AbsResourceInstance, provider: str, value: dict[str, Any], schema: Schema,
                     status: str, private: str | None, dependencies: list[str], cbd: bool, each: str,
                     identity: tuple[Any, int] = (None, 0)) -> None:
-        """Store an object; `identity`: its identity JSON data and identity schema version."""
+        """Store an object; `identity`: its identity JSON data and the type's identity schema
+        version (Terraform writes the version even when the provider returned no identity)."""
         attrs, sens = encode_object(value, schema)
         obj = ObjectState(attributes=attrs, status=status, schema_version=schema.version,
                           sensitive_attributes=sens, private=private, dependencies=sorted(dependencies),
                           create_before_destroy=cbd, identity=identity[0],
-                          identity_schema_version=identity[1] if identity[0] is not None else 0)
+                          identity_schema_version=identity[1])
         self.save_raw(addr, obj, provider, each)
 
     def depose(self, addr: AbsResourceInstance, key: str, provider: str) -> None:
@@ -184,8 +185,7 @@ class WalkContext:
                           sensitive_attributes=sens, private=old.private if private is NOT_FOUND else private,
                           dependencies=old.dependencies, create_before_destroy=old.create_before_destroy,
                           identity=old.identity if identity is None else identity[0],
-                          identity_schema_version=old.identity_schema_version if identity is None else
-                          (identity[1] if identity[0] is not None else 0))
+                          identity_schema_version=old.identity_schema_version if identity is None else identity[1])
         refreshed.set_current(addr, obj, provider)
 
     def record_drift(self, addr: AbsResourceInstance, provider: str, before: Any, after: Any,

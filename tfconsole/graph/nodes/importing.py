@@ -309,9 +309,7 @@ def import_object(ctx: WalkContext, provider: Any, schema: Any, target: ImportTa
         # providers must return an identity when importing by identity (Terraform's plain error)
         from dataclasses import replace
 
-        from tfconsole.diags import error
-
-        from .resource import SOURCELESS
+        from tfconsole.diags import SOURCELESS, error
 
         diags.append(replace(error(f"import of {addr} didn't return an identity", ""), context=SOURCELESS))
         return None, None, None, diags
@@ -337,12 +335,10 @@ def import_object(ctx: WalkContext, provider: Any, schema: Any, target: ImportTa
 
 
 def identity_fields(provider: Any, type_name: str, identity: Any) -> dict[str, Any]:
-    """ObjectState's identity fields for an object of this type: the identity (JSON data) and
-    the identity schema version it was written at (0 and none for a type without identity)."""
+    """ObjectState's identity fields for an object of this type: the identity (JSON data, None
+    when the provider returned none) and the type's identity schema version (0 without one)."""
     ischema = provider.identity_schemas().get(type_name)
-    if ischema is None or identity is None:
-        return {"identity": None, "identity_schema_version": 0}
-    return {"identity": identity, "identity_schema_version": ischema.version}
+    return {"identity": identity, "identity_schema_version": ischema.version if ischema is not None else 0}
 
 
 def generated_body(rc: ResourceConfig, schema: Any, value: dict[str, Any], block: Import

@@ -290,13 +290,11 @@ def _with_addr(d: Diagnostics, addr: str, rng: SourceRange | None = None) -> Dia
         return Diagnostics()
     from dataclasses import replace
 
+    from tfconsole.diags import SOURCELESS
+
     return Diagnostics([x if x.context == SOURCELESS else
                         replace(x, address=x.address or addr, subject=x.subject or rng,
                                 context="with" if x.subject is None else x.context) for x in d])
-
-
-# a diagnostic Terraform reports without any location or address (a plain Go error)
-SOURCELESS = "sourceless"
 
 
 def _proposed(provider: Any, block: BlockSchema, prior: dict[str, Any] | None, config: dict[str, Any]) -> Any:

@@ -198,10 +198,15 @@ class PluginProvider(Provider):
         if not is_wholly_known(value):
             if planned:
                 return None
-            diags.error("Provider produced invalid identity",
-                        f"Provider \"{self.source}\" returned an identity with unknown values for "
-                        f"{CALLING_RESOURCE.get() or type_name}. \n\nThis is a bug in the provider, which should be "
-                        "reported in the provider's own issue tracker.")
+            from dataclasses import replace
+
+            from tfconsole.diags import SOURCELESS, error
+
+            diags.append(replace(error(
+                "Provider produced invalid identity",
+                f"Provider \"{self.source}\" returned an identity with unknown values for "
+                f"{CALLING_RESOURCE.get() or type_name}. \n\nThis is a bug in the provider, which should be "
+                "reported in the provider's own issue tracker."), context=SOURCELESS))
             return None
         return to_json_typed(value, ty)
 
