@@ -413,3 +413,38 @@ def test_an_identity_with_unknown_values_is_refused(tmp_path: Path, tfident_prov
         seen[tool] = (r.returncode, re.sub(r"\s+", " ", r.stderr).strip(), _state_instances(ws))
     assert seen["terraform"][0] == 1 and "Provider produced invalid identity" in seen["terraform"][1]
     assert seen["tfconsole"] == seen["terraform"]
+
+
+BAD_IDENTITIES = {
+    "missing_required": '{\n    region = "us"\n  }',
+    "extra_attribute": '{\n    name = "alpha"\n    nope = 1\n  }',
+    "wrong_type": '{\n    name = ["alpha"]\n  }',
+}
+
+
+def _error_texts(text: str) -> list[tuple[str, str]]:
+    """(summary, detail) of each error; the quoted source lines are left out (tfconsole quotes
+    only the first line of a multi-line expression)."""
+    out = []
+    for block in re.split(r"\n(?=Error: )", "\n" + text)[1:]:
+        lines = block.strip().splitlines()
+        detail = [ln for ln in lines[1:] if ln and not ln.startswith(("  on ", "  with ")) and not
+                  re.match(r"\s*\d+: ", ln)]
+        out.append((lines[0], " ".join(detail)))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(BAD_IDENTITIES))
+def test_invalid_identity_objects_are_refused_as_terraform_refuses_them(name: str, tmp_path: Path,
+                                                                       tfident_provider: Path) -> None:
+    config = HEADER + ('import {\n  to = tfident_thing.a\n  identity = ' + BAD_IDENTITIES[name] + '\n}\n'
+                       'resource "tfident_thing" "a" {\n  name = "alpha"\n}\n')
+    seen = {}
+    for tool in TOOLS:
+        ws = _workspace(tmp_path / tool, tfident_provider, config)
+        assert _run(ws, tool, "init", "-no-color").returncode == 0
+        seen[tool] = [(r.returncode, _error_texts(r.stderr))
+                      for r in (_run(ws, tool, "validate", "-no-color"), _run(ws, tool, "plan", "-no-color"))]
+    if name != "extra_attribute":  # converting to the identity's object type drops extra attributes
+        assert all(rc == 1 and errs for rc, errs in seen["terraform"])
+    assert seen["tfconsole"] == seen["terraform"]

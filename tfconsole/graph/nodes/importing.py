@@ -214,8 +214,23 @@ def _check_key_kind(rc: ResourceConfig, key: InstanceKey, imp: Import) -> Diagno
     return d
 
 
+def validate_identities(ctx: WalkContext, rc: ResourceConfig, blocks: list[Import],
+                        provider_addr: str) -> Diagnostics:
+    """The validate walk's check of `identity` objects (Terraform evaluates them with unknown
+    inputs): the schema's attributes, of its types. Blocks with for_each are checked at plan."""
+    from tfconsole.walk.context import ModuleData
+
+    diags = Diagnostics()
+    for imp in blocks:
+        if imp.identity is None or imp.for_each is not None:
+            continue
+        scope = Scope(ModuleData(ctx, ModuleInstance()), base_dir=ctx.working_dir)
+        _evaluate_identity(ctx, rc, imp, scope, diags, provider_addr, allow_unknown=True)
+    return diags
+
+
 def _evaluate_identity(ctx: WalkContext, rc: ResourceConfig, imp: Import, scope: Scope,
-                       diags: Diagnostics, provider_addr: str) -> dict[str, Any] | None:
+                       diags: Diagnostics, provider_addr: str, allow_unknown: bool = False) -> dict[str, Any] | None:
     """The `identity` object as JSON data of the resource type's identity schema (Terraform's
     evaluateImportIdentityExpression: the schema's import attributes, optional ones optional)."""
     from tfconsole.lang.types import ObjectType
@@ -229,7 +244,7 @@ def _evaluate_identity(ctx: WalkContext, rc: ResourceConfig, imp: Import, scope:
         diags.error("Invalid import identity argument", f"The provider for {rc.addr} does not support importing "
                     f"resources of type \"{rc.addr.type}\" by identity.", rng)
         return None
-    plain = _known_value(imp.identity, scope, diags, "identity", "identity")
+    plain = _known_value(imp.identity, scope, diags, "identity", "identity", allow_unknown)
     if plain is None:
         return None
     ty = ischema.implied_type()
@@ -237,14 +252,17 @@ def _evaluate_identity(ctx: WalkContext, rc: ResourceConfig, imp: Import, scope:
     try:
         value = convert(plain, config_ty)
     except ConversionError as exc:
-        diags.error("Invalid import identity argument", f"The import identity is unsuitable: {exc}.", rng)
+        from tfconsole.lang.funcs import conversion_message
+
+        diags.error("Incorrect value type", f"Invalid expression value: {conversion_message(exc, plain)}.", rng)
         return None
-    return to_json_typed(value, ty)
+    return to_json_typed(value, ty) if not allow_unknown else None
 
 
-def _known_value(expr: Any, scope: Scope, diags: Diagnostics, arg: str, noun: str) -> Any:
+def _known_value(expr: Any, scope: Scope, diags: Diagnostics, arg: str, noun: str,
+                 allow_unknown: bool = False) -> Any:
     """The value of an import block's `id` or `identity`, unmarked (it only goes to the
-    provider), or None after an error: it must be known and not null."""
+    provider), or None after an error: it must be known (unless allow_unknown) and not null."""
     v, d = evaluate(expr, scope)
     diags.extend(d)
     if d.has_errors:
@@ -253,7 +271,7 @@ def _known_value(expr: Any, scope: Scope, diags: Diagnostics, arg: str, noun: st
     if is_null(plain):
         diags.error(f"Invalid import {arg} argument", f"The import {noun} cannot be null.", expr.range)
         return None
-    if not is_wholly_known(plain):
+    if not allow_unknown and not is_wholly_known(plain):
         diags.error(f"Invalid import {arg} argument", f"The import block \"{arg}\" argument depends on resource "
                     "attributes that cannot be determined until apply, so Terraform cannot plan to import this "
                     "resource.", expr.range)

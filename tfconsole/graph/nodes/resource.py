@@ -714,6 +714,10 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
             rep = Expansion(exp.mode, [None], unknown=True) if exp.mode else Expansion("", [None])
             ctx.register_resource_expansion(abs_res, Expansion(exp.mode, [], unknown=True) if exp.mode else exp)
             facts.instances.append((abs_res, rep))
+        if self.imports and self.provider_addr:
+            from .importing import validate_identities
+
+            diags.extend(validate_identities(ctx, rc, self.imports, self.provider_addr))
         return facts, diags
 
 
