@@ -8,11 +8,14 @@ shown as `(write-only attribute)` with the block's action (nothing on an update)
 are compared element by element, set blocks by equality, map blocks by key (Terraform's
 differ/block.go). views.render_change draws the top level and calls in here for the blocks.
 
-The block structure comes with the change (ResourceInstanceChange.blocks, from the schema),
-so a saved plan renders the same: `describe(block_schema)` makes it.
+The block structure comes with the change (ResourceInstanceChange.blocks, from the schema:
+plans.block_structure), so a saved plan renders the same. The attribute lines inside a block
+are drawn by views' own functions, handed in as a Drawing (this module does not import views).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from tfconsole.lang.values import is_null, unmark, unmark_deep
@@ -21,13 +24,15 @@ WRITE_ONLY = "(write-only attribute)"
 _SYMBOL = {"create": "+", "delete": "-", "update": "~", "noop": " "}
 
 
-def describe(block: Any) -> dict[str, Any]:
-    """The nested block structure of a schema block, as JSON data: name -> {nesting,
-    write_only (attribute names), blocks (the same, nested)}."""
-    return {name: {"nesting": nb.nesting,
-                   "write_only": sorted(n for n, a in nb.block.attributes.items() if a.write_only),
-                   "blocks": describe(nb.block)}
-            for name, nb in sorted(block.blocks.items())}
+@dataclass(frozen=True)
+class Drawing:
+    """The attribute-drawing functions of the plan renderer (command/views.py)."""
+
+    render: Callable[[Any, int, str], str]  # a value on a line whose symbol sits at a column
+    diff_attr: Callable[..., list[str]]  # one attribute's update lines, or ["\x00hidden"]
+    attr_line: Callable[..., str]  # "<col>S key = text"
+    key: Callable[[str], str]  # an attribute name as written
+    is_unknown: Callable[[Any], bool]
 
 
 def _combine(current: str, child: str) -> str:
@@ -40,11 +45,9 @@ def _combine(current: str, child: str) -> str:
 
 
 def block_lines(blocks: dict[str, Any], before: Any, after: Any, col: int, show_unchanged: bool,
-                has_attributes: bool) -> tuple[str, list[str]]:
+                has_attributes: bool, views: Drawing) -> tuple[str, list[str]]:
     """(the blocks' combined action, the lines of every nested block of one (resource or block)
     body, drawn at column col, with the unchanged-blocks note)."""
-    from . import views
-
     out: list[str] = []
     hidden = 0
     action = "noop"
@@ -98,7 +101,7 @@ def _elements(nesting: str, b: Any, a: Any) -> list[tuple[str, Any, Any]]:
 
 
 def _element(name: str, label: str, b: Any, a: Any, desc: dict[str, Any], col: int, show_unchanged: bool,
-             views: Any) -> tuple[str, list[str]]:
+             views: Drawing) -> tuple[str, list[str]]:
     """(the element's action, its lines): header, attributes, nested blocks, closing brace."""
     b = unmark(b)[0] if b is not None else None
     a = unmark(a)[0] if a is not None else None
@@ -111,15 +114,15 @@ def _element(name: str, label: str, b: Any, a: Any, desc: dict[str, Any], col: i
     for n in names:
         bv, av = (b or {}).get(n), (a or {}).get(n)
         if action == "create":
-            if is_null(unmark(av)[0]) and not views._is_unknown(av):
+            if is_null(unmark(av)[0]) and not views.is_unknown(av):
                 continue
-            attrs.append((n, "create", [views._render(av, inner, "+")]))
+            attrs.append((n, "create", [views.render(av, inner, "+")]))
         elif action == "delete":
             if is_null(unmark(bv)[0]):
                 continue
-            attrs.append((n, "delete", [views._render(bv, inner, "-") + " -> null"]))
+            attrs.append((n, "delete", [views.render(bv, inner, "-") + " -> null"]))
         else:
-            got = views._diff_attr(inner, n, 0, bv, av, "", identifying=show_unchanged or n in ("id", "name", "tags"))
+            got = views.diff_attr(inner, n, 0, bv, av, "", identifying=show_unchanged or n in ("id", "name", "tags"))
             if got == ["\x00hidden"]:
                 if is_null(unmark_deep(bv)[0]) and is_null(unmark_deep(av)[0]):
                     continue
@@ -127,27 +130,27 @@ def _element(name: str, label: str, b: Any, a: Any, desc: dict[str, Any], col: i
             else:
                 sym = got[0][inner:inner + 1]
                 attrs.append((n, {"+": "create", "-": "delete", "~": "update"}.get(sym, "noop"), got))
-    child_action, child_lines = block_lines(nested, b, a, inner, show_unchanged, bool(attrs or write_only))
+    child_action, child_lines = block_lines(nested, b, a, inner, show_unchanged, bool(attrs or write_only), views)
     for act in [t[1] for t in attrs] + [child_action]:
         action = _combine(action, act)
     wo_action = "noop" if action == "update" else action
     wo_text = WRITE_ONLY + (" -> null" if wo_action == "delete" else "")
     attrs += [(n, wo_action, [wo_text]) for n in sorted(write_only)]
     attrs.sort(key=lambda t: t[0])
-    width = max((len(views._key(n)) for n, _, _ in attrs), default=0)
+    width = max((len(views.key(n)) for n, _, _ in attrs), default=0)
     lines = [f"{' ' * col}{_SYMBOL[action]} {name}{label} {{"]
     hidden = 0
     for n, act, got in attrs:
         if act == "noop" and not show_unchanged and n not in ("id", "name", "tags"):
             hidden += 1
             continue
-        if got and got[0].startswith(" " * inner) and len(got) == 1 and got[0][inner + 2:].startswith(views._key(n)):
+        if got and got[0].startswith(" " * inner) and len(got) == 1 and got[0][inner + 2:].startswith(views.key(n)):
             # a line _diff_attr drew: realign its key to this block's width
             text = got[0][inner + 2:].split(" = ", 1)[1]
-            lines.append(views._attr_line(inner, got[0][inner], n, width, text))
+            lines.append(views.attr_line(inner, got[0][inner], n, width, text))
         else:
-            text = got[0] if got else views._render((a or b or {}).get(n), inner, " ")
-            lines.append(views._attr_line(inner, _SYMBOL[act], n, width, text))
+            text = got[0] if got else views.render((a or b or {}).get(n), inner, " ")
+            lines.append(views.attr_line(inner, _SYMBOL[act], n, width, text))
     if hidden:
         lines.append(f"{' ' * (inner + 2)}# ({hidden} unchanged attribute{'s' if hidden != 1 else ''} hidden)")
     lines.extend(child_lines)

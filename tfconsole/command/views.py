@@ -301,11 +301,12 @@ def render_change(ch: ResourceInstanceChange) -> str:
     if hidden:
         lines.append(f"        # ({hidden} unchanged attribute{'s' if hidden != 1 else ''} hidden)")
     if ch.blocks:
-        from .blockdiff import block_lines
+        from .blockdiff import Drawing, block_lines
 
+        drawing = Drawing(_render, _diff_attr, _attr_line, _key, _is_unknown)
         lines.extend(block_lines(ch.blocks, before if a is not Action.CREATE else None,
                                  after if a not in (Action.DELETE, Action.FORGET) else None, 6,
-                                 ch.importing is not None, bool(keys))[1])
+                                 ch.importing is not None, bool(keys), drawing)[1])
     lines.append("    }")
     return "\n".join(lines)
 

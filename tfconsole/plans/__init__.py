@@ -91,7 +91,7 @@ class ResourceInstanceChange:
     write_only: list[str] = field(default_factory=list)
     # resource identities (JSON data, None when the type has none or it is not known yet) and
     # the identity schema version they are written at
-    # the resource type's nested blocks (command/blockdiff.describe), for the plan renderer
+    # the resource type's nested blocks (block_structure), for the plan renderer
     blocks: dict[str, Any] = field(default_factory=dict)
     before_identity: Any = None
     after_identity: Any = None
@@ -104,6 +104,15 @@ class ResourceInstanceChange:
     @property
     def mode(self) -> str:
         return self.addr.resource.mode
+
+
+def block_structure(block: Any) -> dict[str, Any]:
+    """A schema block's nested blocks, as JSON data for the plan renderer: name -> {nesting,
+    write_only (attribute names), blocks (the same, nested)}."""
+    return {name: {"nesting": nb.nesting,
+                   "write_only": sorted(n for n, a in nb.block.attributes.items() if a.write_only),
+                   "blocks": block_structure(nb.block)}
+            for name, nb in sorted(block.blocks.items())}
 
 
 @dataclass(frozen=True)

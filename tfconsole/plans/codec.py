@@ -310,7 +310,7 @@ def _decode_importing(j: Any, where: str) -> Importing | None:
 
 
 def _blocks(j: dict, where: str) -> dict[str, Any]:
-    """A change's nested block structure (blockdiff.describe), checked to be that shape."""
+    """A change's nested block structure (plans.block_structure), checked to be that shape."""
     for name, desc in j.items():
         if (type(desc) is not dict or desc.get("nesting") not in ("single", "group", "list", "set", "map")
                 or type(desc.get("blocks")) is not dict):
