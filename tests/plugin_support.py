@@ -45,6 +45,9 @@ TFCHECK_VERSION = "0.1.0"
 TFEPH_SOURCE = "registry.terraform.io/tfconsole/tfeph"
 TFEPH_VERSION = "0.1.0"
 
+TFIDENT_SOURCE = "registry.terraform.io/tfconsole/tfident"
+TFIDENT_VERSION = "0.1.0"
+
 
 def cache_root() -> Path:
     base = os.environ.get("TFCONSOLE_TEST_CACHE") or os.path.join(os.path.expanduser("~"), ".cache",
@@ -130,12 +133,13 @@ def tfcheck_executable(where: Path) -> Path:
     return exe
 
 
-def tfeph_executable(where: Path) -> Path:
-    """An executable that runs tests/plugin_providers/tfeph.py with this interpreter."""
-    exe = where / f"terraform-provider-tfeph_v{TFEPH_VERSION}"
+def tfeph_executable(where: Path, module: str = "tfeph", version: str = TFEPH_VERSION) -> Path:
+    """An executable that runs tests/plugin_providers/<module>.py (tfeph unless told) with this
+    interpreter."""
+    exe = where / f"terraform-provider-{module}_v{version}"
     exe.parent.mkdir(parents=True, exist_ok=True)
     exe.write_text(f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {str(TESTS)!r})\n"
-                   "from plugin_providers.tfeph import main\nmain()\n")
+                   f"from plugin_providers.{module} import main\nmain()\n")
     exe.chmod(0o755)
     return exe
 
@@ -214,6 +218,11 @@ def tfeph_provider(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tfeph_executable(tmp_path_factory.mktemp("tfeph-bin"))
 
 
+@pytest.fixture(scope="session")
+def tfident_provider(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tfeph_executable(tmp_path_factory.mktemp("tfident-bin"), "tfident", TFIDENT_VERSION)
+
+
 # ---------------------------------------------------------------------------
 # a working directory that both tools can use
 
@@ -233,7 +242,7 @@ class Workspace:
         self.cache = root / "schema-cache"
         self.cli_config = root / "terraform.rc"
         versions = {NULL_SOURCE: NULL_VERSION, TFCHECK_SOURCE: TFCHECK_VERSION, WORKATO_SOURCE: "0.16.0",
-                    TFEPH_SOURCE: TFEPH_VERSION}
+                    TFEPH_SOURCE: TFEPH_VERSION, TFIDENT_SOURCE: TFIDENT_VERSION}
         self.installed: dict[str, Path] = {}  # source -> the executable in this workspace's mirror
         for source, exe in providers.items():
             target = self.mirror / source / versions[source] / "linux_amd64" / exe.name
@@ -276,5 +285,6 @@ class Workspace:
 
 
 def make_workspace(tmp_path: Path, **providers: Path) -> Workspace:
-    names = {"null": NULL_SOURCE, "tfcheck": TFCHECK_SOURCE, "workato": WORKATO_SOURCE, "tfeph": TFEPH_SOURCE}
+    names = {"null": NULL_SOURCE, "tfcheck": TFCHECK_SOURCE, "workato": WORKATO_SOURCE, "tfeph": TFEPH_SOURCE,
+             "tfident": TFIDENT_SOURCE}
     return Workspace(tmp_path, {names[k]: v for k, v in providers.items()})

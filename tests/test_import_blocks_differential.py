@@ -359,11 +359,18 @@ def test_generated_file_rules(tmp_path: Path, tfcheck_provider: Path) -> None:
     assert files["tfconsole"].split("\n\n")[0] == files["terraform"].split("\n\n")[0]
 
 
-def test_identity_imports_are_refused_clearly(tmp_path: Path) -> None:
-    """Import by identity needs identity schemas, which tfconsole does not exchange with
-    providers yet: refused with the block's location, nothing planned or stored."""
-    (tmp_path / "main.tf").write_text('resource "terraform_data" "a" {}\n'
-                                      'import {\n  to = terraform_data.a\n  identity = { id = "x" }\n}\n')
-    code, out, err = _tool(tmp_path, "apply", "-no-color", "-auto-approve")
-    assert code == 1 and "Error: Import by identity is not supported" in err and "on main.tf line 4" in err
-    assert "Traceback" not in err and not (tmp_path / "terraform.tfstate").exists()
+def test_identity_import_of_a_type_that_returns_no_identity(tmp_path: Path) -> None:
+    """terraform_data declares an identity but its import never returns one: Terraform's error,
+    nothing planned or stored (the plugin tests cover imports by identity that succeed)."""
+    seen = {}
+    for name, run in (("terraform", _terraform), ("tfconsole", _tool)):
+        d = tmp_path / name
+        d.mkdir()
+        (d / "main.tf").write_text('resource "terraform_data" "a" {}\n'
+                                   'import {\n  to = terraform_data.a\n  identity = { id = "x" }\n}\n')
+        code, out, err = run(d, "apply", "-no-color", "-auto-approve")
+        assert "Traceback" not in err and not (d / "terraform.tfstate").exists()
+        seen[name] = (code, normalise(out), errors(err))
+    assert seen["terraform"][0] == 1 and any("[identity=id=x]" in ln for ln in seen["terraform"][1][1])
+    assert seen["tfconsole"] == seen["terraform"]
+

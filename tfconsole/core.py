@@ -21,7 +21,7 @@ from tfconsole.graph.builder import (
 from tfconsole.graph.dag import Graph
 from tfconsole.graph.transforms import BuildContext, parse_targets
 from tfconsole.lang.values import equal, is_null, to_json_typed, type_of, unmark_deep
-from tfconsole.plans import Action, OutputChange, Plan
+from tfconsole.plans import Action, OutputChange, Plan, block_structure
 from tfconsole.plans.checks import merged, to_state
 from tfconsole.plans.staleness import state_meta
 from tfconsole.states.state import OutputState, State
@@ -333,6 +333,8 @@ class Context:
         for ch in plan.changes:  # which attributes the plan renderer shows as write-only
             schema = ctx.schema_for(ch.provider, ch.addr.resource) if ch.mode == "managed" else None
             ch.write_only = sorted(n for n, a in schema.block.attributes.items() if a.write_only) if schema else []
+            if schema is not None and schema.block.blocks:
+                ch.blocks = block_structure(schema.block)
         plan.expansions = {ra: (e.mode, list(e.keys)) for ra, e in ctx.resource_expansions.items() if not e.unknown}
         plan.drift = list(ctx.drift)
         plan.prior_state = prior

@@ -38,12 +38,12 @@ _RPCS = {
     5: ["GetMetadata", "GetSchema", "PrepareProviderConfig", "ValidateResourceTypeConfig",
         "ValidateDataSourceConfig", "UpgradeResourceState", "GetResourceIdentitySchemas", "Configure",
         "ReadResource", "PlanResourceChange", "ApplyResourceChange", "ImportResourceState", "MoveResourceState",
-        "ReadDataSource", "ValidateEphemeralResourceConfig", "OpenEphemeralResource", "RenewEphemeralResource",
+        "ReadDataSource", "UpgradeResourceIdentity", "ValidateEphemeralResourceConfig", "OpenEphemeralResource", "RenewEphemeralResource",
         "CloseEphemeralResource", "GetFunctions", "CallFunction", "Stop"],
     6: ["GetMetadata", "GetProviderSchema", "ValidateProviderConfig", "ValidateResourceConfig",
         "ValidateDataResourceConfig", "UpgradeResourceState", "GetResourceIdentitySchemas", "ConfigureProvider",
         "ReadResource", "PlanResourceChange", "ApplyResourceChange", "ImportResourceState", "MoveResourceState",
-        "ReadDataSource", "ValidateEphemeralResourceConfig", "OpenEphemeralResource", "RenewEphemeralResource",
+        "ReadDataSource", "UpgradeResourceIdentity", "ValidateEphemeralResourceConfig", "OpenEphemeralResource", "RenewEphemeralResource",
         "CloseEphemeralResource", "GetFunctions", "CallFunction", "StopProvider"],
 }
 

@@ -87,9 +87,6 @@ def _dv(v: Any) -> Any:
 
 
 class TfEph:
-    def __init__(self) -> None:
-        self.stopped = threading.Event()
-
     def GetProviderSchema(self, req: Any) -> Any:
         return {"provider": PROVIDER, "resource_schemas": {"tfeph_sink": SINK},
                 "ephemeral_resource_schemas": {"tfeph_secret": SECRET},
@@ -174,9 +171,6 @@ class TfEph:
 
         return grpc.unary_unary_rpc_method_handler(call)
 
-    def shutdown(self, raw: bytes, context: Any) -> bytes:
-        self.stopped.set()
-        return b""
 
 
 RPCS = ["GetProviderSchema", "ValidateProviderConfig", "ConfigureProvider", "ValidateResourceConfig",
@@ -185,16 +179,22 @@ RPCS = ["GetProviderSchema", "ValidateProviderConfig", "ConfigureProvider", "Val
         "StopProvider"]
 
 
-def main() -> None:
+def serve(handlers: dict[str, Any], name: str) -> None:
+    """Serve protocol 6 with these method handlers until go-plugin's Shutdown (shared by the
+    hand-written test providers)."""
     from plugin_providers.recorder import _certificate
 
-    provider = TfEph()
+    stopped = threading.Event()
+
+    def shutdown(raw: bytes, context: Any) -> bytes:
+        stopped.set()
+        return b""
+
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
+    server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler("tfplugin6.Provider", handlers)])
     server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler(
-        "tfplugin6.Provider", {r: provider.handler(r) for r in RPCS})])
-    server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler(
-        "plugin.GRPCController", {"Shutdown": grpc.unary_unary_rpc_method_handler(provider.shutdown)})])
-    sock = os.path.join(tempfile.mkdtemp(dir=os.environ.get("PLUGIN_UNIX_SOCKET_DIR")), "tfeph.sock")
+        "plugin.GRPCController", {"Shutdown": grpc.unary_unary_rpc_method_handler(shutdown)})])
+    sock = os.path.join(tempfile.mkdtemp(dir=os.environ.get("PLUGIN_UNIX_SOCKET_DIR")), f"{name}.sock")
     # always TLS with its own certificate, as providers written with the `tf` framework serve
     # (a plaintext unix-socket server was seen aborting at start-up now and then)
     key_pem, cert_pem, cert_der = _certificate()
@@ -202,8 +202,13 @@ def main() -> None:
     cert_field = base64.b64encode(cert_der).decode().rstrip("=")
     server.start()
     print(f"1|6|unix|{sock}|grpc|{cert_field}", flush=True)
-    provider.stopped.wait()
+    stopped.wait()
     server.stop(grace=0.5)
+
+
+def main() -> None:
+    provider = TfEph()
+    serve({r: provider.handler(r) for r in RPCS}, "tfeph")
 
 
 if __name__ == "__main__":

@@ -46,14 +46,14 @@ class CLIHook(Hook):
     def provision_output(self, addr: str, provisioner: str, line: str) -> None:
         self._p(f"{addr} ({provisioner}): {line}")
 
-    def pre_plan_import(self, addr: str, import_id: str) -> None:
-        self._p(f"{addr}: Preparing import... [id={import_id}]")
+    def pre_plan_import(self, addr: str, import_id: str, identity: str | None = None) -> None:
+        self._p(f"{addr}: Preparing import... [{_import_what(import_id, identity)}]")
 
-    def pre_apply_import(self, addr: str, import_id: str) -> None:
-        self._p(f"{addr}: Importing... [id={import_id}]")
+    def pre_apply_import(self, addr: str, import_id: str, identity: str | None = None) -> None:
+        self._p(f"{addr}: Importing... [{_import_what(import_id, identity)}]")
 
-    def post_apply_import(self, addr: str, import_id: str) -> None:
-        self._p(f"{addr}: Import complete [id={import_id}]")
+    def post_apply_import(self, addr: str, import_id: str, identity: str | None = None) -> None:
+        self._p(f"{addr}: Import complete [{_import_what(import_id, identity)}]")
     def pre_ephemeral(self, addr: str, action: str) -> None:
         verb = {"open": "Opening...", "renew": "Renewing...", "close": "Closing..."}
         self._p(f"{addr}: {verb.get(action, action)}")
@@ -168,3 +168,7 @@ class CLIView(OperationView):
         ans = input("  Enter a value: ")
         self.answered_no = ans.strip() != "yes"
         return not self.answered_no
+
+
+def _import_what(import_id: str, identity: str | None) -> str:
+    return f"identity={identity}" if identity is not None else f"id={import_id}"

@@ -114,7 +114,8 @@ def resource_change(ch: Any) -> dict:
     if reason:
         out["reason"] = reason
     if importing is not None:
-        out["importing"] = {"id": getattr(importing, "id", importing)}
+        import_id = getattr(importing, "id", importing)
+        out["importing"] = {"id": import_id} if import_id else {}  # an import by identity has no id
     generated = getattr(ch, "generated_config", None)
     if generated:
         out["generated_config"] = generated
@@ -327,7 +328,7 @@ class JSONHook(Hook):
         self.view.hook_message("apply_complete", f"{ra['addr']}: {noun} complete after {_go_duration(secs)}{suffix}",
                                payload)
 
-    def post_apply_import(self, addr: str, import_id: str) -> None:
+    def post_apply_import(self, addr: str, import_id: str, identity: str | None = None) -> None:
         with self.lock:  # an import block's object is in state: the change summary counts it
             self.counts["import"] += 1
 

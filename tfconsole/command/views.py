@@ -220,7 +220,7 @@ def render_change(ch: ResourceInstanceChange) -> str:
     lines.append(f"{sym if a is Action.FORGET else sym.rjust(3)} {kind} \"{res.type}\" \"{res.name}\" {{")
     before = redact_echoes(ch.before) or {}
     after = redact_echoes(ch.after if a is not Action.FORGET else ch.before) or {}
-    names = sorted(set(before) | set(after))
+    names = sorted((set(before) | set(after)) - set(ch.blocks))
     replace_attrs = {p[0] for p in ch.replace_paths if p}
     body: list[str] = []
     write_only = set(ch.write_only)
@@ -272,6 +272,13 @@ def render_change(ch: ResourceInstanceChange) -> str:
     lines.extend(body)
     if hidden:
         lines.append(f"        # ({hidden} unchanged attribute{'s' if hidden != 1 else ''} hidden)")
+    if ch.blocks:
+        from .blockdiff import Drawing, block_lines
+
+        drawing = Drawing(_render, _diff_attr, _attr_line, _key, _is_unknown)
+        lines.extend(block_lines(ch.blocks, before if a is not Action.CREATE else None,
+                                 after if a not in (Action.DELETE, Action.FORGET) else None, 6,
+                                 ch.importing is not None, bool(keys), drawing)[1])
     lines.append("    }")
     return "\n".join(lines)
 
@@ -772,6 +779,13 @@ def _resource_json(addr: Any, provider: str, value: dict[str, Any], schema_versi
     return r
 
 
+def _identity_json(r: dict[str, Any], identity: Any, version: int) -> None:
+    """A resource's identity, when it has one, as Terraform's JSON documents place it."""
+    if identity is not None:
+        r["identity_schema_version"] = version
+        r["identity"] = identity
+
+
 def state_values_json(state: State, decode: Any) -> dict:
     """The "values" part of show -json: root_module + child_modules, outputs."""
     modules: dict[str, dict] = {}
@@ -788,6 +802,7 @@ def state_values_json(state: State, decode: Any) -> dict:
                 r["depends_on"] = list(inst.current.dependencies)
             if inst.current.status == "tainted":
                 r["tainted"] = True
+            _identity_json(r, inst.current.identity, inst.current.identity_schema_version)
             modules.setdefault(mod, {"resources": []})["resources"].append(r)
     root = modules.pop("", {"resources": []})
     out_root: dict[str, Any] = {}
@@ -913,8 +928,13 @@ def _change_json(ch: ResourceInstanceChange) -> dict:
         change["replace_paths"] = [list(p) for p in ch.replace_paths]
     if ch.importing is not None:
         change["importing"] = {"id": ch.importing.id} if ch.importing.id else {}
+        if ch.importing.identity is not None:
+            change["importing"]["identity"] = ch.importing.identity
     if ch.generated_config:
         change["generated_config"] = ch.generated_config
+    for key, ident in (("before_identity", ch.before_identity), ("after_identity", ch.after_identity)):
+        if ident is not None:
+            change[key] = ident
     r["change"] = change
     if ch.reason:
         r["action_reason"] = ch.reason
@@ -961,6 +981,7 @@ def _planned_values(plan: Plan, schema_version: Any = None) -> dict:
         else:  # nothing known yet (a data source read at apply): Terraform writes no values
             del r["values"]
         r["sensitive_values"] = _sensitive_shape(ch.after)
+        _identity_json(r, ch.after_identity, ch.identity_version)
         modules.setdefault(str(ch.addr.module), []).append(r)
     for mod in modules.values():
         mod.sort(key=lambda r: r["address"])

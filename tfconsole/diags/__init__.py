@@ -74,6 +74,11 @@ class Diagnostic:
         return out
 
 
+# Diagnostic.context of a diagnostic Terraform reports with no location or address (a plain Go
+# error, tfdiags.Sourceless): nothing attaches the resource's block or address to it
+SOURCELESS = "sourceless"
+
+
 def error(summary: str, detail: str = "", subject: SourceRange | None = None,
           address: str | None = None) -> Diagnostic:
     return Diagnostic(Severity.ERROR, summary, detail, subject, address)

@@ -76,10 +76,14 @@ def _read_remote(ctx: Any, addr: AbsResourceInstance, import_id: str, req: Opera
     diags.append(d)
     value = imported[0].state if imported else None
     private = imported[0].private if imported else None
+    identity = imported[0].identity if imported else None
     if value is not None and not diags.has_errors:
-        resp = provider.read_resource(addr.resource.type, value, private)
+        if identity is not None:
+            resp = provider.read_resource(addr.resource.type, value, private, identity=identity)
+        else:
+            resp = provider.read_resource(addr.resource.type, value, private)
         diags.append(resp.diags)
-        private = resp.private
+        private, identity = resp.private, resp.new_identity
         if resp.new_state is None and not resp.diags.has_errors:
             from tfconsole.graph.nodes.importing import NOT_FOUND_DETAIL
 
@@ -89,7 +93,9 @@ def _read_remote(ctx: Any, addr: AbsResourceInstance, import_id: str, req: Opera
         if not diags.has_errors:
             diags.error("Import failed", f"The provider returned no object for {addr}.")
         return diags, None, prov_addr
+    from tfconsole.graph.nodes.importing import identity_fields
+
     attrs, sens = encode_object(remark(value, [], schema) or {}, schema)
     return diags, ObjectState(attributes=attrs, schema_version=schema.version, sensitive_attributes=sens,
-                              private=private), prov_addr
+                              private=private, **identity_fields(provider, addr.resource.type, identity)), prov_addr
 

@@ -89,6 +89,13 @@ class ResourceInstanceChange:
     import_private: Any = None  # the imported object's private data, stored with it at apply
     # the resource type's write-only attributes (top level): never valued in a plan, but shown
     write_only: list[str] = field(default_factory=list)
+    # resource identities (JSON data, None when the type has none or it is not known yet) and
+    # the identity schema version they are written at
+    # the resource type's nested blocks (block_structure), for the plan renderer
+    blocks: dict[str, Any] = field(default_factory=dict)
+    before_identity: Any = None
+    after_identity: Any = None
+    identity_version: int = 0
 
     @property
     def address(self) -> str:
@@ -99,11 +106,22 @@ class ResourceInstanceChange:
         return self.addr.resource.mode
 
 
+def block_structure(block: Any) -> dict[str, Any]:
+    """A schema block's nested blocks, as JSON data for the plan renderer: name -> {nesting,
+    write_only (attribute names), blocks (the same, nested)}."""
+    return {name: {"nesting": nb.nesting,
+                   "write_only": sorted(n for n, a in nb.block.attributes.items() if a.write_only),
+                   "blocks": block_structure(nb.block)}
+            for name, nb in sorted(block.blocks.items())}
+
+
 @dataclass(frozen=True)
 class Importing:
-    """What an import block adopts: the id the provider imported (Terraform's Importing.ID)."""
+    """What an import block adopts: the id the provider imported (Terraform's Importing.ID), or
+    "" and the identity (JSON data) the provider returned for an import by identity."""
 
     id: str
+    identity: Any = None
 
 
 @dataclass

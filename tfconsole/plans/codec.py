@@ -259,7 +259,10 @@ def encode_change(ch: ResourceInstanceChange) -> dict:
         "reason": ch.reason, "private": _encode_private(ch.private), "create_before_destroy": ch.create_before_destroy,
         "sensitive_paths": [encode_path(p) for p in ch.sensitive_paths],
         "each_value": encode_value(ch.each_value),
-        "importing": {"id": ch.importing.id} if ch.importing is not None else None,
+        "importing": ({"id": ch.importing.id, "identity": ch.importing.identity}
+                      if ch.importing is not None else None),
+        "before_identity": ch.before_identity, "after_identity": ch.after_identity, "blocks": ch.blocks,
+        "identity_version": ch.identity_version,
         "generated_config": ch.generated_config,
         "import_private": _encode_private(ch.import_private),
         "write_only": list(ch.write_only),
@@ -293,13 +296,28 @@ def decode_change(j: Any, where: str) -> ResourceInstanceChange:
         generated_config=field(j, "generated_config", str, where, optional=True) or "",
         import_private=_decode_private(j.get("import_private"), where + ".import_private"),
         write_only=_names(field(j, "write_only", list, where, optional=True) or [], where + ".write_only"),
+        before_identity=field(j, "before_identity", dict, where, optional=True),
+        blocks=_blocks(field(j, "blocks", dict, where, optional=True) or {}, where + ".blocks"),
+        after_identity=field(j, "after_identity", dict, where, optional=True),
+        identity_version=field(j, "identity_version", int, where, optional=True) or 0,
     )
 
 
 def _decode_importing(j: Any, where: str) -> Importing | None:
     if j is None:
         return None
-    return Importing(field(j, "id", str, where))
+    return Importing(field(j, "id", str, where), field(j, "identity", dict, where, optional=True))
+
+
+def _blocks(j: dict, where: str) -> dict[str, Any]:
+    """A change's nested block structure (plans.block_structure), checked to be that shape."""
+    for name, desc in j.items():
+        if (type(desc) is not dict or desc.get("nesting") not in ("single", "group", "list", "set", "map")
+                or type(desc.get("blocks")) is not dict):
+            raise CodecError(f"{where}.{name}: expected a nested block description")
+        _names(desc.get("write_only") if type(desc.get("write_only")) is list else [None], f"{where}.{name}")
+        _blocks(desc["blocks"], f"{where}.{name}.blocks")
+    return j
 
 
 def _names(items: list, where: str) -> list[str]:

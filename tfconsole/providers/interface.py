@@ -99,6 +99,19 @@ class Schema:
     version: int = 0
 
 
+@dataclass(frozen=True)
+class IdentitySchema:
+    """A managed resource type's identity (Terraform 1.12+): a flat object of primitive or list
+    attributes that names the remote object, versioned apart from the resource schema.
+    Identities cross the engine as the JSON data state files hold (a dict), None when absent."""
+
+    version: int
+    attributes: dict[str, Attr] = field(default_factory=dict)  # required = required_for_import
+
+    def implied_type(self) -> ObjectType:
+        return ObjectType.of({k: a.type for k, a in self.attributes.items()})
+
+
 @dataclass
 class PlanRequest:
     type_name: str
@@ -106,6 +119,7 @@ class PlanRequest:
     proposed: dict[str, Any]  # config merged with prior computed values
     config: dict[str, Any]
     prior_private: str | None = None
+    prior_identity: Any = None  # identity JSON data of the prior object
 
 
 @dataclass
@@ -116,6 +130,7 @@ class PlanResponse:
     private: str | None = None
     # a provider on the legacy SDK type system: Terraform tolerates its plan inconsistencies
     legacy_type_system: bool = False
+    planned_identity: Any = None
 
 
 @dataclass
@@ -125,6 +140,7 @@ class ApplyRequest:
     planned: dict[str, Any] | None  # None when destroying
     config: dict[str, Any] | None
     private: str | None = None
+    planned_identity: Any = None
 
 
 @dataclass
@@ -133,6 +149,7 @@ class ApplyResponse:
     diags: Diagnostics = field(default_factory=Diagnostics)
     private: str | None = None
     legacy_type_system: bool = False
+    new_identity: Any = None
 
 
 @dataclass
@@ -140,6 +157,7 @@ class ImportedObject:
     type_name: str
     state: dict[str, Any]
     private: str | None = None
+    identity: Any = None
 
 
 @dataclass(frozen=True)
@@ -157,6 +175,7 @@ class ReadResponse:
     new_state: dict[str, Any] | None  # None: the object no longer exists
     diags: Diagnostics = field(default_factory=Diagnostics)
     private: str | None = None
+    new_identity: Any = None
 
 
 @dataclass
@@ -168,6 +187,7 @@ class EphemeralOpened:
     private: bytes | None = None
     renew_at: float | None = None
     diags: Diagnostics = field(default_factory=Diagnostics)
+    deferred: int | None = None  # the provider deferred opening it: Deferred.Reason (result is None)
 
 
 class Provider:
@@ -226,16 +246,32 @@ class Provider:
     def apply_resource(self, req: ApplyRequest) -> ApplyResponse:
         raise NotImplementedError
 
-    def read_resource(self, type_name: str, state: dict[str, Any], private: str | None) -> ReadResponse:
-        return ReadResponse(new_state=state, private=private)
+    def read_resource(self, type_name: str, state: dict[str, Any], private: str | None,
+                      identity: Any = None) -> ReadResponse:
+        return ReadResponse(new_state=state, private=private, new_identity=identity)
+
+    def identity_schemas(self) -> dict[str, IdentitySchema]:
+        """Managed resource types that have an identity (GetResourceIdentitySchemas)."""
+        return {}
+
+    def upgrade_resource_identity(self, type_name: str, version: int,
+                                  raw: Any) -> tuple[Any, Diagnostics]:
+        """A stored identity (JSON data written at identity schema `version`) as identity data
+        of the current identity schema."""
+        return raw, Diagnostics()
 
     def import_resource(self, type_name: str, id_: str) -> tuple[dict[str, Any] | None, Diagnostics]:
         d = Diagnostics()
         d.error("Resource Import Not Implemented", f"{type_name} does not support import.")
         return None, d
 
-    def import_resource_state(self, type_name: str, id_: str) -> tuple[list[ImportedObject], Diagnostics]:
-        """Every object the import produced (ImportResourceState may return several)."""
+    def import_resource_state(self, type_name: str, id_: str,
+                              identity: Any = None) -> tuple[list[ImportedObject], Diagnostics]:
+        """Every object the import produced (ImportResourceState may return several), by id or,
+        for a type with an identity schema, by identity (JSON data)."""
+        if identity is not None:
+            return [], Diagnostics().error("Resource Import Not Implemented",
+                                           f"{type_name} cannot be imported by identity.")
         value, diags = self.import_resource(type_name, id_)
         return ([ImportedObject(type_name, value)] if value is not None else []), diags
 

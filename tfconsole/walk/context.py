@@ -13,14 +13,27 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tfconsole.addrs import (
-    AbsResource, AbsResourceInstance, InstanceKey, Module as ModulePath, ModuleInstance, Resource,
+    AbsResource,
+    AbsResourceInstance,
+    InstanceKey,
+    ModuleInstance,
+    Resource,
+)
+from tfconsole.addrs import (
+    Module as ModulePath,
 )
 from tfconsole.config.model import Module, ResourceConfig
 from tfconsole.diags import Diagnostics, Pos, SourceRange
 from tfconsole.lang.eval import NOT_FOUND, EvalError, Scope
 from tfconsole.lang.types import DYNAMIC
 from tfconsole.lang.values import (
-    EPHEMERAL, ConversionError, Unknown, convert, is_wholly_known, mark, unmark_deep,
+    EPHEMERAL,
+    ConversionError,
+    Unknown,
+    convert,
+    is_wholly_known,
+    mark,
+    unmark_deep,
 )
 from tfconsole.plans import Action, ResourceInstanceChange
 from tfconsole.providers.interface import Provider, Schema
@@ -100,6 +113,9 @@ class WalkContext:
         self.moved_from: dict[AbsResourceInstance, AbsResourceInstance] = {}
         # ephemeral resource instances open in this walk (graph/nodes/ephemeral.py closes them)
         self.ephemeral_open: dict[AbsResourceInstance, Any] = {}
+        # ephemeral resource instances whose provider deferred opening them: never opened, so
+        # never closed, and a reference to them is Terraform's "has expired" error
+        self.ephemeral_deferred: set[AbsResourceInstance] = set()
 
     @property
     def state(self) -> State:
@@ -126,11 +142,15 @@ class WalkContext:
         self.sync.set_current(addr, obj, provider, each)
 
     def save_object(self, addr: AbsResourceInstance, provider: str, value: dict[str, Any], schema: Schema,
-                    status: str, private: str | None, dependencies: list[str], cbd: bool, each: str) -> None:
+                    status: str, private: str | None, dependencies: list[str], cbd: bool, each: str,
+                    identity: tuple[Any, int] = (None, 0)) -> None:
+        """Store an object; `identity`: its identity JSON data and the type's identity schema
+        version (Terraform writes the version even when the provider returned no identity)."""
         attrs, sens = encode_object(value, schema)
         obj = ObjectState(attributes=attrs, status=status, schema_version=schema.version,
                           sensitive_attributes=sens, private=private, dependencies=sorted(dependencies),
-                          create_before_destroy=cbd)
+                          create_before_destroy=cbd, identity=identity[0],
+                          identity_schema_version=identity[1])
         self.save_raw(addr, obj, provider, each)
 
     def depose(self, addr: AbsResourceInstance, key: str, provider: str) -> None:
@@ -155,7 +175,8 @@ class WalkContext:
             self.refreshed_sync.set_current(addr, None, provider or "")
 
     def refreshed_object(self, addr: AbsResourceInstance, provider: str, value: dict[str, Any] | None,
-                         schema: Schema, old: ObjectState, private: Any = NOT_FOUND) -> None:
+                         schema: Schema, old: ObjectState, private: Any = NOT_FOUND,
+                         identity: tuple[Any, int] | None = None) -> None:
         refreshed = self.refreshed_sync
         if refreshed is None:
             return
@@ -165,7 +186,9 @@ class WalkContext:
         attrs, sens = encode_object(value, schema)  # outside the lock: it is the slow part
         obj = ObjectState(attributes=attrs, status=old.status, schema_version=schema.version,
                           sensitive_attributes=sens, private=old.private if private is NOT_FOUND else private,
-                          dependencies=old.dependencies, create_before_destroy=old.create_before_destroy)
+                          dependencies=old.dependencies, create_before_destroy=old.create_before_destroy,
+                          identity=old.identity if identity is None else identity[0],
+                          identity_schema_version=old.identity_schema_version if identity is None else identity[1])
         refreshed.set_current(addr, obj, provider)
 
     def record_drift(self, addr: AbsResourceInstance, provider: str, before: Any, after: Any,
@@ -176,7 +199,7 @@ class WalkContext:
                                                      schema.block.implied_type()))
 
     def run_provisioners(self, addr: AbsResourceInstance, rc: ResourceConfig, value: Any,
-                         when_destroy: bool) -> "Diagnostics":
+                         when_destroy: bool) -> Diagnostics:
         from tfconsole.diags import Diagnostics
         from tfconsole.lang.eval import evaluate
 
@@ -309,6 +332,21 @@ class WalkContext:
                             f"{addr}.")
             return None, diags
         return mark_stored(value, schema, obj.sensitive_attributes), diags
+
+    def stored_identity(self, provider: Provider, addr: AbsResourceInstance, obj: ObjectState) -> tuple[Any, Diagnostics]:
+        """A stored object's identity (JSON data) at the provider's current identity schema
+        version: upgraded by UpgradeResourceIdentity when stored at an older one, as Terraform
+        does after upgrading the object itself."""
+        ischema = provider.identity_schemas().get(addr.resource.type)
+        current = ischema.version if ischema is not None else 0
+        if obj.identity_schema_version == current:
+            return obj.identity, Diagnostics()
+        if obj.identity_schema_version > current:
+            return None, Diagnostics().error(
+                "Resource instance managed by newer provider version",
+                f"The current state of {addr} was created by a newer provider version than is currently "
+                f"selected. Upgrade the {addr.resource.type.split('_', 1)[0]} provider to work with this state.")
+        return provider.upgrade_resource_identity(addr.resource.type, obj.identity_schema_version, obj.identity)
 
     def resource_value(self, addr: AbsResource, rng: SourceRange | None) -> Any:
         with self.lock:
@@ -446,11 +484,27 @@ class ModuleData:
 
     def get_resource(self, res: Resource, rng: SourceRange | None) -> Any:
         self._resource_config(res, rng)
-        return self.ctx.resource_value(AbsResource(self.mi, res), rng)
+        addr = AbsResource(self.mi, res)
+        if res.mode == "ephemeral" and self.ctx.ephemeral_deferred:
+            self._not_deferred(addr, None, rng)
+        return self.ctx.resource_value(addr, rng)
+
+    def _not_deferred(self, addr: AbsResource, key: Any, rng: SourceRange | None) -> None:
+        """Terraform registers no value for an ephemeral resource instance whose opening the
+        provider deferred; evaluating a reference to it then fails as for an expired one."""
+        with self.ctx.lock:
+            deferred = sorted(str(a) for a in self.ctx.ephemeral_deferred
+                               if a.abs_resource() == addr and (key is None or a.key == key))
+        if deferred:
+            raise EvalError("Ephemeral resource instance has expired",
+                            f"The remote object for {deferred[0]} is no longer available due to a renewal error, "
+                            "so Terraform cannot evaluate this expression.", rng)
 
     def get_resource_instance(self, res: Resource, key: Any, rng: SourceRange | None) -> Any:
         self._resource_config(res, rng)
         addr = AbsResource(self.mi, res)
+        if res.mode == "ephemeral" and self.ctx.ephemeral_deferred:
+            self._not_deferred(addr, key, rng)
         with self.ctx.lock:
             exp = self.ctx.resource_expansions.get(addr)
         if exp is None or exp.unknown:

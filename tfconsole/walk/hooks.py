@@ -98,13 +98,14 @@ class Hook:
 
     def pre_refresh(self, addr: str, id_hint: str | None) -> None: ...
 
-    def pre_plan_import(self, addr: str, import_id: str) -> None:
-        """An import block's object is about to be imported during the plan."""
+    def pre_plan_import(self, addr: str, import_id: str, identity: str | None = None) -> None:
+        """An import block's object is about to be imported during the plan (by identity when
+        `identity`, its text as Terraform prints it, is given)."""
 
-    def pre_apply_import(self, addr: str, import_id: str) -> None:
+    def pre_apply_import(self, addr: str, import_id: str, identity: str | None = None) -> None:
         """The apply is about to store an imported object in state."""
 
-    def post_apply_import(self, addr: str, import_id: str) -> None:
+    def post_apply_import(self, addr: str, import_id: str, identity: str | None = None) -> None:
         """The imported object is in state."""
 
     def post_refresh(self, addr: str, id_hint: str | None = None) -> None: ...

@@ -157,6 +157,12 @@ def open_instance(ctx: "WalkContext", provider: Provider, addr: AbsResourceInsta
     diags = opened.diags
     ctx.hook.post_ephemeral(addr_s, "open", time.monotonic() - start,
                             diags.errors()[0].summary if diags.has_errors else None)
+    if opened.deferred is not None and not diags.has_errors:
+        # Terraform 1.15 (ephemeralResourceOpen) records the deferral and registers nothing:
+        # nothing to renew or close, and a reference to the instance fails as expired
+        with ctx.lock:
+            ctx.ephemeral_deferred.add(addr)
+        return None, diags
     if diags.has_errors or opened.result is None:
         if not diags.has_errors:
             diags.error("Provider produced null object",

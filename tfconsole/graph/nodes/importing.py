@@ -19,7 +19,16 @@ from tfconsole.diags import Diagnostics
 from tfconsole.lang.eval import Scope, evaluate
 from tfconsole.lang.types import STRING
 from tfconsole.lang.values import (
-    ConversionError, TList, TMap, TSet, Unknown, convert, is_null, is_wholly_known, unmark, unmark_deep,
+    ConversionError,
+    TList,
+    TMap,
+    TSet,
+    Unknown,
+    convert,
+    is_null,
+    is_wholly_known,
+    unmark,
+    unmark_deep,
 )
 
 if TYPE_CHECKING:
@@ -33,11 +42,33 @@ NOT_FOUND_DETAIL = ("While attempting to import an existing object to \"{addr}\"
 
 @dataclass(frozen=True)
 class ImportTarget:
-    """One instance an import block adopts, with the id evaluated for it."""
+    """One instance an import block adopts, with the id (or, for `identity`, the identity's
+    JSON data; id is then "") evaluated for it."""
 
     addr: AbsResourceInstance
     id: str
     block: Import
+    identity: Any = None
+
+
+def identity_text(data: Any) -> str:
+    """An identity as Terraform's hooks print it: sorted `name=value` pairs, `<null>` for null
+    (tfdiags.ObjectToString)."""
+    if data is None:
+        return "<null>"
+    if not data:
+        return "<empty>"
+    return ",".join(f"{k}={_identity_value_text(data[k])}" for k in sorted(data))
+
+
+def _identity_value_text(v: Any) -> str:
+    if v is None:
+        return "<null>"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, list):
+        return "[" + ",".join(_identity_value_text(x) for x in v) + "]"
+    return str(v)
 
 
 def blocks_for(root: Module, rc: ResourceConfig) -> list[Import]:
@@ -77,10 +108,11 @@ def no_config_error(imp: Import, to: ImportTo) -> Diagnostics:
         "example:\n\n  terraform plan -generate-config-out=generated.tf", imp.to_range)
 
 
-def expand(ctx: "WalkContext", rc: ResourceConfig, blocks: list[Import],
-           expansions: dict[Any, "Expansion"]) -> tuple[dict[AbsResourceInstance, ImportTarget], Diagnostics]:
-    """Every instance the blocks target that is not in state yet, with its id. `expansions`:
-    the resource's count/for_each per module instance, to refuse targets it does not declare."""
+def expand(ctx: WalkContext, rc: ResourceConfig, blocks: list[Import], expansions: dict[Any, Expansion],
+           provider_addr: str = "") -> tuple[dict[AbsResourceInstance, ImportTarget], Diagnostics]:
+    """Every instance the blocks target that is not in state yet, with its id or identity.
+    `expansions`: the resource's count/for_each per module instance, to refuse targets it does
+    not declare; `provider_addr`: the resource's provider (its identity schema)."""
     from tfconsole.walk.context import ModuleData
 
     diags = Diagnostics()
@@ -95,7 +127,13 @@ def expand(ctx: "WalkContext", rc: ResourceConfig, blocks: list[Import],
             if addr is None:
                 continue
             diags.extend(_check_key_kind(rc, addr.key, imp))
-            import_id = _evaluate_id(imp, scope, diags, addr)
+            identity = None
+            if imp.id is None:
+                import_id, identity = "", _evaluate_identity(ctx, rc, imp, scope, diags, provider_addr)
+                if identity is None:
+                    continue
+            else:
+                import_id = _evaluate_id(imp, scope, diags, addr)
             if diags.has_errors or import_id is None:
                 continue
             exp = expansions.get(addr.abs_resource())
@@ -105,7 +143,7 @@ def expand(ctx: "WalkContext", rc: ResourceConfig, blocks: list[Import],
                             "must have an associated configuration to be imported.")
                 continue
             if ctx.sync.current(addr) is None:  # already managed: the block has nothing to do
-                out[addr] = ImportTarget(addr, import_id, imp)
+                out[addr] = ImportTarget(addr, import_id, imp, identity)
     return out, diags
 
 
@@ -176,27 +214,76 @@ def _check_key_kind(rc: ResourceConfig, key: InstanceKey, imp: Import) -> Diagno
     return d
 
 
-def _evaluate_id(imp: Import, scope: Scope, diags: Diagnostics, addr: AbsResourceInstance) -> str | None:
-    if imp.id is None:
-        # identity imports need a provider's identity schema, which tfconsole's plugin client
-        # does not exchange yet; no provider here returns an identity
-        diags.error("Import by identity is not supported", f"tfconsole does not exchange resource identities "
-                    f"with providers yet, so it cannot import {addr} by identity. Use \"id\" instead.",
-                    imp.identity.range if imp.identity is not None else imp.range)
+def validate_identities(ctx: WalkContext, rc: ResourceConfig, blocks: list[Import],
+                        provider_addr: str) -> Diagnostics:
+    """The validate walk's check of `identity` objects (Terraform evaluates them with unknown
+    inputs): the schema's attributes, of its types. Blocks with for_each are checked at plan."""
+    from tfconsole.walk.context import ModuleData
+
+    diags = Diagnostics()
+    for imp in blocks:
+        if imp.identity is None or imp.for_each is not None:
+            continue
+        scope = Scope(ModuleData(ctx, ModuleInstance()), base_dir=ctx.working_dir)
+        _evaluate_identity(ctx, rc, imp, scope, diags, provider_addr, allow_unknown=True)
+    return diags
+
+
+def _evaluate_identity(ctx: WalkContext, rc: ResourceConfig, imp: Import, scope: Scope,
+                       diags: Diagnostics, provider_addr: str, allow_unknown: bool = False) -> dict[str, Any] | None:
+    """The `identity` object as JSON data of the resource type's identity schema (Terraform's
+    evaluateImportIdentityExpression: the schema's import attributes, optional ones optional)."""
+    from tfconsole.lang.types import ObjectType
+    from tfconsole.lang.values import to_json_typed
+
+    assert imp.identity is not None
+    rng = imp.identity.range
+    provider = ctx.providers.get(provider_addr)
+    ischema = provider.identity_schemas().get(rc.addr.type) if provider is not None else None
+    if ischema is None:
+        diags.error("Invalid import identity argument", f"The provider for {rc.addr} does not support importing "
+                    f"resources of type \"{rc.addr.type}\" by identity.", rng)
         return None
-    v, d = evaluate(imp.id, scope)
+    plain = _known_value(imp.identity, scope, diags, "identity", "identity", allow_unknown)
+    if plain is None:
+        return None
+    ty = ischema.implied_type()
+    config_ty = ObjectType.of(ty.attr_types, frozenset(k for k, a in ischema.attributes.items() if not a.required))
+    try:
+        value = convert(plain, config_ty)
+    except ConversionError as exc:
+        from tfconsole.lang.funcs import conversion_message
+
+        diags.error("Incorrect value type", f"Invalid expression value: {conversion_message(exc, plain)}.", rng)
+        return None
+    return to_json_typed(value, ty) if not allow_unknown else None
+
+
+def _known_value(expr: Any, scope: Scope, diags: Diagnostics, arg: str, noun: str,
+                 allow_unknown: bool = False) -> Any:
+    """The value of an import block's `id` or `identity`, unmarked (it only goes to the
+    provider), or None after an error: it must be known (unless allow_unknown) and not null."""
+    v, d = evaluate(expr, scope)
     diags.extend(d)
     if d.has_errors:
         return None
-    rng = imp.id.range
-    plain = unmark_deep(v)[0]  # marks are dropped: the id only goes to the provider
+    plain = unmark_deep(v)[0]
     if is_null(plain):
-        diags.error("Invalid import id argument", "The import ID cannot be null.", rng)
+        diags.error(f"Invalid import {arg} argument", f"The import {noun} cannot be null.", expr.range)
         return None
-    if not is_wholly_known(plain):
-        diags.error("Invalid import id argument", "The import block \"id\" argument depends on resource attributes "
-                    "that cannot be determined until apply, so Terraform cannot plan to import this resource.", rng)
+    if not allow_unknown and not is_wholly_known(plain):
+        diags.error(f"Invalid import {arg} argument", f"The import block \"{arg}\" argument depends on resource "
+                    "attributes that cannot be determined until apply, so Terraform cannot plan to import this "
+                    "resource.", expr.range)
         return None
+    return plain
+
+
+def _evaluate_id(imp: Import, scope: Scope, diags: Diagnostics, addr: AbsResourceInstance) -> str | None:
+    plain = _known_value(imp.id, scope, diags, "id", "ID")
+    if plain is None:
+        return None
+    rng = imp.id.range
     try:
         s = convert(plain, STRING)
     except ConversionError:
@@ -209,10 +296,11 @@ def _evaluate_id(imp: Import, scope: Scope, diags: Diagnostics, addr: AbsResourc
     return str(s)
 
 
-def import_object(ctx: "WalkContext", provider: Any, schema: Any, target: ImportTarget, provider_addr: str,
-                  each_mode: str) -> tuple[dict[str, Any] | None, Any, Diagnostics]:
-    """(the imported object as read back, its private data, diagnostics): ImportResourceState then
-    ReadResource, as the plan's prior object; it joins the plan's prior state."""
+def import_object(ctx: WalkContext, provider: Any, schema: Any, target: ImportTarget, provider_addr: str,
+                  each_mode: str) -> tuple[dict[str, Any] | None, Any, Any, Diagnostics]:
+    """(the imported object as read back, its private data, its identity, diagnostics):
+    ImportResourceState (by id or identity) then ReadResource, as the plan's prior object; it
+    joins the plan's prior state."""
     from tfconsole.states.objcodec import encode_object, remark
     from tfconsole.states.state import ObjectState
     from tfconsole.walk.hooks import object_id
@@ -220,33 +308,55 @@ def import_object(ctx: "WalkContext", provider: Any, schema: Any, target: Import
     diags = Diagnostics()
     addr = target.addr
     addr_s, type_name = str(addr), addr.resource.type
-    ctx.hook.pre_plan_import(addr_s, target.id)
-    objs, d = provider.import_resource_state(type_name, target.id)
+    if target.identity is not None:
+        ctx.hook.pre_plan_import(addr_s, target.id, identity=identity_text(target.identity))
+        objs, d = provider.import_resource_state(type_name, target.id, identity=target.identity)
+    else:
+        ctx.hook.pre_plan_import(addr_s, target.id)
+        objs, d = provider.import_resource_state(type_name, target.id)
     diags.extend(d)
     if d.has_errors:
-        return None, None, diags
+        return None, None, None, diags
     if len(objs) != 1 or objs[0].state is None:
         what = "returned multiple resource instance states. This is not currently supported." if objs else \
             "returned no instance states."
         diags.error("Multiple import states not supported" if objs else "Import returned no resources",
                     f"While attempting to import with ID {target.id}, the provider{' ' if objs else ''}{what}")
-        return None, None, diags
+        return None, None, None, diags
+    if target.identity is not None and objs[0].identity is None:
+        # providers must return an identity when importing by identity (Terraform's plain error)
+        from dataclasses import replace
+
+        from tfconsole.diags import SOURCELESS, error
+
+        diags.append(replace(error(f"import of {addr} didn't return an identity", ""), context=SOURCELESS))
+        return None, None, None, diags
     ctx.hook.pre_refresh(addr_s, object_id(objs[0].state))
-    resp = provider.read_resource(type_name, objs[0].state, objs[0].private)
+    if objs[0].identity is not None:
+        resp = provider.read_resource(type_name, objs[0].state, objs[0].private, identity=objs[0].identity)
+    else:
+        resp = provider.read_resource(type_name, objs[0].state, objs[0].private)
     diags.extend(resp.diags)
     ctx.hook.post_refresh(addr_s, object_id(resp.new_state))
     if resp.diags.has_errors:
-        return None, None, diags
+        return None, None, None, diags
     if resp.new_state is None:
         diags.error("Cannot import non-existent remote object", NOT_FOUND_DETAIL.format(addr=addr))
-        return None, None, diags
+        return None, None, None, diags
     value = remark(resp.new_state, [], schema)
     if ctx.refreshed_sync is not None:
         attrs, sens = encode_object(value, schema)
         obj = ObjectState(attributes=attrs, schema_version=schema.version, sensitive_attributes=sens,
-                          private=resp.private)
+                          private=resp.private, **identity_fields(provider, type_name, resp.new_identity))
         ctx.refreshed_sync.set_current(addr, obj, provider_addr, each_mode)
-    return value, resp.private, diags
+    return value, resp.private, resp.new_identity, diags
+
+
+def identity_fields(provider: Any, type_name: str, identity: Any) -> dict[str, Any]:
+    """ObjectState's identity fields for an object of this type: the identity (JSON data, None
+    when the provider returned none) and the type's identity schema version (0 without one)."""
+    ischema = provider.identity_schemas().get(type_name)
+    return {"identity": identity, "identity_schema_version": ischema.version if ischema is not None else 0}
 
 
 def generated_body(rc: ResourceConfig, schema: Any, value: dict[str, Any], block: Import

@@ -290,7 +290,10 @@ def _with_addr(d: Diagnostics, addr: str, rng: SourceRange | None = None) -> Dia
         return Diagnostics()
     from dataclasses import replace
 
-    return Diagnostics([replace(x, address=x.address or addr, subject=x.subject or rng,
+    from tfconsole.diags import SOURCELESS
+
+    return Diagnostics([x if x.context == SOURCELESS else
+                        replace(x, address=x.address or addr, subject=x.subject or rng,
                                 context="with" if x.subject is None else x.context) for x in d])
 
 
@@ -714,7 +717,7 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
         if self.imports and not (ctx.refresh_only or ctx.destroy_mode):
             from .importing import expand
 
-            self.import_targets, d = expand(ctx, rc, self.imports, dict(facts.instances))
+            self.import_targets, d = expand(ctx, rc, self.imports, dict(facts.instances), self.provider_addr)
             diags.extend(d)
         live_modules = set(ctx.instances_of(self.module))
         facts.gone = ctx.sync.resources_where(lambda ra: ra.resource == rc.addr and ra.module.module() == self.module
@@ -738,6 +741,10 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
             rep = Expansion(exp.mode, [None], unknown=True) if exp.mode else Expansion("", [None])
             ctx.register_resource_expansion(abs_res, Expansion(exp.mode, [], unknown=True) if exp.mode else exp)
             facts.instances.append((abs_res, rep))
+        if self.imports and self.provider_addr:
+            from .importing import validate_identities
+
+            diags.extend(validate_identities(ctx, rc, self.imports, self.provider_addr))
         return facts, diags
 
 
@@ -831,22 +838,27 @@ class PlanInstanceNode(_InstanceNode):
         tainted = False
         prior_private = obj.private if obj is not None else None
         importing = self.parent.import_targets.get(addr) if obj is None else None
-        body, imported_private = rc.body, None
+        body, imported_private, prior_identity = rc.body, None, None
+        ischema = provider.identity_schemas().get(rc.addr.type)
         if importing is not None:
-            prior, prior_private, body, d = self._import(ctx, provider, schema, importing)
+            prior, prior_private, prior_identity, body, d = self._import(ctx, provider, schema, importing)
             imported_private = prior_private
             diags.extend(_with_addr(d, addr_s, rc.range))
             if prior is None or d.has_errors:
                 return diags
         if obj is not None:
             prior, d = ctx.read_stored(provider, addr, obj, schema)
+            if prior is not None and not d.has_errors:
+                prior_identity, d2 = ctx.stored_identity(provider, addr, obj)
+                d.extend(d2)
             diags.extend(_with_addr(d, addr_s, rc.range))
-            if prior is None:
+            if prior is None or d.has_errors:
                 return diags
             tainted = obj.status == "tainted"
             if ctx.refresh and not tainted:
                 ctx.hook.pre_refresh(addr_s, _id_hint(prior))
-                resp = provider.read_resource(rc.addr.type, unmark_deep(prior)[0], obj.private)
+                resp = provider.read_resource(rc.addr.type, unmark_deep(prior)[0], obj.private,
+                                              **_identity_kw(prior_identity))
                 diags.extend(_with_addr(resp.diags, addr_s, rc.range if rc is not None else None))
                 ctx.hook.post_refresh(addr_s, _id_hint(resp.new_state))
                 if resp.diags.has_errors:
@@ -857,7 +869,9 @@ class PlanInstanceNode(_InstanceNode):
                 prior = new_prior
                 if provider.wire_protocol:  # the refreshed object carries the private data ReadResource returned
                     prior_private = resp.private
-                ctx.refreshed_object(addr, provider_addr, prior, schema, obj, private=prior_private)
+                    prior_identity = resp.new_identity
+                ctx.refreshed_object(addr, provider_addr, prior, schema, obj, private=prior_private,
+                                     identity=(prior_identity, ischema.version if ischema else 0))
         scope = scope_for(ctx, addr.module, key=addr.key, expansion=self.exp)
         config, d = evaluate_body(body, schema.block, scope, rc.range, addr_s)
         diags.extend(d)
@@ -891,7 +905,8 @@ class PlanInstanceNode(_InstanceNode):
         plan_prior = None if replace_reason else clean_prior
         proposed = _proposed(provider, schema.block, plan_prior, clean_config)
         resp = provider.plan_resource(PlanRequest(rc.addr.type, plan_prior, proposed, clean_config,
-                                                  prior_private if (obj or importing) and not tainted else None))
+                                                  prior_private if (obj or importing) and not tainted else None,
+                                                  prior_identity if plan_prior is not None else None))
         diags.extend(_with_addr(resp.diags, addr_s, rc.range if rc is not None else None))
         if resp.diags.has_errors:
             return diags
@@ -905,7 +920,7 @@ class PlanInstanceNode(_InstanceNode):
             return diags
         replace_paths = required_replaces(clean_prior, planned, list(resp.requires_replace)) \
             if plan_prior is not None else []
-        planned_private = resp.private
+        planned_private, planned_identity = resp.private, resp.planned_identity
         if prior is None:
             action = Action.CREATE
         elif replace_reason:
@@ -922,7 +937,7 @@ class PlanInstanceNode(_InstanceNode):
             diags.extend(_planned_valid(provider, schema, None, clean_config, resp2, addr_s))
             if diags.has_errors:
                 return diags
-            planned, planned_private = resp2.planned, resp2.private
+            planned, planned_private, planned_identity = resp2.planned, resp2.private, resp2.planned_identity
         elif value_paths_equal(planned, clean_prior):
             action = Action.NOOP
         else:
@@ -943,9 +958,12 @@ class PlanInstanceNode(_InstanceNode):
             create_before_destroy=self.parent.cbd,
             prev_run_addr=ctx.moved_from.get(addr),
             each_value=self.exp.each_values.get(addr.key) if self.exp.mode == "map" else None,
-            importing=Importing(importing.id) if importing is not None else None,
+            importing=(Importing(importing.id, prior_identity if importing.identity is not None else None)
+                       if importing is not None else None),
             import_private=imported_private,
             generated_config=self._generated if importing is not None and rc.generated else "",
+            before_identity=prior_identity if prior is not None else None, after_identity=planned_identity,
+            identity_version=ischema.version if ischema is not None else 0,
         )
         ctx.record_change(change)
         ctx.set_instance_value(addr, after)
@@ -957,20 +975,20 @@ class PlanInstanceNode(_InstanceNode):
     _generated = ""
 
     def _import(self, ctx: "WalkContext", provider: Any, schema: Schema, target: Any
-                ) -> tuple[Any, Any, Body, Diagnostics]:
+                ) -> tuple[Any, Any, Any, Body, Diagnostics]:
         """An import block's object as this instance's prior object (and, for a resource with
         generated configuration, that configuration as the body to plan against)."""
         from .importing import generated_body, import_object
 
         rc = self.parent.rc
-        value, private, diags = import_object(ctx, provider, schema, target, self.parent.provider_addr,
-                                              self.exp.mode)
+        value, private, identity, diags = import_object(ctx, provider, schema, target, self.parent.provider_addr,
+                                                        self.exp.mode)
         body = rc.body
         if value is not None and not diags.has_errors and rc.generated:
             self._generated, gen, d = generated_body(rc, schema, value, target.block)
             diags.extend(d)
             body = gen if gen is not None else body
-        return value, private, body, diags
+        return value, private, identity, body, diags
 
     def _triggered(self, ctx: "WalkContext", scope: Scope) -> bool:
         for e in self.parent.rc.lifecycle.replace_triggered_by:
@@ -1176,7 +1194,8 @@ class PlanOrphanNode(Node, Executable, ProviderConsumer):
         # an object a removed block forgets is not read again (Terraform does not refresh it)
         if provider is not None and ctx.refresh and not self.deposed and not ctx.destroy_mode and not self.forget:
             ctx.hook.pre_refresh(str(addr), _id_hint(prior))
-            resp = provider.read_resource(addr.resource.type, unmark_deep(prior)[0], obj.private)
+            resp = provider.read_resource(addr.resource.type, unmark_deep(prior)[0], obj.private,
+                                          **_identity_kw(obj.identity))
             ctx.hook.post_refresh(str(addr), _id_hint(resp.new_state))
             diags.extend(_with_addr(resp.diags, str(addr)))
             if resp.new_state is None:
@@ -1309,9 +1328,12 @@ class ApplyInstanceNode(Node, Executable):
         if diags.has_errors:
             return diags
         obj = ctx.sync.current(addr)
-        prior = None
+        prior, prior_identity = None, None
         if ch.action is Action.UPDATE and obj is not None:
             prior, d = ctx.read_stored(provider, addr, obj, schema)
+            if not d.has_errors:
+                prior_identity, d2 = ctx.stored_identity(provider, addr, obj)
+                d.extend(d2)
             diags.extend(_with_addr(d, addr_s, rc.range))
             if d.has_errors:
                 return diags
@@ -1327,7 +1349,8 @@ class ApplyInstanceNode(Node, Executable):
         clean_prior = unmark_deep(prior)[0] if prior is not None else None
         proposed = _proposed(provider, schema.block, clean_prior, clean_config)
         presp = provider.plan_resource(PlanRequest(addr.resource.type, clean_prior, proposed, clean_config,
-                                                   obj.private if obj and prior is not None else None))
+                                                   obj.private if obj and prior is not None else None,
+                                                   prior_identity))
         diags.extend(_with_addr(presp.diags, addr_s, rc.range if rc is not None else None))
         if presp.diags.has_errors:
             return diags
@@ -1348,7 +1371,7 @@ class ApplyInstanceNode(Node, Executable):
         ctx.hook.pre_apply(addr_s, action, _id_hint(prior, or_name=True))
         t0 = time.monotonic()
         resp = provider.apply_resource(ApplyRequest(addr.resource.type, clean_prior, presp.planned, clean_config,
-                                                    presp.private))
+                                                    presp.private, presp.planned_identity))
         elapsed = time.monotonic() - t0
         diags.extend(_with_addr(resp.diags, addr_s, rc.range if rc is not None else None))
         d = _applied_valid(provider, schema, ch.action, presp.planned, resp, addr_s)
@@ -1366,8 +1389,10 @@ class ApplyInstanceNode(Node, Executable):
         # crash while they run leaves it to be replaced, not kept half set up (Terraform, which
         # persists state later, would lose the object instead). Success untaints it below.
         status = "tainted" if (failed and ch.action is not Action.UPDATE) or provisioning else "ready"
+        identity = (resp.new_identity, _identity_version(provider, addr.resource.type))
         ctx.save_object(addr, ch.provider, value, schema, status, resp.private, self.resource_node.dependencies,
-                        rc.lifecycle.create_before_destroy or ch.create_before_destroy, exp.mode if exp else "")
+                        rc.lifecycle.create_before_destroy or ch.create_before_destroy, exp.mode if exp else "",
+                        identity)
         ctx.set_instance_value(addr, value)
         if failed:
             ctx.hook.post_apply(addr_s, action, elapsed, "failed", None)
@@ -1378,13 +1403,14 @@ class ApplyInstanceNode(Node, Executable):
             if pd.has_errors:
                 ctx.save_object(addr, ch.provider, value, schema, "tainted", resp.private,
                                 self.resource_node.dependencies, rc.lifecycle.create_before_destroy,
-                                exp.mode if exp else "")
+                                exp.mode if exp else "", identity)
                 diags.extend(pd)
                 ctx.hook.post_apply(addr_s, action, elapsed, "provisioner failed", _id_hint(value))
                 return diags
             diags.extend(pd)
             ctx.save_object(addr, ch.provider, value, schema, "ready", resp.private, self.resource_node.dependencies,
-                            rc.lifecycle.create_before_destroy or ch.create_before_destroy, exp.mode if exp else "")
+                            rc.lifecycle.create_before_destroy or ch.create_before_destroy, exp.mode if exp else "",
+                            identity)
         post_scope = scope_for(ctx, addr.module, key=addr.key, expansion=exp, self_value=value)
         diags.extend(check_rules(rc.lifecycle.postconditions, post_scope, "Resource postcondition failed", addr_s,
                                  check_reporter(ctx, addr)))
@@ -1397,12 +1423,16 @@ class ApplyInstanceNode(Node, Executable):
         """The object an import block adopted goes into state before any change to it (Terraform's
         "Importing... / Import complete")."""
         ch = self.change
+        from .importing import identity_text
+
         addr_s, import_id = str(self.addr), ch.importing.id if ch.importing else ""
-        ctx.hook.pre_apply_import(addr_s, import_id)
+        by_identity = ch.importing is not None and ch.importing.identity is not None
+        ident = {"identity": identity_text(ch.importing.identity)} if by_identity and ch.importing else {}
+        ctx.hook.pre_apply_import(addr_s, import_id, **ident)
         ctx.save_object(self.addr, ch.provider, ch.before, schema, "ready", ch.import_private,
                         self.resource_node.dependencies if self.resource_node else [],
-                        ch.create_before_destroy, exp.mode if exp else "")
-        ctx.hook.post_apply_import(addr_s, import_id)
+                        ch.create_before_destroy, exp.mode if exp else "", (ch.before_identity, ch.identity_version))
+        ctx.hook.post_apply_import(addr_s, import_id, **ident)
 
 
 def _apply_time_each(ctx: "WalkContext", ra: AbsResource, rc: ResourceConfig, exp: "Expansion") -> "Expansion":
@@ -1502,3 +1532,14 @@ __all__ = [
     "encode_object", "STRING", "DYNAMIC", "ListType", "MapType", "ObjectType", "Sensitive", "mark",
     "InstanceKey", "ModuleInstance", "ObjectState",
 ]
+
+
+def _identity_kw(identity: Any) -> dict[str, Any]:
+    """read_resource's identity argument, only when there is one (a built-in provider's
+    read_resource may predate the argument)."""
+    return {"identity": identity} if identity is not None else {}
+
+
+def _identity_version(provider: Any, type_name: str) -> int:
+    ischema = provider.identity_schemas().get(type_name)
+    return ischema.version if ischema is not None else 0

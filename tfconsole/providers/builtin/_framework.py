@@ -803,7 +803,8 @@ class FrameworkProvider(Provider):
         return ApplyResponse(new, diags, private=req.private)
 
     # read / import ---------------------------------------------------------------
-    def read_resource(self, type_name: str, state: dict[str, Any], private: str | None) -> ReadResponse:
+    def read_resource(self, type_name: str, state: dict[str, Any], private: str | None,
+                      identity: Any = None) -> ReadResponse:
         diags = Diagnostics()
         r = self._resource(type_name, diags)
         if r is None:

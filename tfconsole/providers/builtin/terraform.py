@@ -12,7 +12,8 @@ from tfconsole.lang.values import Unknown, equal, from_json_typed, is_null, type
 from tfconsole.lang.types import type_from_json
 
 from ..interface import (
-    ApplyRequest, ApplyResponse, Attr, BlockSchema, PlanRequest, PlanResponse, Provider, ReadResponse, Schema,
+    ApplyRequest, ApplyResponse, Attr, BlockSchema, IdentitySchema, ImportedObject, PlanRequest, PlanResponse,
+    Provider, ReadResponse, Schema,
 )
 
 DATA_SCHEMA = Schema(BlockSchema({
@@ -75,11 +76,22 @@ class TerraformProvider(Provider):
         new["output"] = new.get("input")
         return ApplyResponse(new)
 
-    def read_resource(self, type_name: str, state: dict[str, Any], private: str | None) -> ReadResponse:
+    def read_resource(self, type_name: str, state: dict[str, Any], private: str | None,
+                      identity: Any = None) -> ReadResponse:
         return ReadResponse(state, private=private)
 
     def import_resource(self, type_name: str, id_: str) -> tuple[dict[str, Any] | None, Diagnostics]:
         return {"id": id_, "input": None, "output": None, "triggers_replace": None}, Diagnostics()
+
+    def identity_schemas(self) -> dict[str, IdentitySchema]:
+        # Terraform 1.15 declares this identity for terraform_data, yet never returns one
+        return {"terraform_data": IdentitySchema(0, {"id": Attr(STRING, required=True)})}
+
+    def import_resource_state(self, type_name: str, id_: str,
+                              identity: Any = None) -> tuple[list[ImportedObject], Diagnostics]:
+        # as Terraform's: an import by identity imports the empty id, without an identity
+        value, diags = self.import_resource(type_name, id_)
+        return [ImportedObject(type_name, value)], diags
 
     def read_data_source(self, type_name: str, config: dict[str, Any]) -> tuple[dict[str, Any] | None, Diagnostics]:
         diags = Diagnostics()

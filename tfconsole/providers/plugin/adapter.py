@@ -23,6 +23,7 @@ from tfconsole.providers.interface import (
     EphemeralOpened,
     ApplyResponse,
     FunctionSignature,
+    IdentitySchema,
     ImportedObject,
     PlanRequest,
     PlanResponse,
@@ -35,7 +36,7 @@ from . import cache, wire
 from .client import CallFailed, PluginClient
 from .launcher import LaunchError, PluginProcess
 from .log import ProviderLog
-from .schema import ProviderSchemas, from_response
+from .schema import ProviderSchemas, from_response, identities_from_response
 
 
 def _private_in(text: str | None) -> bytes:
@@ -118,9 +119,11 @@ class PluginProvider(Provider):
             return
         resp = self._call(client, "GetProviderSchema", client.request("GetProviderSchema"))
         schemas = from_response(resp)
+        ident_bytes = None
         try:
             ident = client.call("GetResourceIdentitySchemas", client.request("GetResourceIdentitySchemas"))
-            schemas.identity_versions = {k: int(v.version) for k, v in ident.identity_schemas.items()}
+            identities_from_response(ident, schemas)
+            ident_bytes = ident.SerializeToString()
         except CallFailed as exc:
             import grpc
 
@@ -128,7 +131,7 @@ class PluginProvider(Provider):
                 schemas.diags.extend(exc.diags)
         self._schemas = schemas
         if self._digest and not schemas.diags.has_errors:
-            cache.store_schema(self._digest, client.version, resp.SerializeToString())
+            cache.store_schema(self._digest, client.version, resp.SerializeToString(), ident_bytes)
 
     def schemas(self) -> ProviderSchemas:
         """The provider's schemas: from the cache when this executable's are there, else from
@@ -161,6 +164,60 @@ class PluginProvider(Provider):
 
     def functions(self) -> dict[str, FunctionSignature]:
         return self.schemas().functions
+
+    def identity_schemas(self) -> dict[str, IdentitySchema]:
+        return self.schemas().identities
+
+    # ------------------------------------------------------------------ identities
+    def _identity_in(self, client: PluginClient, type_name: str, data: Any) -> dict[str, Any]:
+        """Request fields for an identity (JSON data): {} when there is none to send."""
+        ischema = self.schemas().identities.get(type_name)
+        if data is None or ischema is None:
+            return {}
+        from tfconsole.lang.values import from_json_typed
+
+        ty = ischema.implied_type()
+        return {"identity_data": self._dv(client, from_json_typed(data, ty), ty)}
+
+    def _identity_out(self, holder: Any, field: str, type_name: str, diags: Diagnostics,
+                      planned: bool = False) -> Any:
+        """The identity a response carries, as JSON data (None when it has none); an identity
+        with unknown values is Terraform's "Provider produced invalid identity", except in a
+        plan, where a new object's identity may be unknown (and is then not carried)."""
+        if not holder.HasField(field) or not getattr(holder, field).HasField("identity_data"):
+            return None
+        ischema = self.schemas().identities.get(type_name)
+        if ischema is None:
+            return None
+        from tfconsole.lang.values import is_null, is_wholly_known, to_json_typed
+
+        ty = ischema.implied_type()
+        value = self._decode(getattr(holder, field).identity_data, ty, "resource identity", diags)
+        if value is None or is_null(value):
+            return None
+        if not is_wholly_known(value):
+            if planned:
+                return None
+            from dataclasses import replace
+
+            from tfconsole.diags import SOURCELESS, error
+
+            diags.append(replace(error(
+                "Provider produced invalid identity",
+                f"Provider \"{self.source}\" returned an identity with unknown values for "
+                f"{CALLING_RESOURCE.get() or type_name}. \n\nThis is a bug in the provider, which should be "
+                "reported in the provider's own issue tracker."), context=SOURCELESS))
+            return None
+        return to_json_typed(value, ty)
+
+    def upgrade_resource_identity(self, type_name: str, version: int, raw: Any) -> tuple[Any, Diagnostics]:
+        raw_json = wire.encode_json(raw) if raw is not None else b""
+        resp, diags = self._rpc("UpgradeResourceIdentity", lambda c: {
+            "type_name": type_name, "version": version, "raw_identity": c.message("RawState")(json=raw_json)},
+            type_name=type_name)
+        if resp is None or diags.has_errors:
+            return None, diags
+        return self._identity_out(resp, "upgraded_identity", type_name, diags), diags
 
     # ------------------------------------------------------------------ calls
     def _call(self, client: PluginClient, rpc: str, request: Any, *, resource: str | None = None,
@@ -296,17 +353,25 @@ class PluginProvider(Provider):
             return None, diags
         return self._decode(resp.upgraded_state, ty, "upgraded state", diags), diags
 
-    def read_resource(self, type_name: str, state: dict[str, Any], private: str | None) -> ReadResponse:
+    def _identity_field(self, c: PluginClient, name: str, type_name: str, data: Any) -> dict[str, Any]:
+        fields = self._identity_in(c, type_name, data)
+        return {name: c.message("ResourceIdentityData")(**fields)} if fields else {}
+
+    def read_resource(self, type_name: str, state: dict[str, Any], private: str | None,
+                      identity: Any = None) -> ReadResponse:
         ty, diags = self._resource_type(type_name)
         if ty is None:
-            return ReadResponse(state, diags, private)
+            return ReadResponse(state, diags, private, identity)
         resp, diags = self._rpc("ReadResource", lambda c: {
             "type_name": type_name, "current_state": self._dv(c, state, ty), "private": _private_in(private),
-            "client_capabilities": self._caps(c)}, type_name=type_name)
+            "client_capabilities": self._caps(c),
+            **self._identity_field(c, "current_identity", type_name, identity)}, type_name=type_name)
         if resp is None:
-            return ReadResponse(state, diags, private)
+            return ReadResponse(state, diags, private, identity)
         new = self._decode(resp.new_state, ty, "refreshed state", diags)
-        return ReadResponse(_none_if_null(new), diags, _private_out(resp.private))
+        # as Terraform's refresh: the object keeps only the identity the provider returned
+        return ReadResponse(_none_if_null(new), diags, _private_out(resp.private),
+                            self._identity_out(resp, "new_identity", type_name, diags))
 
     def plan_resource(self, req: PlanRequest) -> PlanResponse:
         ty, diags = self._resource_type(req.type_name)
@@ -315,14 +380,16 @@ class PluginProvider(Provider):
         resp, diags = self._rpc("PlanResourceChange", lambda c: {
             "type_name": req.type_name, "prior_state": self._dv(c, req.prior, ty),
             "proposed_new_state": self._dv(c, req.proposed, ty), "config": self._dv(c, req.config, ty),
-            "prior_private": _private_in(req.prior_private), "client_capabilities": self._caps(c)},
+            "prior_private": _private_in(req.prior_private), "client_capabilities": self._caps(c),
+            **self._identity_field(c, "prior_identity", req.type_name, req.prior_identity)},
             type_name=req.type_name)
         if resp is None:
             return PlanResponse(req.proposed, diags=diags)
         planned = self._decode(resp.planned_state, ty, "planned state", diags)
         return PlanResponse(_none_if_null(planned) if planned is not None else req.proposed,
                             [tuple(wire.path_from_proto(p)) for p in resp.requires_replace], diags,
-                            _private_out(resp.planned_private), resp.legacy_type_system)
+                            _private_out(resp.planned_private), resp.legacy_type_system,
+                            self._identity_out(resp, "planned_identity", req.type_name, diags, planned=True))
 
     def apply_resource(self, req: ApplyRequest) -> ApplyResponse:
         ty, diags = self._resource_type(req.type_name)
@@ -331,18 +398,23 @@ class PluginProvider(Provider):
         resp, diags = self._rpc("ApplyResourceChange", lambda c: {
             "type_name": req.type_name, "prior_state": self._dv(c, req.prior, ty),
             "planned_state": self._dv(c, req.planned, ty), "config": self._dv(c, req.config, ty),
-            "planned_private": _private_in(req.private)}, type_name=req.type_name)
+            "planned_private": _private_in(req.private),
+            **self._identity_field(c, "planned_identity", req.type_name, req.planned_identity)},
+            type_name=req.type_name)
         if resp is None:
             return ApplyResponse(None, diags)
         new = self._decode(resp.new_state, ty, "new state", diags)
-        return ApplyResponse(_none_if_null(new), diags, _private_out(resp.private), resp.legacy_type_system)
+        return ApplyResponse(_none_if_null(new), diags, _private_out(resp.private), resp.legacy_type_system,
+                             self._identity_out(resp, "new_identity", req.type_name, diags))
 
-    def import_resource_state(self, type_name: str, id_: str) -> tuple[list[ImportedObject], Diagnostics]:
+    def import_resource_state(self, type_name: str, id_: str,
+                              identity: Any = None) -> tuple[list[ImportedObject], Diagnostics]:
         ty, diags = self._resource_type(type_name)
         if ty is None:
             return [], diags
         resp, diags = self._rpc("ImportResourceState", lambda c: {
-            "type_name": type_name, "id": id_, "client_capabilities": self._caps(c)},
+            "type_name": type_name, "id": id_, "client_capabilities": self._caps(c),
+            **self._identity_field(c, "identity", type_name, identity)},
             type_name=type_name)
         out: list[ImportedObject] = []
         for imp in (resp.imported_resources if resp is not None else ()):
@@ -352,7 +424,8 @@ class PluginProvider(Provider):
                 continue
             value = self._decode(imp.state, ity, "imported object", diags)
             if value is not None and not wire.is_null_value(value):
-                out.append(ImportedObject(imp.type_name or type_name, value, _private_out(imp.private)))
+                ident = self._identity_out(imp, "identity", imp.type_name or type_name, diags)
+                out.append(ImportedObject(imp.type_name or type_name, value, _private_out(imp.private), ident))
         return out, diags
 
     def import_resource(self, type_name: str, id_: str) -> tuple[dict[str, Any] | None, Diagnostics]:
@@ -380,11 +453,14 @@ class PluginProvider(Provider):
         ty, diags = self._ephemeral_type(type_name)
         if ty is None:
             return EphemeralOpened(None, diags=diags)
+        # Terraform 1.15 offers no capability with this call (no deferral, whatever the walk)
         resp, diags = self._rpc("OpenEphemeralResource", lambda c: {
-            "type_name": type_name, "config": self._dv(c, config, ty), "client_capabilities": self._caps(c)},
-            type_name=type_name)
+            "type_name": type_name, "config": self._dv(c, config, ty),
+            "client_capabilities": c.message("ClientCapabilities")()}, type_name=type_name)
         if resp is None or diags.has_errors:
             return EphemeralOpened(None, diags=diags)
+        if resp.HasField("deferred"):
+            return EphemeralOpened(None, diags=diags, deferred=int(resp.deferred.reason))
         result = self._decode(resp.result, ty, "ephemeral resource result", diags)
         private = resp.private if resp.HasField("private") else None
         return EphemeralOpened(result, private, _renew_at(resp), diags)
@@ -487,4 +563,11 @@ def _cached_schemas(digest: str) -> ProviderSchemas | None:
     except Exception:  # noqa: BLE001 - a damaged cache entry is ignored (protobuf's DecodeError)
         return None
     schemas = from_response(resp)
+    ident = cache.load_identity(digest, version)
+    if ident is not None:
+        try:
+            identities_from_response(protocol(version).message("GetResourceIdentitySchemas.Response")
+                                     .FromString(ident), schemas)
+        except Exception:  # noqa: BLE001 - a damaged cache entry is ignored (protobuf's DecodeError)
+            return None
     return None if schemas.diags.has_errors else schemas

@@ -1,7 +1,8 @@
 """Provider schemas cached between commands, keyed by the SHA-256 of the provider executable.
 
 A cache entry is data only: a small JSON document holding the protocol version and the
-serialized GetProviderSchema response (protobuf bytes, parsed as a message, never executed).
+serialized GetProviderSchema and GetResourceIdentitySchemas responses (protobuf bytes, parsed as
+messages, never executed; the second absent when the provider lacks the call).
 Files are written atomically with mode 0600 in a 0700 directory; a directory that is not
 private to us is not used. Hashing a large executable is remembered per (path, size, mtime,
 inode), so an unchanged binary is hashed once.
@@ -20,7 +21,7 @@ import tempfile
 import threading
 from typing import Any
 
-_FORMAT = 1
+_FORMAT = 2  # 2: with the identity schemas
 _hash_lock = threading.Lock()
 _hash_memo: dict[tuple, str] = {}
 
@@ -91,15 +92,28 @@ def load_schema(digest: str, version: int) -> bytes | None:
         return None
 
 
+def load_identity(digest: str, version: int) -> bytes | None:
+    """The cached GetResourceIdentitySchemas response bytes, None when the provider lacks the call."""
+    doc = _read_json(f"{digest}.schema.json")
+    if not doc or doc.get("format") != _FORMAT or doc.get("protocol") != version or not doc.get("identity"):
+        return None
+    try:
+        return base64.b64decode(doc["identity"], validate=True)
+    except (ValueError, TypeError):
+        return None
+
+
 def cached_version(digest: str) -> int | None:
     doc = _read_json(f"{digest}.schema.json")
     v = doc.get("protocol") if doc else None
     return v if v in (5, 6) else None
 
 
-def store_schema(digest: str, version: int, response_bytes: bytes) -> None:
+def store_schema(digest: str, version: int, response_bytes: bytes, identity_bytes: bytes | None = None) -> None:
     _write_json(f"{digest}.schema.json", {"format": _FORMAT, "protocol": version,
-                                          "schema": base64.b64encode(response_bytes).decode()})
+                                          "schema": base64.b64encode(response_bytes).decode(),
+                                          "identity": base64.b64encode(identity_bytes).decode()
+                                          if identity_bytes is not None else None})
 
 
 def _read_json(name: str) -> dict[str, Any] | None:

@@ -74,6 +74,9 @@ GetProviderSchema.Response  provider:Schema=1 resource_schemas:{string,Schema}=2
 GetResourceIdentitySchemas
 GetResourceIdentitySchemas.Request
 GetResourceIdentitySchemas.Response  identity_schemas:{string,ResourceIdentitySchema}=1 diagnostics:*Diagnostic=2
+UpgradeResourceIdentity
+UpgradeResourceIdentity.Request   type_name:string=1 version:int64=2 raw_identity:RawState=3
+UpgradeResourceIdentity.Response  upgraded_identity:ResourceIdentityData=1 diagnostics:*Diagnostic=2
 5 PrepareProviderConfig
 5 PrepareProviderConfig.Request   config:DynamicValue=1
 5 PrepareProviderConfig.Response  prepared_config:DynamicValue=1 diagnostics:*Diagnostic=2

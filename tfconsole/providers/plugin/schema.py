@@ -16,6 +16,7 @@ from tfconsole.providers.interface import (
     Attr,
     BlockSchema,
     FunctionSignature,
+    IdentitySchema,
     NestedBlock,
     NestedType,
     Schema,
@@ -38,7 +39,7 @@ class ProviderSchemas:
     plan_destroy: bool = False
     get_provider_schema_optional: bool = False
     move_resource_state: bool = False
-    identity_versions: dict[str, int] = field(default_factory=dict)
+    identities: dict[str, IdentitySchema] = field(default_factory=dict)
     diags: Diagnostics = field(default_factory=Diagnostics)
 
 
@@ -111,3 +112,20 @@ def from_response(resp: Any) -> ProviderSchemas:
     out.get_provider_schema_optional = caps.get_provider_schema_optional
     out.move_resource_state = caps.move_resource_state
     return out
+
+
+def identities_from_response(resp: Any, out: ProviderSchemas) -> None:
+    """Add a GetResourceIdentitySchemas response's identity schemas (or its errors) to `out`."""
+    from .wire import diagnostics_from_proto
+
+    out.diags.extend(diagnostics_from_proto(resp.diagnostics))
+    try:
+        out.identities = {
+            k: IdentitySchema(int(v.version), {
+                a.name: Attr(_type(a.type, f"{k} identity.{a.name}"), required=a.required_for_import,
+                             optional=a.optional_for_import, description=a.description)
+                for a in v.identity_attributes})
+            for k, v in resp.identity_schemas.items()}
+    except SchemaError as exc:
+        out.diags.error("Failed to load plugin schemas",
+                        f"The provider sent an identity schema tfconsole cannot use: {exc}.")

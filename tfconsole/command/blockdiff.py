@@ -1,0 +1,158 @@
+"""Nested blocks in a plan's human rendering, as Terraform's renderer draws them.
+
+A resource's nested blocks (`auth { ... }`) are not attributes: each block (each element of a
+list or set block, each key of a map block) is drawn as its own `+ name {` ... `}` with its
+attributes inside, after the resource's attributes and a blank line; unchanged blocks are
+counted in a `# (N unchanged blocks hidden)` line. Write-only attributes inside a block are
+shown as `(write-only attribute)` with the block's action (nothing on an update). List blocks
+are compared element by element, set blocks by equality, map blocks by key (Terraform's
+differ/block.go). views.render_change draws the top level and calls in here for the blocks.
+
+The block structure comes with the change (ResourceInstanceChange.blocks, from the schema:
+plans.block_structure), so a saved plan renders the same. The attribute lines inside a block
+are drawn by views' own functions, handed in as a Drawing (this module does not import views).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from tfconsole.lang.values import is_null, unmark, unmark_deep
+
+WRITE_ONLY = "(write-only attribute)"
+_SYMBOL = {"create": "+", "delete": "-", "update": "~", "noop": " "}
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """The attribute-drawing functions of the plan renderer (command/views.py)."""
+
+    render: Callable[[Any, int, str], str]  # a value on a line whose symbol sits at a column
+    diff_attr: Callable[..., list[str]]  # one attribute's update lines, or ["\x00hidden"]
+    attr_line: Callable[..., str]  # "<col>S key = text"
+    key: Callable[[str], str]  # an attribute name as written
+    is_unknown: Callable[[Any], bool]
+
+
+def _combine(current: str, child: str) -> str:
+    """Terraform's CompareActions: no-op yields to anything, two different actions are an update."""
+    if current == "noop":
+        return child
+    if child == "noop" or child == current:
+        return current
+    return "update"
+
+
+def block_lines(blocks: dict[str, Any], before: Any, after: Any, col: int, show_unchanged: bool,
+                has_attributes: bool, views: Drawing) -> tuple[str, list[str]]:
+    """(the blocks' combined action, the lines of every nested block of one (resource or block)
+    body, drawn at column col, with the unchanged-blocks note)."""
+    out: list[str] = []
+    hidden = 0
+    action = "noop"
+    for name in sorted(blocks):
+        desc = blocks[name]
+        group_started = False  # each block type's group is set apart from what precedes it
+        for label, b, a in _elements(desc["nesting"], _get(before, name), _get(after, name)):
+            elem_action, lines = _element(name, label, b, a, desc, col, show_unchanged, views)
+            action = _combine(action, elem_action)
+            if elem_action == "noop" and not show_unchanged:
+                hidden += 1
+                continue
+            if not group_started and has_attributes:
+                out.append("")
+            group_started = True
+            out.extend(lines)
+    if hidden:
+        out.append("")
+        out.append(f"{' ' * (col + 2)}# ({hidden} unchanged block{'s' if hidden != 1 else ''} hidden)")
+    return action, out
+
+
+def _get(value: Any, name: str) -> Any:
+    if value is None:
+        return None
+    v = unmark(value)[0]
+    return unmark(v.get(name))[0] if isinstance(v, dict) else None
+
+
+def _elements(nesting: str, b: Any, a: Any) -> list[tuple[str, Any, Any]]:
+    """(label, before, after) of each block element to draw."""
+    b = None if b is None or is_null(b) else b
+    a = None if a is None or is_null(a) else a
+    if nesting in ("single", "group"):
+        return [("", b, a)] if b is not None or a is not None else []
+    if nesting == "map":
+        bm, am = dict(b or {}), dict(a or {})
+        import json
+
+        return [(f" {json.dumps(k, ensure_ascii=False)}", bm.get(k), am.get(k)) for k in sorted(set(bm) | set(am))]
+    bl, al = list(b or []), list(a or [])
+    if nesting == "set":
+        plain_b = [unmark_deep(x)[0] for x in bl]
+        plain_a = [unmark_deep(x)[0] for x in al]
+        out = [("", x, None) for x, p in zip(bl, plain_b) if p not in plain_a]
+        out += [("", x, x if p in plain_b else None) if p in plain_b else ("", None, x)
+                for x, p in zip(al, plain_a)]
+        return out
+    return [("", bl[i] if i < len(bl) else None, al[i] if i < len(al) else None)
+            for i in range(max(len(bl), len(al)))]
+
+
+def _element(name: str, label: str, b: Any, a: Any, desc: dict[str, Any], col: int, show_unchanged: bool,
+             views: Drawing) -> tuple[str, list[str]]:
+    """(the element's action, its lines): header, attributes, nested blocks, closing brace."""
+    b = unmark(b)[0] if b is not None else None
+    a = unmark(a)[0] if a is not None else None
+    action = "create" if b is None else "delete" if a is None else "noop"
+    write_only = set(desc["write_only"])
+    nested = desc["blocks"]
+    names = sorted((set(b or {}) | set(a or {})) - set(nested) - write_only)
+    attrs: list[tuple[str, str, list[str]]] = []  # (name, action, lines)
+    inner = col + 4
+    for n in names:
+        bv, av = (b or {}).get(n), (a or {}).get(n)
+        if action == "create":
+            if is_null(unmark(av)[0]) and not views.is_unknown(av):
+                continue
+            attrs.append((n, "create", [views.render(av, inner, "+")]))
+        elif action == "delete":
+            if is_null(unmark(bv)[0]):
+                continue
+            attrs.append((n, "delete", [views.render(bv, inner, "-") + " -> null"]))
+        else:
+            got = views.diff_attr(inner, n, 0, bv, av, "", identifying=show_unchanged or n in ("id", "name", "tags"))
+            if got == ["\x00hidden"]:
+                if is_null(unmark_deep(bv)[0]) and is_null(unmark_deep(av)[0]):
+                    continue
+                attrs.append((n, "noop", []))
+            else:
+                sym = got[0][inner:inner + 1]
+                attrs.append((n, {"+": "create", "-": "delete", "~": "update"}.get(sym, "noop"), got))
+    child_action, child_lines = block_lines(nested, b, a, inner, show_unchanged, bool(attrs or write_only), views)
+    for act in [t[1] for t in attrs] + [child_action]:
+        action = _combine(action, act)
+    wo_action = "noop" if action == "update" else action
+    wo_text = WRITE_ONLY + (" -> null" if wo_action == "delete" else "")
+    attrs += [(n, wo_action, [wo_text]) for n in sorted(write_only)]
+    attrs.sort(key=lambda t: t[0])
+    width = max((len(views.key(n)) for n, _, _ in attrs), default=0)
+    lines = [f"{' ' * col}{_SYMBOL[action]} {name}{label} {{"]
+    hidden = 0
+    for n, act, got in attrs:
+        if act == "noop" and not show_unchanged and n not in ("id", "name", "tags"):
+            hidden += 1
+            continue
+        if got and got[0].startswith(" " * inner) and len(got) == 1 and got[0][inner + 2:].startswith(views.key(n)):
+            # a line _diff_attr drew: realign its key to this block's width
+            text = got[0][inner + 2:].split(" = ", 1)[1]
+            lines.append(views.attr_line(inner, got[0][inner], n, width, text))
+        else:
+            text = got[0] if got else views.render((a or b or {}).get(n), inner, " ")
+            lines.append(views.attr_line(inner, _SYMBOL[act], n, width, text))
+    if hidden:
+        lines.append(f"{' ' * (inner + 2)}# ({hidden} unchanged attribute{'s' if hidden != 1 else ''} hidden)")
+    lines.extend(child_lines)
+    lines.append(f"{' ' * (col + 2)}}}")
+    return action, lines
