@@ -813,6 +813,24 @@ RAW_COMMANDS: dict[str, Callable[[CLI, list[str]], int]] = {"fmt": CLI.raw_fmt, 
 
 
 def main(argv: list[str] | None = None) -> int:
+    rc = _main(argv)
+    if argv is None:
+        _leave_heap_alone()
+    return rc
+
+
+def _leave_heap_alone() -> None:
+    """The program is about to exit: freeze the heap so the interpreter's last cyclic collection
+    skips it. That collection walks every object still alive (a 2,000-instance plan: 100,000
+    objects, 0.2 s CPU, a sixth of the command) only to free memory the exit returns anyway.
+    Exit handlers, stream flushes and the rest of a normal exit still run. Only for the program
+    itself (argv from sys.argv): a caller that runs main() in its own process keeps collecting."""
+    import gc
+
+    gc.freeze()
+
+
+def _main(argv: list[str] | None) -> int:
     _tune_gc()
     cli = CLI()
     cli.interrupts.install()
