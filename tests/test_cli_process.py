@@ -19,3 +19,39 @@ def test_the_program_freezes_its_heap_before_exit_and_an_in_process_caller_does_
     assert cli_main.main(["version"]) == 0  # as a test or an embedding program calls it
     assert len(frozen) == 1
     assert capsys.readouterr().out.count("Terraform v1.15") == 2  # both ran the command itself
+
+
+def test_a_plan_loads_no_library_its_configuration_does_not_use(tmp_path) -> None:
+    """YAML, the regex engines and the utility providers' modules load when a configuration uses
+    them, not on every command (each costs every command 10-20 ms of start-up)."""
+    import json
+    import subprocess
+
+    (tmp_path / "main.tf").write_text('resource "terraform_data" "a" {\n  input = upper("x")\n}\n')
+    probe = ("import json, sys\nfrom tfconsole.command.main import main\n"
+             "rc = main(['plan', '-input=false', '-no-color'])\n"
+             "print(json.dumps([rc, sorted(sys.modules)]))\n")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True,
+                         env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "TF_CLI_CONFIG_FILE": "",
+                              "XDG_CACHE_HOME": str(tmp_path / "cache")}, timeout=120)
+    rc, modules = json.loads(out.stdout.strip().splitlines()[-1])
+    assert rc == 0, out.stderr
+    assert "tfconsole.providers.builtin.terraform" in modules  # the probe did plan
+    unused = {"yaml", "regex", "re2", "tfconsole.providers.builtin.random", "tfconsole.providers.builtin.http",
+              "tfconsole.providers.builtin.external"}
+    assert unused.isdisjoint(modules), sorted(unused & set(modules))
+
+
+def test_lazily_loaded_functions_and_providers_still_work() -> None:
+    from tfconsole.lang.funcs import call_function
+    from tfconsole.providers.registry import default_registry
+
+    assert call_function("yamldecode", ["a: [1, x]"]) == {"a": [1, "x"]}
+    assert call_function("yamlencode", [{"a": "b"}]) == "\"a\": \"b\"\n"
+    assert call_function("regex", ["[a-z]+", "12abc3"]) == "abc"
+    assert call_function("length", ["e\u0301x"]) == 2  # grapheme clusters, through the regex module
+
+    reg = default_registry()
+    assert reg.has("registry.terraform.io/hashicorp/random")
+    assert type(reg.create("registry.terraform.io/hashicorp/random")).__name__ == "RandomProvider"
+    assert not reg.has("registry.terraform.io/example/nothing-by-this-name")
