@@ -21,6 +21,25 @@ def test_the_program_freezes_its_heap_before_exit_and_an_in_process_caller_does_
     assert capsys.readouterr().out.count("Terraform v1.15") == 2  # both ran the command itself
 
 
+def test_the_program_freezes_what_it_loaded_before_a_walk(monkeypatch: pytest.MonkeyPatch, tmp_path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "main.tf").write_text('resource "terraform_data" "a" {\n  input = "x"\n}\n')
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    frozen: list[bool] = []
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(True))
+    paused: list[bool] = []
+    monkeypatch.setattr(gc, "disable", lambda: paused.append(True))
+    monkeypatch.setattr(gc, "enable", lambda: paused.append(False))
+    assert cli_main.main(["plan", "-input=false"]) == 0
+    assert frozen == [] and paused == []  # a caller of main() keeps its collector
+    monkeypatch.setattr(sys, "argv", ["tfconsole", "plan", "-input=false"])
+    assert cli_main.main() == 0
+    assert len(frozen) == 3               # before and after the plan's walk, and at exit
+    assert paused == [True, False]        # collection paused for the walk, then on again
+    assert capsys.readouterr().out.count("1 to add, 0 to change, 0 to destroy") == 2
+
+
 def test_a_plan_loads_no_library_its_configuration_does_not_use(tmp_path) -> None:
     """YAML, the regex engines and the utility providers' modules load when a configuration uses
     them, not on every command (each costs every command 10-20 ms of start-up)."""

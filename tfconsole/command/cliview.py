@@ -122,10 +122,25 @@ class CLIView(OperationView):
         self.cli.out("Acquiring state lock. This may take a few moments...")
 
     def walk_started(self, ctx: Any) -> None:
+        if self.cli.program:
+            # What is loaded by now (configuration, state, schemas) lives until the process
+            # exits: frozen, the cyclic collector stops rescanning it (a 2,000-instance state
+            # is 100,000 objects, 40 ms a scan). During the walk it would only scan the values
+            # the walk keeps (it found 0-2,000 garbage objects of 100,000 on realistic plans
+            # and applies), so it pauses until the walk ends. Only in the program itself.
+            import gc
+
+            gc.freeze()
+            gc.disable()
         self._interrupts = self.cli.interrupts.operation(ctx)
         self._interrupts.__enter__()
 
     def walk_ended(self, ctx: Any) -> None:
+        if self.cli.program:
+            import gc
+
+            gc.freeze()  # the walk's results (plan, values) live on too: no scan when it resumes
+            gc.enable()
         if self._interrupts is not None:
             self._interrupts.__exit__(None, None, None)
             self._interrupts = None

@@ -26,6 +26,7 @@ class CLI:
         self._contexts: list[Any] = []
         self.interrupts = Interrupts(self.stderr, self.stdout)
         self.json_view: Any = None  # the -json UI stream (jsonui.JSONView), when a command streams one
+        self.program = False  # this process is the tfconsole program (not a caller of main())
 
     def out(self, s: str = "") -> None:
         self.stdout.write(s + "\n")
@@ -833,6 +834,7 @@ def _leave_heap_alone() -> None:
 def _main(argv: list[str] | None) -> int:
     _tune_gc()
     cli = CLI()
+    cli.program = argv is None
     cli.interrupts.install()
     try:
         return cli.run(list(sys.argv[1:] if argv is None else argv))
