@@ -74,3 +74,46 @@ def test_lazily_loaded_functions_and_providers_still_work() -> None:
     assert reg.has("registry.terraform.io/hashicorp/random")
     assert type(reg.create("registry.terraform.io/hashicorp/random")).__name__ == "RandomProvider"
     assert not reg.has("registry.terraform.io/example/nothing-by-this-name")
+
+
+class _Recording:
+    """A stream that records what reached it by each flush."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.buffer: list[str] = []
+        self.flushed: list[str] = []
+        self.flush_seen = threading.Event()
+
+    def write(self, s: str) -> int:
+        self.buffer.append(s)
+        return len(s)
+
+    def flush(self) -> None:
+        self.flushed.extend(self.buffer)
+        self.buffer.clear()
+        self.flush_seen.set()
+
+
+def test_progress_lines_are_flushed_together_soon_after_they_are_written() -> None:
+    from tfconsole.command.cliview import CLIHook
+
+    stream = _Recording()
+    hook = CLIHook(lambda s: None, stream)
+    for i in range(200):
+        hook.pre_refresh(f"terraform_data.a[{i}]", f"id-{i}")
+    assert stream.flushed == []  # no flush per line
+    assert stream.flush_seen.wait(30)  # one flush, shortly after
+    assert stream.flushed == [f"terraform_data.a[{i}]: Refreshing state... [id=id-{i}]\n" for i in range(200)]
+
+
+def test_an_interrupt_message_follows_the_progress_lines_already_written() -> None:
+    import io
+
+    from tfconsole.command.signals import Interrupts
+
+    out, err = _Recording(), io.StringIO()
+    out.write("terraform_data.a: Creating...\n")
+    Interrupts(err, out)._say("Interrupt received.", "interrupted")
+    assert out.flushed == ["terraform_data.a: Creating...\n"] and err.getvalue() == "Interrupt received."

@@ -113,7 +113,7 @@ class CLI:
             working_dir=".", cli_vars=cli_vars, parallelism=max(1, a.value("parallelism", 10)),
             lock=a.value("lock", True), lock_timeout=a.value("lock-timeout", 0.0), state_path=a.value("state", None),
             hooks=[self.json_view.hook] if self.json_view is not None else [] if a.value("json", False) else
-            [CLIHook(self.out)], view=CLIView(self, a),
+            [CLIHook(self.out, self.stdout)], view=CLIView(self, a),
             dry_run=bool(a.value("dry-run", False)), **kw)
 
     def context(self, a: Args, req: Any = None) -> Any:
