@@ -41,8 +41,9 @@ def test_the_program_freezes_what_it_loaded_before_a_walk(monkeypatch: pytest.Mo
 
 
 def test_a_plan_loads_no_library_its_configuration_does_not_use(tmp_path) -> None:
-    """YAML, the regex engines and the utility providers' modules load when a configuration uses
-    them, not on every command (each costs every command 10-20 ms of start-up)."""
+    """YAML, the regex engines, gmpy2 (and the importlib.metadata it loads) and the utility
+    providers' modules load when a configuration uses them, not on every command (each costs
+    every command 10-30 ms of start-up)."""
     import json
     import subprocess
 
@@ -56,8 +57,8 @@ def test_a_plan_loads_no_library_its_configuration_does_not_use(tmp_path) -> Non
     rc, modules = json.loads(out.stdout.strip().splitlines()[-1])
     assert rc == 0, out.stderr
     assert "tfconsole.providers.builtin.terraform" in modules  # the probe did plan
-    unused = {"yaml", "regex", "re2", "tfconsole.providers.builtin.random", "tfconsole.providers.builtin.http",
-              "tfconsole.providers.builtin.external"}
+    unused = {"yaml", "regex", "re2", "gmpy2", "importlib.metadata", "tfconsole.providers.builtin.random",
+              "tfconsole.providers.builtin.http", "tfconsole.providers.builtin.external"}
     assert unused.isdisjoint(modules), sorted(unused & set(modules))
 
 
@@ -69,6 +70,10 @@ def test_lazily_loaded_functions_and_providers_still_work() -> None:
     assert call_function("yamlencode", [{"a": "b"}]) == "\"a\": \"b\"\n"
     assert call_function("regex", ["[a-z]+", "12abc3"]) == "abc"
     assert call_function("length", ["e\u0301x"]) == 2  # grapheme clusters, through the regex module
+    from tfconsole.lang import numbers as N
+
+    assert str(call_function("pow", [2, N.parse("0.5")])) == "1.4142135623730951"  # gmpy2's fma
+    assert str(N.POS_INF) == "+Inf" and N.parse("-inf") is N.NEG_INF and str(N.div(1, 0)) == "+Inf"
 
     reg = default_registry()
     assert reg.has("registry.terraform.io/hashicorp/random")
