@@ -61,3 +61,17 @@ def test_cyclic_graph_is_left_alone():
     before = _edge_names(g)
     g.transitive_reduction()
     assert _edge_names(g) == before
+
+
+def test_edges_are_never_doubled_however_they_are_added():
+    g = Graph()
+    p, a, b = (g.add(V(n)) for n in "pab")
+    g.connect(a, p)
+    g.connect_many([(a, p), (b, p), (b, p), (p, p)])  # one already there, one twice, one a self loop
+    g.connect_many([(b, p)])
+    g.connect(b, p)
+    assert sorted((x.name, y.name) for x, y in g.edges()) == [("p", "a"), ("p", "b")]
+    assert [d.name for d in g.dependencies(b)] == ["p"]
+    assert sorted(d.name for d in g.dependents(p)) == ["a", "b"]
+    g.disconnect(b, p)
+    assert g.dependencies(b) == []  # one removal removes the edge

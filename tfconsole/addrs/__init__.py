@@ -259,7 +259,41 @@ def parse_target(text: str) -> Targetable:
     return AbsResource(module, res)
 
 
+_NAME = r"[A-Za-z_][A-Za-z0-9_-]*"
+_SIMPLE_KEY = r'\[(?:(\d+)|"([^"\\\x00-\x1f]*)")\]'  # a number, or a string without escapes
+_FAST_INSTANCE = re.compile(rf"((?:module\.{_NAME}(?:\[(?:\d+|\"[^\"\\\x00-\x1f]*\")\])?\.)*)"
+                            rf"(?:(data|ephemeral)\.)?({_NAME})\.({_NAME})(?:{_SIMPLE_KEY})?\Z")
+_FAST_STEP = re.compile(rf"module\.({_NAME})(?:{_SIMPLE_KEY})?\.")
+# (module prefix, mode, type, name) -> (ModuleInstance, Resource): the instances of one
+# resource share them (building frozen dataclasses is most of the cost of a parse)
+_FAST_PARTS: dict[tuple, tuple[ModuleInstance, "Resource"]] = {}
+
+
+def _fast_instance(text: str) -> AbsResourceInstance | None:
+    """The instance address in its printed form (no spaces, keys without escapes: how state,
+    plans and the engine write them), read without the general tokenizer; None for any other
+    text, which parse_target reads (and judges)."""
+    m = _FAST_INSTANCE.match(text)
+    if m is None:
+        return None
+    prefix, mode, rtype, name, num, skey = m.groups()
+    if mode is None and rtype in ("data", "ephemeral", "module"):
+        return None  # "data.x" and the like: the general parser's errors
+    parts = _FAST_PARTS.get((prefix, mode, rtype, name))
+    if parts is None:
+        module = ModuleInstance(tuple(
+            (s.group(1), int(s.group(2)) if s.group(2) is not None else s.group(3))
+            for s in _FAST_STEP.finditer(prefix)))
+        if len(_FAST_PARTS) > 10_000:
+            _FAST_PARTS.clear()
+        parts = _FAST_PARTS[(prefix, mode, rtype, name)] = (module, Resource(mode or "managed", rtype, name))
+    return AbsResourceInstance(parts[0], parts[1], int(num) if num is not None else skey)
+
+
 def parse_instance(text: str) -> AbsResourceInstance:
+    fast = _fast_instance(text)
+    if fast is not None:
+        return fast
     t = parse_target(text)
     if isinstance(t, AbsResource):
         return t.instance(None)

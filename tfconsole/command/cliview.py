@@ -19,16 +19,45 @@ if TYPE_CHECKING:
     from .main import CLI
 
 
-class CLIHook(Hook):
-    """Terraform's per-resource progress lines."""
+# how long a progress line may wait in the output buffer for the lines after it
+FLUSH_DELAY = 0.05
 
-    def __init__(self, out: Callable[[str], None]):
+
+class CLIHook(Hook):
+    """Terraform's per-resource progress lines.
+
+    Given the output stream, lines are written to its buffer and flushed together at most
+    FLUSH_DELAY seconds after the first of them: a flush per line made 20,000 walker threads'
+    lines 20,000 system calls, each under the lock the other threads queued on. (A terminal's
+    stream is line-buffered and shows each line at once anyway.)"""
+
+    def __init__(self, out: Callable[[str], None], stream: Any = None):
         self.out = out
+        self.stream = stream
         self.lock = threading.Lock()
+        self._flush_due = False
 
     def _p(self, s: str) -> None:
+        if self.stream is None:
+            with self.lock:
+                self.out(s)
+            return
         with self.lock:
-            self.out(s)
+            self.stream.write(s + "\n")
+            if self._flush_due:
+                return
+            self._flush_due = True
+        timer = threading.Timer(FLUSH_DELAY, self._flush)
+        timer.daemon = True
+        timer.start()
+
+    def _flush(self) -> None:
+        with self.lock:
+            self._flush_due = False
+            try:
+                self.stream.flush()
+            except (OSError, ValueError):
+                pass  # a closed or broken stream: the command's next output reports it
 
     def pre_apply(self, addr: str, action: str, id_hint: str | None) -> None:
         verb = {"create": "Creating...", "update": "Modifying...", "delete": "Destroying...", "read": "Reading..."}
@@ -122,10 +151,26 @@ class CLIView(OperationView):
         self.cli.out("Acquiring state lock. This may take a few moments...")
 
     def walk_started(self, ctx: Any) -> None:
+        if self.cli.program:
+            # What is loaded by now (configuration, state, schemas) lives until the process
+            # exits: frozen, the cyclic collector stops rescanning it (a 2,000-instance state
+            # is 100,000 objects, 40 ms a scan). During the walk it would only scan the values
+            # the walk keeps (it found 0-2,000 garbage objects of 100,000 on realistic plans
+            # and applies), so it pauses until the walk ends. Only in the program itself.
+            import gc
+
+            gc.freeze()
+            gc.disable()
         self._interrupts = self.cli.interrupts.operation(ctx)
         self._interrupts.__enter__()
 
     def walk_ended(self, ctx: Any) -> None:
+        self.cli.stdout.flush()  # the walk's progress lines, before anything printed after it
+        if self.cli.program:
+            import gc
+
+            gc.freeze()  # the walk's results (plan, values) live on too: no scan when it resumes
+            gc.enable()
         if self._interrupts is not None:
             self._interrupts.__exit__(None, None, None)
             self._interrupts = None

@@ -26,6 +26,7 @@ class CLI:
         self._contexts: list[Any] = []
         self.interrupts = Interrupts(self.stderr, self.stdout)
         self.json_view: Any = None  # the -json UI stream (jsonui.JSONView), when a command streams one
+        self.program = False  # this process is the tfconsole program (not a caller of main())
 
     def out(self, s: str = "") -> None:
         self.stdout.write(s + "\n")
@@ -112,7 +113,7 @@ class CLI:
             working_dir=".", cli_vars=cli_vars, parallelism=max(1, a.value("parallelism", 10)),
             lock=a.value("lock", True), lock_timeout=a.value("lock-timeout", 0.0), state_path=a.value("state", None),
             hooks=[self.json_view.hook] if self.json_view is not None else [] if a.value("json", False) else
-            [CLIHook(self.out)], view=CLIView(self, a),
+            [CLIHook(self.out, self.stdout)], view=CLIView(self, a),
             dry_run=bool(a.value("dry-run", False)), **kw)
 
     def context(self, a: Args, req: Any = None) -> Any:
@@ -815,8 +816,27 @@ RAW_COMMANDS: dict[str, Callable[[CLI, list[str]], int]] = {"fmt": CLI.raw_fmt, 
 
 
 def main(argv: list[str] | None = None) -> int:
+    rc = _main(argv)
+    if argv is None:
+        _leave_heap_alone()
+    return rc
+
+
+def _leave_heap_alone() -> None:
+    """The program is about to exit: freeze the heap so the interpreter's last cyclic collection
+    skips it. That collection walks every object still alive (a 2,000-instance plan: 100,000
+    objects, 0.2 s CPU, a sixth of the command) only to free memory the exit returns anyway.
+    Exit handlers, stream flushes and the rest of a normal exit still run. Only for the program
+    itself (argv from sys.argv): a caller that runs main() in its own process keeps collecting."""
+    import gc
+
+    gc.freeze()
+
+
+def _main(argv: list[str] | None) -> int:
     _tune_gc()
     cli = CLI()
+    cli.program = argv is None
     cli.interrupts.install()
     try:
         return cli.run(list(sys.argv[1:] if argv is None else argv))

@@ -57,6 +57,7 @@ class Interrupts:
         self.received += 1
         if self.received > 1:
             self._say(SECOND_MESSAGE, "fatal")
+            self._flush_stdout()  # progress lines still buffered (cliview.CLIHook) go out first
             os._exit(1)
         if self._operation is None:
             raise KeyboardInterrupt
@@ -70,7 +71,16 @@ class Interrupts:
         except (OSError, ValueError):
             pass  # a closed pipe must not turn a clean stop into a crash
 
+    def _flush_stdout(self) -> None:
+        try:
+            if self.stdout is not None:
+                self.stdout.flush()
+        except (OSError, ValueError, RuntimeError):
+            pass  # closed, broken, or being written by the code this signal interrupted
+
     def _write_human(self, text: str, kind: str) -> None:
         stream = self.stdout if kind == "stopping" and self.stdout is not None else self.stderr
+        if stream is self.stderr:
+            self._flush_stdout()  # buffered progress lines come before the message, as printed
         stream.write(text if kind != "stopping" else text + "\n")
         stream.flush()

@@ -577,7 +577,8 @@ def render_plan(plan: Plan, errored: bool = False, warnings: bool = True) -> str
     out: list[str] = []
     moves = [c for c in plan.changes if c.action is not Action.NOOP or
              (c.prev_run_addr is not None and c.prev_run_addr != c.addr)]
-    changes = [c for c in plan.changes if c in moves or c.importing is not None]
+    moving = {id(c) for c in moves}  # by identity: `c in moves` compares whole changes, N x N of them
+    changes = [c for c in plan.changes if id(c) in moving or c.importing is not None]
     actions = [c for c in changes if c.action is not Action.NOOP]
     if not changes and not [o for o in plan.output_changes if o.action is not Action.NOOP]:
         if plan.refresh_only:

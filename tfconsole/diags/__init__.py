@@ -94,6 +94,11 @@ class Diagnostics:
     items: list[Diagnostic] = field(default_factory=list)
 
     def append(self, d: Diagnostic | "Diagnostics" | Iterable[Diagnostic] | None) -> "Diagnostics":
+        # every vertex appends several (mostly empty) collections: the exact type first
+        if type(d) is Diagnostics:
+            if d.items:
+                self.items.extend(d.items)
+            return self
         if d is None:
             return self
         if isinstance(d, Diagnostic):
@@ -114,7 +119,9 @@ class Diagnostics:
 
     @property
     def has_errors(self) -> bool:
-        return any(d.is_error for d in self.items)
+        if not self.items:
+            return False
+        return any(d.severity is Severity.ERROR for d in self.items)
 
     def errors(self) -> list[Diagnostic]:
         return [d for d in self.items if d.is_error]

@@ -12,7 +12,10 @@ import rustworkx as rx
 
 class Graph:
     def __init__(self) -> None:
-        self.g: rx.PyDiGraph = rx.PyDiGraph(check_cycle=False, multigraph=False)
+        # multigraph=True: rustworkx then adds an edge without first scanning the dependency's
+        # out-edges for it, which made a provider of 20,000 instances quadratic; connect and
+        # connect_many never add an edge twice themselves
+        self.g: rx.PyDiGraph = rx.PyDiGraph(check_cycle=False, multigraph=True)
         self._index: dict[int, int] = {}  # id(vertex) -> node index
 
     # ---- vertices
@@ -49,12 +52,21 @@ class Graph:
             self.g.add_edge(a, b, None)
 
     def connect_many(self, pairs: Iterable[tuple[Any, Any]]) -> None:
-        """connect() for many (dependent, dependency) pairs in one rustworkx call; the graph is
-        not a multigraph, so an edge that already exists stays a single edge."""
+        """connect() for many (dependent, dependency) pairs in one rustworkx call; an edge that
+        already exists (in the graph or earlier in pairs) stays a single edge."""
         idx = self._index
-        edges = [(idx[id(b)], idx[id(a)]) for a, b in pairs if a is not b]
-        if edges:
-            self.g.add_edges_from_no_data(edges)
+        new: dict[tuple[int, int], None] = {}
+        for a, b in pairs:
+            if a is not b:
+                new[(idx[id(b)], idx[id(a)])] = None
+        if not new:
+            return
+        # the edges already there, read once per dependency
+        for head in {e[0] for e in new}:
+            for tail in self.g.successor_indices(head):
+                new.pop((head, tail), None)
+        if new:
+            self.g.add_edges_from_no_data(list(new))
 
     def disconnect(self, dependent: Any, dependency: Any) -> None:
         a, b = self.idx(dependency), self.idx(dependent)

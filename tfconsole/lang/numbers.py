@@ -27,8 +27,34 @@ import math
 import re
 from typing import Any
 
-import gmpy2
-from gmpy2 import mpfr, mpz
+
+class _Gmpy2:
+    """gmpy2 until it is first needed: importing it (and the importlib.metadata it loads) costs
+    every command 30 ms, and most configurations never hold a number that is not a small
+    integer. The first use binds this module's `gmpy2`, `mpfr` and `mpz` to the real ones."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(_load_gmpy2(), name)
+
+
+def _load_gmpy2() -> Any:
+    import gmpy2 as real
+
+    g = globals()
+    g["gmpy2"], g["mpfr"], g["mpz"] = real, real.mpfr, real.mpz
+    return real
+
+
+gmpy2: Any = _Gmpy2()
+
+
+def mpfr(*args: Any, **kwargs: Any) -> Any:  # replaced by gmpy2.mpfr on first use
+    return _load_gmpy2().mpfr(*args, **kwargs)
+
+
+def mpz(*args: Any, **kwargs: Any) -> Any:  # replaced by gmpy2.mpz on first use
+    return _load_gmpy2().mpz(*args, **kwargs)
+
 
 __all__ = [
     "Num", "NumberError", "NumberRangeError", "is_number", "parse", "parse_literal", "from_float64",
@@ -67,8 +93,6 @@ def _ctx(prec: int) -> Any:
         _CTX[prec] = c
     return c
 
-
-_CTX512 = _ctx(PREC)
 
 
 class Num:
@@ -142,9 +166,22 @@ def _coerce(v: Any) -> Any:
     raise TypeError(f"not a number: {v!r}")
 
 
-POS_INF = Num(mpfr("inf", PREC))
-NEG_INF = Num(mpfr("-inf", PREC))
-NEG_ZERO = Num(mpfr("-0", PREC))
+_SPECIAL: dict[str, Num] = {}
+_SPECIAL_TEXT = {"POS_INF": "inf", "NEG_INF": "-inf", "NEG_ZERO": "-0"}
+
+
+def _special(name: str) -> Num:
+    """POS_INF, NEG_INF or NEG_ZERO: made once, when first needed (they need gmpy2)."""
+    n = _SPECIAL.get(name)
+    if n is None:
+        n = _SPECIAL[name] = Num(mpfr(_SPECIAL_TEXT[name], PREC))
+    return n
+
+
+def __getattr__(name: str) -> Any:
+    if name in _SPECIAL_TEXT:
+        return _special(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def is_number(v: Any) -> bool:
@@ -226,7 +263,7 @@ def parse(s: str) -> Any:
     """go-cty's ParseNumberVal: a decimal string to a number at 512 bits, rounded as Go's
     big.Float.Parse rounds it. Raises NumberError("a number is required")."""
     if _INF_RE.match(s):
-        return NEG_INF if s[0] == "-" else POS_INF
+        return _special("NEG_INF") if s[0] == "-" else _special("POS_INF")
     m = _NUMBER_RE.match(s)
     if m is None:
         raise NumberError("a number is required")
@@ -239,7 +276,7 @@ def parse(s: str) -> Any:
         raise NumberError("a number is required")
     exp10 = int(exp_text or 0) - len(fp)
     if not digits:
-        return NEG_ZERO if sign == "-" else 0
+        return _special("NEG_ZERO") if sign == "-" else 0
     if exp10 >= 0 and len(digits) + exp10 <= 150:
         n = int(digits) * 10 ** exp10
         if n < _INT_LIMIT:
@@ -320,7 +357,7 @@ def sub(a: Any, b: Any) -> Any:
 
 def neg(a: Any) -> Any:
     if type(a) is int:
-        return -a if a else NEG_ZERO
+        return -a if a else _special("NEG_ZERO")
     return _norm(_ctx(a.f.precision).minus(a.f))
 
 
@@ -334,7 +371,7 @@ def mul(a: Any, b: Any) -> Any:
     if type(a) is int and type(b) is int:
         r = a * b
         if r == 0:
-            return NEG_ZERO if (a < 0 or b < 0) else 0
+            return _special("NEG_ZERO") if (a < 0 or b < 0) else 0
         if -_INT_LIMIT < r < _INT_LIMIT:
             return r
     fa, fb = _mp(a), _mp(b)
@@ -362,16 +399,16 @@ def div(a: Any, b: Any) -> Any:
     if type(a) is int and type(b) is int and b:
         q, r = divmod(a, b)
         if not r:
-            return NEG_ZERO if (q == 0 and (a < 0) != (b < 0)) else q
+            return _special("NEG_ZERO") if (q == 0 and (a < 0) != (b < 0)) else q
         # a fraction of two ints below 2**512: neither whole nor out of range
-        return Num(_CTX512.div(a, b))
+        return Num(_ctx(PREC).div(a, b))
     fa, fb = _mp(a), _mp(b)
     if (fa == 0 and fb == 0) or (gmpy2.is_infinite(fa) and gmpy2.is_infinite(fb)):
         raise NumberError("can't divide zero by zero or infinity by infinity")
     if fb == 0:
         # big.Float.Quo: x / ±0 is an infinity whose sign is the product of the signs
         negative = gmpy2.is_signed(fa) != gmpy2.is_signed(fb)
-        return NEG_INF if negative else POS_INF
+        return _special("NEG_INF") if negative else _special("POS_INF")
     return _norm(_ctx(max(_prec(a), _prec(b))).div(fa, fb))
 
 
@@ -500,7 +537,7 @@ def wire(v: Any) -> Any:
         return v
     f = v.f
     if gmpy2.is_infinite(f):
-        return POS_INF if f > 0 else NEG_INF
+        return _special("POS_INF") if f > 0 else _special("NEG_INF")
     if gmpy2.is_integer(f):
         n = int(f)
         if _I64_MIN <= n <= _I64_MAX:

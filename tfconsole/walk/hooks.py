@@ -47,13 +47,16 @@ def object_id(obj: Any, or_name: bool = False) -> IdHint | None:
 def _string_attr(obj: dict, keys: tuple[str, ...]) -> IdHint | None:
     """The first of keys whose attribute is string-typed: its value if known, not null and not
     sensitive (a switch on the first matching case, as Terraform's)."""
-    from tfconsole.lang.types import STRING
-    from tfconsole.lang.values import type_of
-
     for key in keys:
-        if key in obj and type_of(obj[key]) == STRING:
+        if key in obj:
             v = obj[key]
-            return IdHint(v, key) if type(v) is str else None
+            if type(v) is str:  # the common case, without building the value's type
+                return IdHint(v, key)
+            from tfconsole.lang.types import STRING
+            from tfconsole.lang.values import type_of
+
+            if type_of(v) == STRING:
+                return None
     return None
 
 

@@ -5,7 +5,6 @@ import json
 import re
 from typing import Any
 
-import regex as _uregex
 
 from .. import numbers as N
 from ..numbers import Num
@@ -84,19 +83,30 @@ def go_json(v: Any, escape_html: bool = True) -> str:
 # ---------------------------------------------------------------------------
 # grapheme clusters (Unicode's extended grapheme clusters, as go-textseg splits text)
 
-_GRAPHEME = _uregex.compile(r"\X")
+_GRAPHEME: Any = None
+
+
+def _grapheme_rx() -> Any:
+    """The cluster pattern, compiled on first use: importing `regex` costs every command
+    20 ms, and only text beyond ASCII needs it."""
+    global _GRAPHEME
+    if _GRAPHEME is None:
+        import regex
+
+        _GRAPHEME = regex.compile(r"\X")
+    return _GRAPHEME
 
 
 def graphemes(s: str) -> list[str]:
     if s.isascii() and "\r\n" not in s:
         return list(s)
-    return _GRAPHEME.findall(s)
+    return _grapheme_rx().findall(s)
 
 
 def grapheme_count(s: str) -> int:
     if s.isascii() and "\r\n" not in s:
         return len(s)
-    return sum(1 for _ in _GRAPHEME.finditer(s))
+    return sum(1 for _ in _grapheme_rx().finditer(s))
 
 
 # ---------------------------------------------------------------------------

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import math
 import struct
+from typing import Any
 
-import gmpy2
+from ..numbers import gmpy2  # loaded on first use
+
 
 __all__ = ["go_log", "go_pow", "go_exp"]
 
@@ -69,12 +71,15 @@ _LN2L = 0.28235290563031577122588448175013436025525412068e-12
 _OVERFLOW = 7.09782712893384e+02
 _C = (2.4801587301587301587e-5, 1.9841269841269841270e-4, 1.3888888888888888889e-3,
       8.3333333333333333333e-3, 4.1666666666666666667e-2, 1.6666666666666666667e-1, 0.5)
-_FMA_CTX = gmpy2.context(precision=53, emax=1024, emin=-1073, subnormalize=True,
-                         round=gmpy2.RoundToNearest)
+_FMA_CTX: Any = None
 
 
 def _fma(a: float, b: float, c: float) -> float:
     """a * b + c with one rounding, as the FMA instruction computes it."""
+    global _FMA_CTX
+    if _FMA_CTX is None:  # gmpy2 loads on first use (see lang/numbers.py)
+        _FMA_CTX = gmpy2.context(precision=53, emax=1024, emin=-1073, subnormalize=True,
+                                 round=gmpy2.RoundToNearest)
     return float(_FMA_CTX.fma(a, b, c))
 
 

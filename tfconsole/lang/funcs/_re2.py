@@ -10,15 +10,25 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator
 
-import re2
-
 from . import FunctionError
 
 __all__ = ["GoRegexp", "compile_go"]
 
-_OPTIONS = re2.Options()
-_OPTIONS.log_errors = False
-_OPTIONS.max_mem = 64 << 20  # RE2 refuses patterns whose program needs more ("expression too large")
+_RE2: Any = None
+
+
+def _engine() -> tuple[Any, Any]:
+    """(the re2 module, its options), loaded on the first pattern: the import costs every
+    command that never matches anything."""
+    global _RE2
+    if _RE2 is None:
+        import re2
+
+        opts = re2.Options()
+        opts.log_errors = False
+        opts.max_mem = 64 << 20  # RE2 refuses patterns whose program needs more ("expression too large")
+        _RE2 = (re2, opts)
+    return _RE2
 
 # RE2's error texts and Go's regexp/syntax wording for the same codes
 _GO_CODES = [
@@ -94,8 +104,9 @@ class Match:
 
 class GoRegexp:
     def __init__(self, pattern: str):
+        re2, options = _engine()
         try:
-            self._rx = re2.compile(pattern.encode("utf-8", "surrogatepass"), _OPTIONS)
+            self._rx = re2.compile(pattern.encode("utf-8", "surrogatepass"), options)
         except re2.error as exc:
             raise FunctionError(f"invalid regexp pattern: {_go_error(exc.args[0] if exc.args else exc)}") \
                 from None

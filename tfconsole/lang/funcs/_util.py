@@ -1,6 +1,7 @@
 """Helpers shared by the function modules."""
 from __future__ import annotations
 
+import datetime as _dt
 from typing import Any
 
 from ..types import (
@@ -86,4 +87,17 @@ def kind(v: Any) -> str:
     return "other"
 
 
-__all__ = ["num", "whole", "check_size", "MAX_STRING_CHARS", "is_seq_type", "elem_types", "null_of", "is_seq", "kind", "DYNAMIC", "Sensitive"]
+__all__ = ["num", "whole", "check_size", "MAX_STRING_CHARS", "is_seq_type", "elem_types", "null_of", "is_seq", "kind", "DYNAMIC", "Sensitive",
+           "rfc3339"]
+
+
+def rfc3339(t: _dt.datetime) -> str:
+    """A timestamp as Go's time.RFC3339 formats it (timestamp functions and YAML alike)."""
+    base = t.strftime("%Y-%m-%dT%H:%M:%S")
+    off = t.utcoffset() or _dt.timedelta(0)
+    if off == _dt.timedelta(0):
+        return base + "Z"
+    secs = int(off.total_seconds())
+    sign = "+" if secs >= 0 else "-"
+    secs = abs(secs)
+    return f"{base}{sign}{secs // 3600:02d}:{(secs % 3600) // 60:02d}"

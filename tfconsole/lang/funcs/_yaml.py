@@ -16,6 +16,7 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ..numbers import Num
 from ..values import Null, TList, TMap, TSet, format_number, is_null, parse_number, ConversionError
 from . import FunctionError
+from ._util import rfc3339
 
 STR = "tag:yaml.org,2002:str"
 INT = "tag:yaml.org,2002:int"
@@ -92,17 +93,6 @@ def _parse_ts(s: str) -> str | None:
     except ValueError:
         return None
     return rfc3339(t)
-
-
-def rfc3339(t: _dt.datetime) -> str:
-    base = t.strftime("%Y-%m-%dT%H:%M:%S")
-    off = t.utcoffset() or _dt.timedelta(0)
-    if off == _dt.timedelta(0):
-        return base + "Z"
-    secs = int(off.total_seconds())
-    sign = "+" if secs >= 0 else "-"
-    secs = abs(secs)
-    return f"{base}{sign}{secs // 3600:02d}:{(secs % 3600) // 60:02d}"
 
 
 def _parse_go_int(s: str) -> int | None:

@@ -8,7 +8,7 @@ from decimal import Decimal
 from ..types import NUMBER, STRING
 from ..values import Unknown
 from . import FunctionError, Param, register
-from ._yaml import rfc3339
+from ._util import rfc3339
 
 _MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December"]

@@ -15,7 +15,6 @@ from ..types import DYNAMIC, STRING, ListType, ObjectType
 from ..values import TList, Unknown, from_json_implied, type_of
 from . import FunctionError, Param, register
 from ._gofmt import go_json
-from ._yaml import yaml_decode, yaml_encode
 
 
 def _b64decode(s: str) -> bytes:
@@ -273,6 +272,13 @@ def _urlencode(args, ctx):
     return urllib.parse.quote_plus(args[0], safe="-_.~")
 
 
+def yaml_decode(src: str) -> Any:
+    # PyYAML loads only for the configurations that call these (20 ms of every command otherwise)
+    from ._yaml import yaml_decode as decode
+
+    return decode(src)
+
+
 @register("yamldecode", [Param("src", STRING)], lambda args: type_of(yaml_decode(args[0]))
           if isinstance(args[0], str) else DYNAMIC)
 def _yamldecode(args, ctx):
@@ -281,4 +287,6 @@ def _yamldecode(args, ctx):
 
 @register("yamlencode", [Param("value", DYNAMIC, allow_null=True)], STRING)
 def _yamlencode(args, ctx):
+    from ._yaml import yaml_encode
+
     return yaml_encode(args[0])

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import re
 
-import gmpy2
-
 from .. import numbers as N
+from ..numbers import gmpy2  # loaded on first use
 from ..types import NUMBER, STRING
 from . import FunctionError, Param, register
 from ._gomath import go_log, go_pow

@@ -5,21 +5,28 @@
 """
 from __future__ import annotations
 
-from typing import Callable
+from importlib import import_module
+from typing import Any, Callable
 
 from ..interface import Provider
-from .external import ExternalProvider
-from .http import HTTPProvider
-from .local import LocalProvider
-from .null import NullProvider
-from .random import RandomProvider
-from .time import TimeProvider
 
-EXTRA_BUILTINS: dict[str, Callable[[], Provider]] = {
-    "registry.terraform.io/hashicorp/random": RandomProvider,
-    "registry.terraform.io/hashicorp/null": NullProvider,
-    "registry.terraform.io/hashicorp/local": LocalProvider,
-    "registry.terraform.io/hashicorp/time": TimeProvider,
-    "registry.terraform.io/hashicorp/http": HTTPProvider,
-    "registry.terraform.io/hashicorp/external": ExternalProvider,
+
+def _lazy(module: str, name: str) -> Callable[..., Provider]:
+    """A factory that imports its provider's module when first called: most configurations use
+    none of these, and their modules (TLS, subprocesses, ctypes) cost every command otherwise."""
+
+    def make(*args: Any, **kwargs: Any) -> Provider:
+        return getattr(import_module(f"{__package__}.{module}"), name)(*args, **kwargs)
+
+    make.__qualname__ = make.__name__ = name
+    return make
+
+
+EXTRA_BUILTINS: dict[str, Callable[..., Provider]] = {
+    "registry.terraform.io/hashicorp/random": _lazy("random", "RandomProvider"),
+    "registry.terraform.io/hashicorp/null": _lazy("null", "NullProvider"),
+    "registry.terraform.io/hashicorp/local": _lazy("local", "LocalProvider"),
+    "registry.terraform.io/hashicorp/time": _lazy("time", "TimeProvider"),
+    "registry.terraform.io/hashicorp/http": _lazy("http", "HTTPProvider"),
+    "registry.terraform.io/hashicorp/external": _lazy("external", "ExternalProvider"),
 }
