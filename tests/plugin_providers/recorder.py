@@ -20,11 +20,7 @@ from concurrent import futures
 from typing import Any
 
 
-# This provider (a Python gRPC server) was seen aborting at start-up now and then, with gRPC's
-# "epoll_wait error: Bad file descriptor", when tfconsole launched it; the poll-based event
-# engine has no epoll set to lose.
-os.environ.setdefault("GRPC_POLL_STRATEGY", "poll")
-import grpc  # noqa: E402
+import grpc
 import msgpack
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))

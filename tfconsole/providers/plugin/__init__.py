@@ -18,3 +18,8 @@ import os
 # gRPC's core library logs connection events (a provider closing its end at shutdown) on our
 # stderr unless told otherwise; it reads this once, when it is first loaded.
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+# Its fork handlers run in every child we fork to start a provider (preexec_fn forces a real
+# fork) and, while a channel to another provider is busy, now and then leave that child
+# failing inside gRPC before it can exec: "epoll_wait error: Bad file descriptor" (grpc/grpc
+# issue 43055). Our children exec at once and never use gRPC, so they need no fork support.
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
