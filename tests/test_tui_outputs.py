@@ -112,3 +112,45 @@ async def test_empty_log_pane_is_small_and_L_shows_it_full_screen(tmp_path: Path
         await pilot.press("y")
         await wait_for(pilot, lambda: not app.busy and app.summary_line.startswith("Apply complete!"))
         await wait_for(pilot, lambda: not pane.has_class("empty"))  # the apply's progress lines
+
+
+COLLECTIONS = """\
+variable "nothing" {
+  type    = string
+  default = null
+}
+output "list" {
+  value = tolist(["a", "b"])
+}
+output "obj" {
+  value = { name = "x", none = var.nothing, tags = tomap({ k = "v" }) }
+}
+output "text" {
+  value = "line one\\nline two\\n"
+}
+"""
+
+
+async def test_applied_outputs_read_as_the_output_command_prints_them(tmp_path: Path) -> None:
+    """After an apply the Outputs detail shows each value as `tfconsole output` does (which
+    the differential tests hold to Terraform's): tolist(...), quoted keys, typed nulls, heredocs."""
+    import subprocess
+    import sys
+
+    (tmp_path / "main.tf").write_text(COLLECTIONS)
+    app = ConsoleApp(str(tmp_path))
+    async with app.run_test(size=(120, 48)) as pilot:
+        await pilot.press("p")
+        await wait_for(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy)
+        await pilot.press("a")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: not app.busy and app.summary_line.startswith("Apply complete!"))
+        app._tree("plan").move_cursor(node_of(app, "outputs"))
+        await wait_for(pilot, lambda: detail(app).startswith("Outputs:"))
+        shown = detail(app)
+    cli = subprocess.run([sys.executable, "-m", "tfconsole", f"-chdir={tmp_path}", "output", "-no-color"],
+                         capture_output=True, text=True, timeout=300)
+    assert cli.returncode == 0, cli.stderr
+    assert "tolist(" in cli.stdout and "tostring(null)" in cli.stdout
+    assert shown.split("\n", 2)[2].strip() == cli.stdout.strip()

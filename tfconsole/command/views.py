@@ -1014,14 +1014,6 @@ def outputs_json(state: State) -> dict:
     return {n: {"sensitive": o.sensitive, "type": o.type, "value": o.value} for n, o in sorted(state.outputs.items())}
 
 
-def render_output_value(value: Any, ty: Any) -> str:
-    from tfconsole.lang.types import type_from_json
-    from tfconsole.lang.values import from_json_typed
-
-    v = from_json_typed(value, type_from_json(ty))
-    return render_value(v, -2)
-
-
 def format_output_value(value: Any, ty: Any) -> str:
     """A stored output value as `terraform output` and apply's "Outputs:" print it: the console's
     notation (quoted keys, tolist(...)/tomap(...), typed nulls such as tostring(null))."""

@@ -220,14 +220,16 @@ class PlanView:
                           NodeInfo("output-change", o.name, o))
 
     @staticmethod
-    def _output_value(o: Any) -> str:
-        from tfconsole.command.views import render_output_value
+    def _output_value(o: Any, one_line: bool = True) -> str:
+        """An applied output as `tfconsole output` prints it (Terraform's notation), on one line
+        for a tree label."""
+        from tfconsole.command.views import format_output_value
 
         try:
-            text = render_output_value(o.value, o.type)
+            text = format_output_value(o.value, o.type)
         except Exception:  # noqa: BLE001 - a value the renderer cannot draw is still shown
             text = str(o.value)
-        return " ".join(text.split())
+        return " ".join(text.split()) if one_line else text
 
     def _outputs_detail(self, info: NodeInfo) -> Text:
         """Outputs as `terraform plan` ("Changes to Outputs:") or `apply` ("Outputs:") print them;
@@ -239,7 +241,7 @@ class PlanView:
             items = state.outputs.items() if info.kind == "outputs" else [(info.addr, info.payload)]
             t = Text("Outputs:\n\n", style="bold")
             for name, o in sorted(items):
-                t.append(f"{name} = {'<sensitive>' if o.sensitive else self._output_value(o)}\n")
+                t.append(f"{name} = {'<sensitive>' if o.sensitive else self._output_value(o, one_line=False)}\n")
             return t
         ocs = [o for o in (self.plan.output_changes if self.plan is not None else [])
                if o.action is not Action.NOOP and (info.kind == "outputs" or o.name == info.addr)]
