@@ -180,6 +180,9 @@ ERROR_CASES = {
     "key-on-single-resource": ('resource "terraform_data" "a" {}\n'
                                'import {\n  to = terraform_data.a["k"]\n  id = "x"\n}\n'),
     "data-source-target": 'import {\n  to = data.terraform_remote_state.s\n  id = "x"\n}\n',
+    # keyed targets without configuration: refused by the validate walk (no "Planning failed.")
+    "keyed-target-without-configuration": 'import {\n  to = terraform_data.x["k"]\n  id = "x"\n}\n',
+    "indexed-target-without-configuration": 'import {\n  to = terraform_data.x[0]\n  id = "x"\n}\n',
     "removed-create-provisioner": ('removed {\n  from = terraform_data.a\n  provisioner "local-exec" {\n'
                                    '    command = "echo hi"\n  }\n}\n'),
 }
@@ -193,8 +196,8 @@ def test_errors_as_terraform_reports_them(tmp_path: Path, name: str) -> None:
         d.mkdir()
         (d / "main.tf").write_text(ERROR_CASES[name])
         run(d, "init", "-input=false", "-no-color")
-        code, _out, err = run(d, "plan", "-input=false", "-no-color")
-        got[tool] = (code, errors(UUID.sub("<uuid>", err)))
+        code, out, err = run(d, "plan", "-input=false", "-no-color")
+        got[tool] = (code, errors(UUID.sub("<uuid>", err)), bool(PLANNING_FAILED.search(out)))
     assert got["terraform"][0] == 1 and got["terraform"][1], got["terraform"]
     assert got["tfconsole"] == got["terraform"]
 

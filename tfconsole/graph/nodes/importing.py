@@ -133,7 +133,7 @@ def expand(ctx: WalkContext, rc: ResourceConfig, blocks: list[Import], expansion
                 if identity is None:
                     continue
             else:
-                import_id = _evaluate_id(imp, scope, diags, addr)
+                import_id = _evaluate_id(imp, scope, diags)
             if diags.has_errors or import_id is None:
                 continue
             exp = expansions.get(addr.abs_resource())
@@ -214,18 +214,25 @@ def _check_key_kind(rc: ResourceConfig, key: InstanceKey, imp: Import) -> Diagno
     return d
 
 
-def validate_identities(ctx: WalkContext, rc: ResourceConfig, blocks: list[Import],
-                        provider_addr: str) -> Diagnostics:
-    """The validate walk's check of `identity` objects (Terraform evaluates them with unknown
-    inputs): the schema's attributes, of its types. Blocks with for_each are checked at plan."""
+def validate_blocks(ctx: WalkContext, rc: ResourceConfig, blocks: list[Import], provider_addr: str) -> Diagnostics:
+    """The validate walk's checks of the import blocks aimed at a resource, as Terraform's: the
+    target's key against the resource's count / for_each, the `id` (unknown allowed, but not
+    empty or null) and the `identity` object (its schema's attributes, of their types). Blocks
+    with for_each are checked at plan."""
     from tfconsole.walk.context import ModuleData
 
     diags = Diagnostics()
     for imp in blocks:
-        if imp.identity is None or imp.for_each is not None:
+        if imp.for_each is not None:
             continue
+        to = parse_to(imp.to)[0]
+        if to is not None and (to.key is None or to.key[0] == "lit"):
+            diags.extend(_check_key_kind(rc, None if to.key is None else to.key[1], imp))
         scope = Scope(ModuleData(ctx, ModuleInstance()), base_dir=ctx.working_dir)
-        _evaluate_identity(ctx, rc, imp, scope, diags, provider_addr, allow_unknown=True)
+        if imp.id is not None:
+            _evaluate_id(imp, scope, diags, allow_unknown=True)
+        if imp.identity is not None:
+            _evaluate_identity(ctx, rc, imp, scope, diags, provider_addr, allow_unknown=True)
     return diags
 
 
@@ -279,9 +286,9 @@ def _known_value(expr: Any, scope: Scope, diags: Diagnostics, arg: str, noun: st
     return plain
 
 
-def _evaluate_id(imp: Import, scope: Scope, diags: Diagnostics, addr: AbsResourceInstance) -> str | None:
-    plain = _known_value(imp.id, scope, diags, "id", "ID")
-    if plain is None:
+def _evaluate_id(imp: Import, scope: Scope, diags: Diagnostics, allow_unknown: bool = False) -> str | None:
+    plain = _known_value(imp.id, scope, diags, "id", "ID", allow_unknown)
+    if plain is None or not is_wholly_known(plain):
         return None
     rng = imp.id.range
     try:
@@ -392,7 +399,18 @@ def with_import_targets(root: Module, generate_config_out: str, plan: Any) -> tu
 
     diags = Diagnostics()
     added: list[Resource] = []
-    for imp, to in missing_targets(root):
+    missing = missing_targets(root)
+    # Terraform's validate walk refuses a keyed target without configuration (there is no
+    # resource whose count / for_each the key could match, and config generation takes none)
+    for imp, to in missing:
+        if imp.for_each is None and to.key is not None:
+            diags.error("Configuration for import target does not exist",
+                        "The given import block is not compatible with config generation. The "
+                        "-generate-config-out option cannot be used with import blocks which use for_each, or "
+                        "resources which use for_each or count.", imp.to_range)
+    if diags.has_errors:
+        return Plan(errored=True, validation_failed=True), diags
+    for imp, to in missing:
         res = Resource(to.mode, to.type, to.name)
         if not generate_config_out or to.module_steps or to.key is not None:
             diags.extend(no_config_error(imp, to))

@@ -744,9 +744,9 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
             ctx.register_resource_expansion(abs_res, Expansion(exp.mode, [], unknown=True) if exp.mode else exp)
             facts.instances.append((abs_res, rep))
         if self.imports and self.provider_addr:
-            from .importing import validate_identities
+            from .importing import validate_blocks
 
-            diags.extend(validate_identities(ctx, rc, self.imports, self.provider_addr))
+            diags.extend(validate_blocks(ctx, rc, self.imports, self.provider_addr))
         return facts, diags
 
 
