@@ -43,11 +43,7 @@ def builtin_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str
     for tool, d in dirs.items():
         seen[tool] = {}
         for name, args in STEPS:
-            if tool == "terraform":
-                code, out, err = tfrun.terraform(args, d)
-            else:
-                p = tfrun.tfconsole(args, d)
-                code, out, err = p.returncode, p.stdout, p.stderr
+            code, out, err = tfrun.run_tool(tool, args, d)
             seen[tool][name] = (code, _normal(out), err)
     return seen
 

@@ -45,11 +45,7 @@ def runs(request: pytest.FixtureRequest,
     for tool, d in dirs.items():
         got: dict[str, Any] = {}
         for name, args in STEPS:
-            if tool == "terraform":
-                code, out, err = tfrun.terraform(args, d)
-            else:
-                p = tfrun.tfconsole(args, d)
-                code, out, err = p.returncode, p.stdout, p.stderr
+            code, out, err = tfrun.run_tool(tool, args, d)
             got[name] = (code, tfrun.normal_cli_text(out), err)
             if name == "apply":
                 got["state"] = json.loads(re.sub(r'"[0-9a-f-]{36}"', '"ID"', json.dumps(_state(d))))

@@ -39,6 +39,16 @@ def node_of(app: ConsoleApp, kind: str):
     return next(n for n in app._tree("plan").walk() if n.data is not None and n.data.kind == kind)
 
 
+async def plan_and_apply(pilot, app: ConsoleApp) -> None:
+    """p, then a and y: the plan, then its apply, confirmed."""
+    await pilot.press("p")
+    await wait_for(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy)
+    await pilot.press("a")
+    await wait_for(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen")
+    await pilot.press("y")
+    await wait_for(pilot, lambda: not app.busy and app.summary_line.startswith("Apply complete!"))
+
+
 async def test_outputs_in_plan_review_and_after_apply(tmp_path: Path) -> None:
     (tmp_path / "main.tf").write_text(CONFIG)
     app = ConsoleApp(str(tmp_path))
@@ -105,12 +115,7 @@ async def test_empty_log_pane_is_small_and_L_shows_it_full_screen(tmp_path: Path
         await pilot.press("L")
         await pilot.pause(0.1)
         assert app.screen.maximized is None
-        await pilot.press("p")
-        await wait_for(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy)
-        await pilot.press("a")
-        await wait_for(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen")
-        await pilot.press("y")
-        await wait_for(pilot, lambda: not app.busy and app.summary_line.startswith("Apply complete!"))
+        await plan_and_apply(pilot, app)
         await wait_for(pilot, lambda: not pane.has_class("empty"))  # the apply's progress lines
 
 
@@ -140,12 +145,7 @@ async def test_applied_outputs_read_as_the_output_command_prints_them(tmp_path: 
     (tmp_path / "main.tf").write_text(COLLECTIONS)
     app = ConsoleApp(str(tmp_path))
     async with app.run_test(size=(120, 48)) as pilot:
-        await pilot.press("p")
-        await wait_for(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy)
-        await pilot.press("a")
-        await wait_for(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen")
-        await pilot.press("y")
-        await wait_for(pilot, lambda: not app.busy and app.summary_line.startswith("Apply complete!"))
+        await plan_and_apply(pilot, app)
         app._tree("plan").move_cursor(node_of(app, "outputs"))
         await wait_for(pilot, lambda: detail(app).startswith("Outputs:"))
         shown = detail(app)

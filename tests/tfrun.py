@@ -56,6 +56,14 @@ def terraform_fresh(args: list[str], cwd: str, timeout: int = 600) -> tuple[int,
     return p.returncode, p.stdout, p.stderr
 
 
+def run_tool(tool: str, args: list[str], cwd: str) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of `terraform` (in-process) or `tfconsole` (a subprocess)."""
+    if tool == "terraform":
+        return terraform(args, cwd)
+    p = tfconsole(args, cwd)
+    return p.returncode, p.stdout, p.stderr
+
+
 def write_files(d: str, files: dict[str, str | bytes]) -> None:
     for name, content in files.items():
         p = os.path.join(d, name)
