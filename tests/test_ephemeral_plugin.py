@@ -98,6 +98,15 @@ def _store(ws: Workspace) -> dict[str, list[str]]:
     return {p.name: p.read_text().splitlines() for p in sorted(ws.store.iterdir()) if p.suffix in (".log", ".txt")}
 
 
+def _without_plan_walk_renews(calls: list[str]) -> list[str]:
+    """The calls with the plan walk's renews left out. The plan walk (up to the first close)
+    renews only when it happens to last longer than the one second the provider asks for, which
+    depends on the machine's load, for either tool; the apply walk's renew, during a four-second
+    create, does not."""
+    first_close = next((i for i, c in enumerate(calls) if c.startswith("close ")), len(calls))
+    return [c for i, c in enumerate(calls) if i > first_close or not c.startswith("renew ")]
+
+
 def _attributes(ws: Workspace) -> list[tuple[str, dict[str, Any]]]:
     state = ws.state()
     return [(f"{r['type']}.{r['name']}", i["attributes"]) for r in state["resources"] for i in r["instances"]]
@@ -113,7 +122,8 @@ def test_ephemeral_resource_configures_a_provider_and_a_write_only_attribute(tmp
         assert r.returncode == 0, r.stderr
         store = _store(ws)
         progress = [ln for ln in r.stdout.splitlines() if ln.startswith("ephemeral.")]
-        seen[tool] = (store["calls.log"], sorted(set(store["configured.log"])), store["sink-k1.txt"],
+        seen[tool] = (_without_plan_walk_renews(store["calls.log"]), sorted(set(store["configured.log"])),
+                      store["sink-k1.txt"],
                       _attributes(ws), progress)
         text = (ws.dir / "terraform.tfstate").read_text()
         assert "eph-" not in text and "priv-" not in text
@@ -128,7 +138,8 @@ def test_destroy_configures_the_provider_from_the_ephemeral_resource(tmp_path: P
                                                                     tfeph_provider: Path) -> None:
     """A destroy has no configuration vertices of its own, yet the provider it needs is configured
     from an ephemeral resource (and the other from a local): both open it as they do in a plan."""
-    config = PROVIDER_AND_WRITE_ONLY.replace("delay     = 4", "delay = 0").replace(
+    # no renew: whether one lands in the destroy walk would depend on the machine's load
+    config = PROVIDER_AND_WRITE_ONLY.replace("delay     = 4", "delay = 0").replace("renew = true", "renew = false").replace(
         'resource "tfeph_sink"', 'locals {\n  l = "local-${var.suffix}"\n}\nvariable "suffix" {\n  default = "x"\n}\n'
         'provider "tfeph" {\n  token = local.l\n}\nresource "tfeph_sink"', 1)
     tools = _workspaces(tmp_path, tfeph_provider, config)
