@@ -202,6 +202,49 @@ def test_errors_as_terraform_reports_them(tmp_path: Path, name: str) -> None:
     assert got["tfconsole"] == got["terraform"]
 
 
+# import blocks whose target resource has no configuration: which of Terraform's checks answers
+# (graph building, the validate walk's config-generation and key checks, the plan's key check)
+MISSING_TARGET_CASES = {
+    "for-each-string-keys": ('import {\n  for_each = toset(["a", "b"])\n  to       = terraform_data.x[each.key]\n'
+                             '  id       = each.key\n}\n'),
+    "for-each-number-keys": ('import {\n  for_each = { a = 1, b = 2 }\n  to       = terraform_data.x[each.value]\n'
+                             '  id       = each.key\n}\n'),
+    "for-each-unkeyed-target": ('import {\n  for_each = toset(["a"])\n  to       = terraform_data.x\n'
+                                '  id       = each.key\n}\n'),
+    "for-each-literal-key": ('import {\n  for_each = toset(["a"])\n  to       = terraform_data.x["k"]\n'
+                             '  id       = each.key\n}\n'),
+    # a variable is unknown to the validate walk: only the plan checks the keys
+    "for-each-over-a-variable": ('variable "ids" {\n  type    = list(string)\n  default = ["p", "q"]\n}\n'
+                                 'import {\n  for_each = var.ids\n  to       = terraform_data.x[each.key]\n'
+                                 '  id       = each.value\n}\n'),
+    "module-not-in-configuration": 'import {\n  to = module.m.terraform_data.x\n  id = "a"\n}\n',
+    "resource-not-in-child-module": ('module "m" {\n  source = "./m"\n}\n'
+                                     'import {\n  to = module.m.terraform_data.y\n  id = "a"\n}\n'),
+    "two-blocks-both-refused": ('import {\n  to = terraform_data.x["a"]\n  id = "a"\n}\n'
+                                'import {\n  for_each = toset(["a"])\n  to       = terraform_data.y[each.key]\n'
+                                '  id       = each.key\n}\n'),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MISSING_TARGET_CASES))
+def test_targets_without_configuration_in_validate_and_plan(tmp_path: Path, name: str) -> None:
+    got = {}
+    for tool, run in RUNNERS.items():
+        d = tmp_path / tool
+        (d / "m").mkdir(parents=True)
+        (d / "main.tf").write_text(MISSING_TARGET_CASES[name])
+        (d / "m" / "main.tf").write_text('resource "terraform_data" "x" {}\n')
+        run(d, "init", "-input=false", "-no-color")
+        seen = []
+        for command in ("validate", "plan"):
+            code, out, err = run(d, command, "-input=false", "-no-color") if command == "plan" else \
+                run(d, command, "-no-color")
+            seen.append((command, code, errors(err), bool(PLANNING_FAILED.search(out))))
+        got[tool] = seen
+    assert all(code == 1 for _, code, _, _ in got["terraform"][1:]), got["terraform"]
+    assert got["tfconsole"] == got["terraform"]
+
+
 def test_import_block_in_a_child_module_is_ignored(tmp_path: Path) -> None:
     """Terraform 1.15 reads import blocks only in the root module: a child's plans a new object."""
     child = 'resource "terraform_data" "a" {}\nimport {\n  to = terraform_data.a\n  id = "x"\n}\n'

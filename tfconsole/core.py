@@ -225,7 +225,7 @@ class Context:
 
             return with_import_targets(self.config, generate_config_out, lambda: self.plan(
                 state, refresh=refresh, targets=targets, replace=replace, excludes=excludes, _validated=_validated,
-                _imports_ready=True))
+                _imports_ready=True), validate=self._validation_errors)
         diags = Diagnostics()
         prev_run = state.deep_copy()
         prior = state.deep_copy()

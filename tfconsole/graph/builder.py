@@ -19,6 +19,7 @@ from .transforms import (
 
 from .nodes.base import DynamicExpandable
 from .transforms.ephemeral_close import EphemeralCloseTransformer
+from .transforms.imports import MissingImportTargetsTransformer
 from .transforms.provider_values import ProviderValuesTransformer
 from .transforms.expand import ExpandInstancesTransformer, ExpandOrphansTransformer, ValidateInstancesTransformer
 
@@ -30,6 +31,9 @@ def plan_steps() -> list[Transform]:
         # 1. One vertex per configuration object; resources stay config-level and expand
         #    into instances only when walked (count/for_each may depend on other values).
         ConfigTransformer(),
+        # 1b. Import blocks with for_each whose target has no configuration: their keys are
+        #     checked against a resource without count / for_each, as Terraform does at plan.
+        MissingImportTargetsTransformer(plan=True),
         # 2. Resources in state with no configuration become orphan (delete) vertices.
         OrphanResourceTransformer(),
         # 3. Everything inside a module waits for that module's count/for_each expansion.
@@ -129,7 +133,8 @@ def apply_destroy_steps() -> list[Transform]:
 
 
 def validate_steps() -> list[Transform]:
-    return [ConfigTransformer(), ModuleExpansionTransformer(), SelfReferenceTransformer(), ReferenceTransformer(),
+    return [ConfigTransformer(), MissingImportTargetsTransformer(), ModuleExpansionTransformer(),
+            SelfReferenceTransformer(), ReferenceTransformer(),
             ProviderTransformer(), RootTransformer(), CycleValidationTransformer()]
 
 

@@ -31,6 +31,8 @@ from tfconsole.lang.values import (
     unmark_deep,
 )
 
+from .base import Executable, Node, Referencer, expr_keys
+
 if TYPE_CHECKING:
     from tfconsole.walk.context import Expansion, WalkContext
 
@@ -99,6 +101,66 @@ def missing_targets(root: Module) -> list[tuple[Import, ImportTo]]:
     return out
 
 
+CONFIG_GEN_REFUSED = ("The given import block is not compatible with config generation. The -generate-config-out "
+                      "option cannot be used with import blocks which use for_each, or resources which use for_each "
+                      "or count.")
+
+
+class MissingTargetNode(Node, Referencer, Executable):
+    """The validate walk's vertex for an import block whose target resource has no configuration
+    (Terraform adds one too, to see whether configuration could be generated for it). Its checks,
+    in Terraform's order, stop at the first error: a target outside the root module cannot be
+    generated; a keyed target or an import with for_each cannot either; with for_each, each
+    evaluated key is checked against a resource that uses neither count nor for_each."""
+
+    kind = "import"
+
+    def __init__(self, imp: Import, to: ImportTo):
+        self.imp, self.to = imp, to
+        self.module = ModulePath()
+        self.name = f"import {to.static_text() or to.resource_text()} (no configuration)"
+        self._keys = expr_keys(ModulePath(), imp.id, imp.for_each)
+
+    def reference_keys(self) -> list[Any]:
+        return self._keys
+
+    def execute(self, ctx: "WalkContext") -> Diagnostics:
+        from tfconsole.walk.context import ModuleData
+
+        imp, to, diags = self.imp, self.to, Diagnostics()
+        if ctx.refresh_only or ctx.destroy_mode:  # they take no imports
+            return diags
+        if to.module_steps:
+            return diags.error("Configuration for import target does not exist",
+                               f"Resource {to.resource_text()} not found. Only resources within the root module "
+                               "are eligible for config generation.", imp.to_range)
+        if to.static_text() is not None and (to.key is not None or imp.for_each is not None):
+            return diags.error("Configuration for import target does not exist", CONFIG_GEN_REFUSED, imp.to_range)
+        root = Scope(ModuleData(ctx, ModuleInstance()), base_dir=ctx.working_dir)
+        for each in _each_pairs(imp, root, diags, allow_unknown=ctx.operation == "validate"):
+            scope = Scope(ModuleData(ctx, ModuleInstance()), each=each, base_dir=ctx.working_dir)
+            addr = _resolve(to, scope, imp, diags)
+            if addr is not None:
+                diags.extend(_check_key_kind(None, addr.key, imp))
+            if not diags.has_errors and imp.id is not None:
+                _evaluate_id(imp, scope, diags, allow_unknown=True)
+            if diags.has_errors:
+                break
+        return diags
+
+
+def missing_module_errors(root: Module) -> Diagnostics:
+    """Terraform's graph-building check: an import target inside a module the configuration does
+    not have is an error before anything is validated."""
+    diags = Diagnostics()
+    for imp, to in missing_targets(root):
+        if root.module_at(ModulePath(tuple(n for n, _ in to.module_steps))) is None:
+            diags.error("Configuration for import target does not exist",
+                        f"The configuration for the given import target {to.resource_text()} does not exist. All "
+                        "target instances must have an associated configuration to be imported.", imp.to_range)
+    return diags
+
+
 def no_config_error(imp: Import, to: ImportTo) -> Diagnostics:
     return Diagnostics().error(
         "Configuration for import target does not exist",
@@ -147,8 +209,9 @@ def expand(ctx: WalkContext, rc: ResourceConfig, blocks: list[Import], expansion
     return out, diags
 
 
-def _each_pairs(imp: Import, scope: Scope, diags: Diagnostics) -> list[tuple | None]:
-    """(each.key, each.value) for every element of for_each (maps, sets, lists); [None] without it."""
+def _each_pairs(imp: Import, scope: Scope, diags: Diagnostics, allow_unknown: bool = False) -> list[tuple | None]:
+    """(each.key, each.value) for every element of for_each (maps, sets, lists); [None] without it.
+    `allow_unknown` (the validate walk): an unknown for_each gives no pairs and no error."""
     if imp.for_each is None:
         return [None]
     v, d = evaluate(imp.for_each, scope)
@@ -156,6 +219,8 @@ def _each_pairs(imp: Import, scope: Scope, diags: Diagnostics) -> list[tuple | N
     if d.has_errors:
         return []
     v, _ = unmark(v)
+    if allow_unknown and (isinstance(v, Unknown) or not is_wholly_known(v)):
+        return []
     if isinstance(v, Unknown) or not is_wholly_known(v):
         diags.error("Invalid for_each argument", "The \"for_each\" value of an import block depends on values that "
                     "cannot be determined until apply.", imp.for_each.range)
@@ -198,10 +263,11 @@ def _resolve(to: ImportTo, scope: Scope, imp: Import, diags: Diagnostics) -> Abs
     return AbsResourceInstance(ModuleInstance(steps), Resource(to.mode, to.type, to.name), keys[-1])
 
 
-def _check_key_kind(rc: ResourceConfig, key: InstanceKey, imp: Import) -> Diagnostics:
-    """Terraform's check that the key suits the resource's count / for_each."""
+def _check_key_kind(rc: ResourceConfig | None, key: InstanceKey, imp: Import) -> Diagnostics:
+    """Terraform's check that the key suits the resource's count / for_each (None: a resource
+    without configuration, which has neither)."""
     d = Diagnostics()
-    each, count = rc.for_each is not None, rc.count is not None
+    each, count = rc is not None and rc.for_each is not None, rc is not None and rc.count is not None
     if isinstance(key, str):
         why = None if each else "The target resource does not use for_each."
     elif isinstance(key, int):
@@ -386,10 +452,12 @@ def generated_body(rc: ResourceConfig, schema: Any, value: dict[str, Any], block
     return text, _without(parsed.blocks[0].body, ("provider",)), diags
 
 
-def with_import_targets(root: Module, generate_config_out: str, plan: Any) -> tuple[Any, Diagnostics]:
+def with_import_targets(root: Module, generate_config_out: str, plan: Any,
+                        validate: Any) -> tuple[Any, Diagnostics]:
     """Run `plan` once every import block's target has configuration: a target without any is
     an error, unless -generate-config-out asks for it to be generated (a synthetic resource,
-    planned with configuration made from the imported object, removed again afterwards)."""
+    planned with configuration made from the imported object, removed again afterwards).
+    `validate` gives the validate walk's errors, reported alone when a target has none."""
     import os
 
     from tfconsole.addrs import Resource
@@ -400,18 +468,16 @@ def with_import_targets(root: Module, generate_config_out: str, plan: Any) -> tu
     diags = Diagnostics()
     added: list[Resource] = []
     missing = missing_targets(root)
-    # Terraform's validate walk refuses a keyed target without configuration (there is no
-    # resource whose count / for_each the key could match, and config generation takes none)
-    for imp, to in missing:
-        if imp.for_each is None and to.key is not None:
-            diags.error("Configuration for import target does not exist",
-                        "The given import block is not compatible with config generation. The "
-                        "-generate-config-out option cannot be used with import blocks which use for_each, or "
-                        "resources which use for_each or count.", imp.to_range)
-    if diags.has_errors:
-        return Plan(errored=True, validation_failed=True), diags
+    if missing:
+        # Terraform validates before it plans: the validate walk's checks of these targets
+        # (graph/nodes/importing.MissingTargetNode) are all it reports when they fail
+        vd = validate()
+        if vd.has_errors:
+            return Plan(errored=True, validation_failed=True), vd
     for imp, to in missing:
         res = Resource(to.mode, to.type, to.name)
+        if imp.for_each is not None:
+            continue  # its keys are checked in the plan walk (MissingTargetNode)
         if not generate_config_out or to.module_steps or to.key is not None:
             diags.extend(no_config_error(imp, to))
         elif res not in root.resources:
