@@ -9,7 +9,7 @@ configuration's objects (a plan against it would re-create everything).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from collections.abc import Callable
 from typing import Any
 
