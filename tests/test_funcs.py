@@ -4,6 +4,8 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tfconsole.lang import numbers as N
 from tfconsole.lang.funcs import FUNCTIONS, FuncContext, FunctionError, call_function
@@ -334,3 +336,12 @@ def test_conversions():
         call("tobool", 1)
     with pytest.raises(FunctionError, match="cannot convert object to map of any single type"):
         call("tomap", {"a": [1], "b": "x"})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=0x7f)) | st.text(), st.booleans())
+def test_go_json_string_fast_path_matches_the_loop(s, escape_html):
+    """jsonencode's strings: the C encoder's fast path for ASCII writes what the Go-rules loop does."""
+    from tfconsole.lang.funcs._gofmt import _go_json_string, go_json_string
+
+    assert go_json_string(s, escape_html) == _go_json_string(s, escape_html)

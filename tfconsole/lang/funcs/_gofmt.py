@@ -20,6 +20,20 @@ from . import FunctionError
 
 
 def go_json_string(s: str, escape_html: bool = True) -> str:
+    if s.isascii() and "\x7f" not in s:
+        # the C encoder escapes ASCII as the loop below does (but for DEL, which Go leaves as it
+        # is); only HTML's characters differ
+        out = _ascii_json(s)
+        if escape_html and ("<" in s or ">" in s or "&" in s):
+            out = out.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+        return out
+    return _go_json_string(s, escape_html)
+
+
+_ascii_json = json.encoder.encode_basestring_ascii  # type: ignore[attr-defined]
+
+
+def _go_json_string(s: str, escape_html: bool) -> str:
     out = ['"']
     for ch in s:
         o = ord(ch)
