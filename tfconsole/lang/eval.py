@@ -221,11 +221,40 @@ def _anon(e: A.AnonSymbol, s: Scope) -> Any:
     return s.vars["\x00splat"]
 
 
+# A constructor made only of literals (and of such constructors) has the same value wherever and
+# however often it is evaluated: a module called six times evaluates its large literal locals
+# once. Values are never changed in place (every operation makes a new one), so the value is
+# shared as any other value is. Two threads evaluating it at once both store equal values.
+
+
+def _constant_item(v: A.Expr) -> bool:
+    t = type(v)
+    if t is A.Literal:
+        return True
+    return (t is A.ObjectCons or t is A.TupleCons) and v.const is not None and v.const is not A.NOT_CONSTANT
+
+
 def _tuple(e: A.TupleCons, s: Scope) -> Any:
-    return [ev(i, s) for i in e.items]
+    c = e.const
+    if c is not None and c is not A.NOT_CONSTANT:
+        return c
+    out = [ev(i, s) for i in e.items]
+    if c is None:
+        e.const = out if all(_constant_item(i) for i in e.items) else A.NOT_CONSTANT
+    return out
 
 
 def _object(e: A.ObjectCons, s: Scope) -> Any:
+    c = e.const
+    if c is not None and c is not A.NOT_CONSTANT:
+        return c
+    out = _object_value(e, s)
+    if c is None:
+        e.const = out if all(k.name is not None and _constant_item(v) for k, v in e.items) else A.NOT_CONSTANT
+    return out
+
+
+def _object_value(e: A.ObjectCons, s: Scope) -> Any:
     out: dict[str, Any] = {}
     marked = False
     for k, v in e.items:
