@@ -4,6 +4,8 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from tfconsole.lang import numbers as N
 from tfconsole.lang.funcs import FUNCTIONS, FuncContext, FunctionError, call_function
@@ -334,3 +336,39 @@ def test_conversions():
         call("tobool", 1)
     with pytest.raises(FunctionError, match="cannot convert object to map of any single type"):
         call("tomap", {"a": [1], "b": "x"})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=0x7f)) | st.text(), st.booleans())
+def test_go_json_string_fast_path_matches_the_loop(s, escape_html):
+    """jsonencode's strings: the C encoder's fast path for ASCII writes what the Go-rules loop does."""
+    from tfconsole.lang.funcs._gofmt import _go_json_string, go_json_string
+
+    assert go_json_string(s, escape_html) == _go_json_string(s, escape_html)
+
+
+# mostly ASCII text with the characters the two writers treat specially
+_json_text = st.text(alphabet='ab<>&\\u"\n\x01\x7f\u00e9\u2028', max_size=6) | st.text(max_size=4)
+_json_leaves = st.one_of(_json_text, _json_text, st.none(), st.booleans(), st.integers(min_value=-10**30, max_value=10**30))
+
+
+def _json_values():
+    from tfconsole.lang.types import STRING
+    from tfconsole.lang.values import TList, TMap
+
+    return st.recursive(_json_leaves, lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(_json_text, inner, max_size=4),
+        st.builds(lambda d: TMap(d, STRING), st.dictionaries(st.text(max_size=5), st.text(max_size=5), max_size=3)),
+        st.builds(lambda xs: TList(xs, STRING), st.lists(st.text(max_size=5), max_size=3))), max_leaves=20)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_json_values(), st.booleans())
+@example({"a": "x<y&z>", "k<": [1, True, None]}, True)
+@example(["\x7f", "\u00e9", "\u2028", "\\u0041", "\x01"], False)
+@example([10 ** 4001, -(10 ** 3999)], True)
+def test_go_json_fast_path_matches_the_go_rules(v, escape_html):
+    """jsonencode's values: the C encoder's text, where it is used, is what the Go-rules walk writes."""
+    from tfconsole.lang.funcs._gofmt import _go_json, go_json
+
+    assert go_json(v, escape_html) == _go_json(v, escape_html)

@@ -3,7 +3,8 @@ vertices, locking, which workspace. A module of its own so that what only needs 
 (the operation request, the CLI's start-up) does not import the engine."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 
 
 @dataclass

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Union
 
 InstanceKey = Union[None, int, str]  # None: no key; int: count index; str: for_each key

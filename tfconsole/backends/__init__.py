@@ -9,7 +9,7 @@ configuration's objects (a plan against it would re-create everything).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from collections.abc import Callable
 from typing import Any
 
@@ -109,7 +109,6 @@ def block_settings(kind: str, body: Any) -> tuple[dict[str, Any], Diagnostics]:
     block cannot refer to anything), each problem located at its argument as Terraform's schema
     decoding reports it."""
     from tfconsole.config.model import static_value
-    from tfconsole.lang.funcs import conversion_message
     from tfconsole.lang.types import BOOL, NUMBER, STRING
     from tfconsole.lang.values import ConversionError, convert, is_null
 
@@ -133,6 +132,8 @@ def block_settings(kind: str, body: Any) -> tuple[dict[str, Any], Diagnostics]:
         try:
             out[name] = None if is_null(value) else convert(value, types[schema[name]])
         except ConversionError as exc:
+            from tfconsole.lang.funcs import conversion_message  # the function library, only for this text
+
             diags.error("Incorrect attribute value type", f"Inappropriate value for attribute \"{name}\": "
                         f"{conversion_message(exc, value)}.", attr.range)
     return out, diags

@@ -19,10 +19,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
-import ssl
 import tempfile
 import time
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from tfconsole.backends import Overrides, register_backend
@@ -32,6 +31,9 @@ from tfconsole.states.locking import LockInfo
 from .remote import LockAttempt, RemoteStateManager, journal_dir
 from .settings import Settings, schema_types
 from .workspaces import DEFAULT_WORKSPACE, WorkspaceBackend
+
+if TYPE_CHECKING:
+    import ssl
 
 WORKSPACES_NOT_SUPPORTED = "workspaces not supported"
 
@@ -256,6 +258,8 @@ def configure(settings: Mapping[str, Any], env: Mapping[str, str]) -> tuple[dict
         diags.error("Invalid backend configuration",
                     "client_certificate_pem and client_private_key_pem must be set together")
     if not diags.has_errors:
+        import ssl  # here, not at import: every command registers this backend, few use it
+
         try:
             tls_context(cfg)
         except (ssl.SSLError, ValueError) as exc:
@@ -268,6 +272,8 @@ def tls_context(cfg: dict[str, Any]) -> ssl.SSLContext:
     to trust (else the system's), skip_cert_verification, and a client certificate and key
     (mutual TLS). ssl loads a certificate chain only from files: the PEMs are written to a
     private temporary directory for the load and removed at once."""
+    import ssl
+
     ctx = ssl.create_default_context(cadata=cfg["client_ca_certificate_pem"] or None)
     if cfg["skip_cert_verification"]:
         ctx.check_hostname = False

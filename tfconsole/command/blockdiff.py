@@ -15,7 +15,7 @@ are drawn by views' own functions, handed in as a Drawing (this module does not 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any
 
 from tfconsole.lang.values import is_null, unmark, unmark_deep

@@ -8,7 +8,7 @@ wraps it (77 columns without color, 75 inside the colored box).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any
 
 from tfconsole.diags import Pos, SourceRange

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import re
 import textwrap
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from enum import Enum
 from typing import Any
 

@@ -153,6 +153,20 @@ def python_builtins() -> frozenset[ProviderAddr]:
     return frozenset(out)
 
 
+class LazyBuiltins:
+    """python_builtins(), worked out at the first question: it loads the provider registry and
+    scans the installed distributions' entry points, which an init of built-in providers only
+    never needs."""
+
+    def __init__(self) -> None:
+        self._sources: frozenset[ProviderAddr] | None = None
+
+    def __contains__(self, addr: object) -> bool:
+        if self._sources is None:
+            self._sources = python_builtins()
+        return addr in self._sources
+
+
 def _plugin_dirs(a: Any) -> list[str]:
     dirs = [d for d in a.all("plugin-dir") if d != "true"]
     if "true" in a.all("plugin-dir") and a.pos:  # "-plugin-dir DIR"
@@ -276,7 +290,7 @@ def _installer(cli: Any, view: InitView, cfg: cliconfig.CLIConfig, plugin_dirs: 
         methods = cliconfig.installation_methods(cfg)
     cache = cfg.plugin_cache_dir if cfg.plugin_cache_dir and os.path.isdir(cfg.plugin_cache_dir) else ""
     return Installer(".", sources_for(methods, cache), cliconfig.current_platform(), cache,
-                     cfg.plugin_cache_may_break_lock_file, python_builtins(), say=view.say)
+                     cfg.plugin_cache_may_break_lock_file, LazyBuiltins(), say=view.say)  # type: ignore[arg-type]
 
 
 def _without_overrides(reqs: Requirements, cfg: cliconfig.CLIConfig) -> Requirements:
@@ -337,14 +351,12 @@ def _providers_from_state(cli: Any, view: InitView, inst: Installer, cfg: clicon
 
 def _current_state(root: Any) -> Any:
     """The state as the configured backend holds it, or None when there is none yet."""
-    from tfconsole.core import Context, Options
-
-    ctx = Context(Options())
-    ctx.config = root
     try:
-        from tfconsole.backends import backend_for
+        from tfconsole.backends import open_backend
 
-        mgr = backend_for(ctx).state_manager(lock=False, operation="OperationTypeInvalid")
+        # the backend as commands open it (backends.backend_for), without building their Context
+        backend, _ = open_backend(root, ".")
+        mgr = backend.state_manager(lock=False, operation="OperationTypeInvalid")
     except Exception:  # noqa: BLE001 - a backend problem is reported by the commands that use it
         return None
     path = getattr(mgr, "path", None)  # an unavailable backend's stand-in has none

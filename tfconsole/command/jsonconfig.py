@@ -10,7 +10,7 @@ are left out as Terraform leaves them out. This module only reads the configurat
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any
 
 from tfconsole.config.model import Module

@@ -13,7 +13,6 @@ from typing import Any, Callable
 from tfconsole.diags import Diagnostics
 from tfconsole.lang.values import dumps_json
 
-from .cliview import CLIHook, CLIView
 from .flags import COMMANDS, Args, help_hint, parse, usage
 from .signals import Interrupts
 
@@ -103,6 +102,8 @@ class CLI:
     def request(self, a: Args, **kw: Any) -> Any:
         """The operation request a command's flags describe, reporting through a CLIView."""
         from tfconsole.operations import OperationRequest
+
+        from .cliview import CLIHook, CLIView  # with the operations: commands like init need neither
 
         cli_vars: list[tuple[str, str]] = []
         # -var and -var-file in command-line order: a later one wins

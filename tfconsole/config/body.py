@@ -6,7 +6,8 @@ nothing about Terraform's block types.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import field
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any
 
 from tfconsole.diags import Diagnostics, Pos, SourceRange

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import bisect
 import unicodedata
-from dataclasses import dataclass
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 
 from .hclparse import Attribute, Block, Body, ParsedFile, string_literal_value
 from .hclscan import Tok, Token, grapheme_count

@@ -13,7 +13,7 @@ This module parses nothing and must not import the rest of the engine beyond dia
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from enum import Enum
 
 from tfconsole.diags import Pos

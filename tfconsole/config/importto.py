@@ -6,7 +6,8 @@ expression apart; evaluating the keys belongs to the plan (graph/nodes/importing
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any
 
 from tfconsole.addrs import key_str

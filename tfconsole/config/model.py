@@ -4,7 +4,8 @@ Expressions stay unevaluated (lang.ast nodes) until the walk evaluates them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any
 
 from tfconsole.addrs import Module as ModulePath

@@ -279,7 +279,10 @@ class _Decoder:
         A = self.A
         if tag == "L":
             _check(len(d) == 3 and (d[1] is None or type(d[1]) in (str, bool)))
-            return A.Literal(d[1], self.rng(d[2]))
+            i = d[2]
+            if type(i) is not int:
+                raise TypeError("range")
+            return A.Literal(d[1], self.R[i] if i >= 0 else None)
         if tag == "N":
             _check(len(d) == 4 and type(d[1]) is str and type(d[2]) is bool and len(d[1]) < 100_000)
             v = A.number_literal(d[1])
@@ -316,12 +319,20 @@ class _Decoder:
 
     def pairs(self, v: Any) -> list:
         _check(type(v) is list)
-        expr = self.expr
+        expr, R, ObjectKey = self.expr, self.R, self.A.ObjectKey
         out = []
         for p in v:
             if type(p) is not list or len(p) != 2:
                 raise TypeError("object item")
-            out.append((expr(p[0]), expr(p[1])))
+            k = p[0]
+            # a key written as a name, the commonest node of large configurations, inline
+            if type(k) is list and len(k) == 4 and k[0] == "K" and k[2] is None and type(k[1]) is str \
+                    and type(k[3]) is int:
+                i = k[3]
+                key = ObjectKey(k[1], None, R[i] if i >= 0 else None)
+            else:
+                key = expr(k)
+            out.append((key, expr(p[1])))
         return out
 
     def template(self, d: Any) -> Any:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any, Iterator
 
 from tfconsole.diags import Pos, SourceRange
@@ -124,23 +124,30 @@ class AnonSymbol(Expr):
         self.range = rng
 
 
+NOT_CONSTANT = object()  # see TupleCons.const
+
+
 class TupleCons(Expr):
-    __slots__ = ("items",)
+    # `const`: the value, once evaluated, when every item is a literal or such a constructor
+    # (None: not evaluated yet, NOT_CONSTANT: it is not one); see eval._tuple
+    __slots__ = ("items", "const")
 
     def __init__(self, items: list[Expr], rng: SourceRange | None):
         self.items = items
         self.range = rng
+        self.const: Any = None
 
     def children(self) -> Iterator[Expr]:
         return iter(self.items)
 
 
 class ObjectCons(Expr):
-    __slots__ = ("items",)
+    __slots__ = ("items", "const")  # `const` as in TupleCons
 
     def __init__(self, items: list[tuple[Expr, Expr]], rng: SourceRange | None):
         self.items = items  # (key expr, value expr); a bare identifier key is a Literal string
         self.range = rng
+        self.const: Any = None
 
     def children(self) -> Iterator[Expr]:
         for k, v in self.items:

@@ -29,7 +29,8 @@ class EvalError(Exception):
         super().__init__(summary)
         self.summary = summary
         self.detail = detail
-        self.range = rng
+        self._range = rng
+        self._step: tuple[A.ScopeTraversal, int] | None = None  # see range
         self.expr = expr
         # "f(a, b)": the signature of the function whose call failed (Terraform prints
         # "while calling f(a, b)" under the source line)
@@ -39,6 +40,21 @@ class EvalError(Exception):
         self.scope: Any = None
         # errors found beside this one in the same expression (both operands of an operator)
         self.more: list[EvalError] = []
+
+    @property
+    def range(self) -> SourceRange | None:
+        # a failing traversal step's own range is worked out when it is read: most such errors
+        # are caught by try() or can() and never shown
+        if self._step is not None:
+            e, i = self._step
+            self._step = None
+            self._range = _step_range(e, i) or self._range
+        return self._range
+
+    @range.setter
+    def range(self, rng: SourceRange | None) -> None:
+        self._range = rng
+        self._step = None
 
     def diagnostics(self) -> list[Diagnostic]:
         from .diagvalues import expression_values
@@ -205,11 +221,40 @@ def _anon(e: A.AnonSymbol, s: Scope) -> Any:
     return s.vars["\x00splat"]
 
 
+# A constructor made only of literals (and of such constructors) has the same value wherever and
+# however often it is evaluated: a module called six times evaluates its large literal locals
+# once. Values are never changed in place (every operation makes a new one), so the value is
+# shared as any other value is. Two threads evaluating it at once both store equal values.
+
+
+def _constant_item(v: A.Expr) -> bool:
+    t = type(v)
+    if t is A.Literal:
+        return True
+    return (t is A.ObjectCons or t is A.TupleCons) and v.const is not None and v.const is not A.NOT_CONSTANT
+
+
 def _tuple(e: A.TupleCons, s: Scope) -> Any:
-    return [ev(i, s) for i in e.items]
+    c = e.const
+    if c is not None and c is not A.NOT_CONSTANT:
+        return c
+    out = [ev(i, s) for i in e.items]
+    if c is None:
+        e.const = out if all(_constant_item(i) for i in e.items) else A.NOT_CONSTANT
+    return out
 
 
 def _object(e: A.ObjectCons, s: Scope) -> Any:
+    c = e.const
+    if c is not None and c is not A.NOT_CONSTANT:
+        return c
+    out = _object_value(e, s)
+    if c is None:
+        e.const = out if all(k.name is not None and _constant_item(v) for k, v in e.items) else A.NOT_CONSTANT
+    return out
+
+
+def _object_value(e: A.ObjectCons, s: Scope) -> Any:
     out: dict[str, Any] = {}
     marked = False
     for k, v in e.items:
@@ -468,7 +513,7 @@ def _apply_steps(v: Any, steps: tuple, start: int, e: A.Expr) -> Any:
                 v = index(v, st.key, e.range)
     except EvalError as exc:
         if exc.range is e.range and isinstance(e, A.ScopeTraversal):
-            exc.range = _step_range(e, i) or exc.range
+            exc._step = (e, i)
         raise
     return v
 
@@ -786,7 +831,7 @@ def _can(e: A.FunctionCall, s: Scope, called: str) -> Any:
         v = ev(e.args[0], s)
     except EvalError:
         return False
-    if not is_wholly_known(unmark_deep(v)[0]):
+    if not is_wholly_known(v):  # it sees through marks at any depth
         return Unknown(BOOL)
     return True
 
@@ -803,7 +848,7 @@ def _try(e: A.FunctionCall, s: Scope, called: str) -> Any:
         except EvalError as exc:
             errors.append(exc)
             continue
-        if not is_wholly_known(unmark_deep(v)[0]):
+        if not is_wholly_known(v):  # it sees through marks at any depth
             return Unknown(DYNAMIC)
         return v
     raise EvalError("Error in function call",

@@ -5,7 +5,8 @@ knows nothing of values; `values.py` maps Python values onto these types.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any
 
 

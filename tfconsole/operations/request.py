@@ -7,7 +7,8 @@ backend reports through (internal/backend/backend.go, internal/backend/local/bac
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any
 
 from tfconsole.options import Options

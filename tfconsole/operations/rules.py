@@ -8,7 +8,8 @@ loads, calls the edit, writes and unlocks.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any
 
 from tfconsole.addrs import (

@@ -5,7 +5,8 @@ apply" and Sensitive marks; renderers (command/views) decide how to show them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from enum import Enum
 from typing import Any
 

@@ -8,7 +8,8 @@ prior state into the proposed new state before calling plan, as Terraform does.
 from __future__ import annotations
 
 import contextvars
-from dataclasses import dataclass, field
+from dataclasses import field
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any
 
 from tfconsole.diags import Diagnostics

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import copy
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import field
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any, Iterator
 
 from tfconsole.addrs import AbsResource, AbsResourceInstance, InstanceKey, ModuleInstance

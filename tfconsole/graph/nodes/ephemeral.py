@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import field
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import TYPE_CHECKING, Any
 
 from tfconsole.addrs import AbsResource, AbsResourceInstance

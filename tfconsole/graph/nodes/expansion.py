@@ -2,7 +2,8 @@
 built from (by the expand steps of graph/builder.py), so that no vertex assembles a graph."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any
 
 from tfconsole.addrs import AbsResource

@@ -8,7 +8,7 @@ blocks are read only from the root module: Terraform 1.15 ignores them elsewhere
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import TYPE_CHECKING, Any
 
 from tfconsole.addrs import AbsResourceInstance, InstanceKey, ModuleInstance

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import field
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any
 from tfconsole.addrs import AbsResourceInstance, Module as ModulePath, ModuleInstance, Resource, parse_target
 from tfconsole.config.model import Module

@@ -1,7 +1,8 @@
 """OrphanResourceTransformer: resources in state with no configuration."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any
 from tfconsole.addrs import AbsResourceInstance, Module as ModulePath
 from tfconsole.config.model import Module

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any, Callable
 
 from ..strings import nfc, nfc_deep

@@ -20,6 +20,20 @@ from . import FunctionError
 
 
 def go_json_string(s: str, escape_html: bool = True) -> str:
+    if s.isascii() and "\x7f" not in s:
+        # the C encoder escapes ASCII as the loop below does (but for DEL, which Go leaves as it
+        # is); only HTML's characters differ
+        out = _ascii_json(s)
+        if escape_html and ("<" in s or ">" in s or "&" in s):
+            out = out.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+        return out
+    return _go_json_string(s, escape_html)
+
+
+_ascii_json = json.encoder.encode_basestring_ascii  # type: ignore[attr-defined]
+
+
+def _go_json_string(s: str, escape_html: bool) -> str:
     out = ['"']
     for ch in s:
         o = ord(ch)
@@ -61,6 +75,34 @@ def json_number(n: Any) -> str:
 
 def go_json(v: Any, escape_html: bool = True) -> str:
     """Compact JSON of a wholly known, unmarked value (cty's marshalling, keys sorted)."""
+    fast = _plain_json(v, escape_html)
+    return fast if fast is not None else _go_json(v, escape_html)
+
+
+_LONG_DIGITS = re.compile(r"[0-9]{4000}")
+_PLAIN_ENCODER = json.JSONEncoder(ensure_ascii=True, check_circular=False, allow_nan=False, sort_keys=True,
+                                  separators=(",", ":"))
+
+
+def _plain_json(v: Any, escape_html: bool) -> str | None:
+    """The C encoder's text for a value made only of objects, tuples, lists, maps, strings, bools
+    and ints, when it is the text _go_json writes: ASCII only (Go writes other characters as they
+    are, the encoder as escapes) and no DEL (escaped by the encoder, not by Go). Sorted keys are in
+    the same order: code point order is UTF-8's byte order. None for anything else."""
+    if type(v) is not dict and type(v) is not list and not isinstance(v, (dict, list)):
+        return None
+    try:
+        out = _PLAIN_ENCODER.encode(v)
+    except (TypeError, ValueError):  # a Num, a null of a type, an unknown...
+        return None
+    if "\\u" in out or (len(out) >= 4000 and _LONG_DIGITS.search(out)):
+        return None  # beyond 4,000 digits numbers.text writes an integer its own way
+    if escape_html and ("<" in out or ">" in out or "&" in out):  # only ever inside strings
+        out = out.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return out
+
+
+def _go_json(v: Any, escape_html: bool = True) -> str:
     if v is None or type(v) is Null:
         return "null"
     t = type(v)
@@ -71,10 +113,10 @@ def go_json(v: Any, escape_html: bool = True) -> str:
     if t is int or t is Num:
         return json_number(v)
     if t is dict or t is TMap:
-        return "{" + ",".join(go_json_string(k, escape_html) + ":" + go_json(v[k], escape_html)
+        return "{" + ",".join(go_json_string(k, escape_html) + ":" + _go_json(v[k], escape_html)
                               for k in sorted(v)) + "}"
     if isinstance(v, list):
-        return "[" + ",".join(go_json(x, escape_html) for x in v) + "]"
+        return "[" + ",".join(_go_json(x, escape_html) for x in v) + "]"
     if t is Unknown:
         raise FunctionError("value is not known")
     return json.dumps(to_json_plain(v))

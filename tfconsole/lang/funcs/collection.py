@@ -419,6 +419,14 @@ def _merge_rt(args):
 @register("merge", [], _merge_rt,
           variadic=Param("maps", DYNAMIC, allow_null=True, allow_marked=True))
 def _merge(args, ctx):
+    if all(type(a) is dict or a is None for a in args):
+        # objects (and untyped nulls) only: the result is an object whatever their attribute
+        # types, so there is no need to work out the type of every (large) argument
+        out = {}
+        for a in args:
+            if a is not None:
+                out.update(a)
+        return dict(sorted(out.items()))
     rt = _merge_rt(args)
     out = {}
     marked = False

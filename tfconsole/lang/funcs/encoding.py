@@ -4,7 +4,6 @@ from __future__ import annotations
 import base64
 import binascii
 import codecs
-import csv
 import io
 import json
 import struct
@@ -64,6 +63,8 @@ def _csv_rt(args):
 
 
 def _csv_rows(s: str) -> list[list[str]]:
+    import csv  # here: every command loads the function library, few call csvdecode
+
     rows: list[list[str]] = []
     reader = csv.reader(io.StringIO(s, newline=""), strict=True)
     width = None

@@ -5,7 +5,7 @@ and prior values for computed attributes the configuration leaves null.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any
 
 from tfconsole.diags import Diagnostics

@@ -28,7 +28,8 @@ import shutil
 import stat
 import zipfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 
 from tfconsole.diags import Diagnostics
 

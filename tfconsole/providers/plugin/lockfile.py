@@ -19,7 +19,8 @@ import hashlib
 import os
 import tempfile
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import field
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 
 from tfconsole.diags import Diagnostics, SourceRange
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 
 from .provider_addr import DEFAULT_HOST, LEGACY_NAMESPACE, ProviderAddr, parse_part
 from .versions import Version, VersionError, parse_version

@@ -7,7 +7,7 @@ The built-in `terraform` provider lives at terraform.io/builtin/terraform.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 
 DEFAULT_HOST = "registry.terraform.io"
 BUILTIN_HOST = "terraform.io"

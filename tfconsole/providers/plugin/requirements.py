@@ -8,7 +8,8 @@ flattened map feeds `init` and the check that the lock file still fits the confi
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any
 
 from tfconsole.diags import Diagnostics

@@ -7,7 +7,8 @@ Pure conversion: no I/O here.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import field
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any
 
 from tfconsole.diags import Diagnostics

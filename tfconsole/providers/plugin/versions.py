@@ -17,7 +17,8 @@ wording; callers turn them into diagnostics.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from functools import total_ordering
 
 _ASCII_DIGITS = frozenset("0123456789")

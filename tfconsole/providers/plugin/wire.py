@@ -12,7 +12,8 @@ This module only converts values; it must not know about gRPC or processes.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import field
+from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from decimal import Decimal
 from typing import Any
 

@@ -1,0 +1,172 @@
+"""tfconsole.records.dataclass against the standard library's: the same class definitions made by
+both must behave the same (construction, defaults, repr, equality, hashing, ordering, frozen
+guards, slots, copying, dataclasses.fields / replace / asdict), and the same definitions must
+be refused."""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import pickle
+from dataclasses import field
+from typing import Any
+
+import pytest
+
+from tfconsole import records
+
+OPTIONS = [
+    {}, {"frozen": True}, {"frozen": True, "slots": True}, {"slots": True}, {"eq": False},
+    {"frozen": True, "order": True}, {"unsafe_hash": True}, {"repr": False}, {"eq": False, "frozen": True},
+]
+
+
+def make(deco: Any, opts: dict) -> dict[str, type]:
+    """The same set of classes, made by one decorator."""
+    d = deco(**opts)
+
+    @d
+    class Empty:
+        pass
+
+    @d
+    class Point:
+        x: int
+        y: int = 0
+
+    @d
+    class Mixed:
+        name: str
+        tags: list = field(default_factory=list)
+        note: str = field(default="n", repr=False)
+        key: tuple = field(default=(), compare=False)
+        cached: int = field(default=7, init=False)
+        weight: float = field(default=1.0, hash=False)
+
+    @d
+    class One:
+        value: Any
+
+    @d
+    class Child(Point):
+        z: int = 5
+
+    return {"Empty": Empty, "Point": Point, "Mixed": Mixed, "One": One, "Child": Child}
+
+
+CALLS = [
+    ("Empty", (), {}), ("Point", (1,), {}), ("Point", (1, 2), {}), ("Point", (), {"y": 3, "x": 4}),
+    ("Mixed", ("a",), {}), ("Mixed", ("a", [1]), {"note": "z", "key": (1,), "weight": 2.0}),
+    ("One", (float("nan"),), {}), ("One", ([1],), {}), ("Child", (1,), {"z": 9}), ("Child", (1, 2, 3), {}),
+]
+BAD_CALLS = [("Point", (), {}), ("Point", (1, 2, 3), {}), ("Point", (1,), {"q": 1}), ("Mixed", ("a",), {"cached": 1}),
+             ("Point", (1,), {"x": 2})]
+
+
+def outcome(fn: Any) -> Any:
+    try:
+        return ("ok", fn())
+    except Exception as exc:  # noqa: BLE001 - the exception's type is what is compared
+        return ("raised", type(exc).__name__)
+
+
+def refused(fn: Any) -> Any:
+    """Whether an assignment is refused. The exception's type is not compared: on a frozen class
+    with slots, the standard guards raise TypeError (their super() names the class as it was
+    before slots were added), ours FrozenInstanceError, as for any other frozen class."""
+    got = outcome(fn)
+    return got if got[0] == "ok" else "refused"
+
+
+def observe(classes: dict[str, type], name: str, args: tuple, kwargs: dict) -> list:
+    cls = classes[name]
+    a, b = cls(*args, **kwargs), cls(*args, **kwargs)
+    shown = repr(a)
+    obs = [shown.split(" object at ")[0] if " object at " in shown else shown, outcome(lambda: a == b), outcome(lambda: a != b), outcome(lambda: a == 1),
+           [f.name for f in dataclasses.fields(cls)], outcome(lambda: dataclasses.asdict(a)),
+           cls.__hash__ is None, outcome(lambda: hash(a) == hash(b)), outcome(lambda: a < b),
+           refused(lambda: setattr(a, "x", 5)), refused(lambda: delattr(a, "x")),
+           refused(lambda: setattr(a, "other", 5)), getattr(cls, "__match_args__", None),
+           hasattr(a, "__dict__"), outcome(lambda: copy.deepcopy(a) == a), outcome(lambda: copy.copy(a) == a),
+           outcome(lambda: pickle.loads(pickle.dumps(a)) == a), dataclasses.is_dataclass(cls)]
+    if dataclasses.fields(cls):
+        first = dataclasses.fields(cls)[0].name
+        obs.append(outcome(lambda: dataclasses.replace(a, **{first: getattr(a, first)}) == a))
+    if name == "Mixed":
+        obs.append((a.cached, a.tags is not b.tags))
+    return obs
+
+
+@pytest.mark.parametrize("opts", OPTIONS, ids=[",".join(f"{k}={v}" for k, v in o.items()) or "default"
+                                               for o in OPTIONS])
+def test_same_behaviour_as_the_standard_decorator(opts: dict, monkeypatch) -> None:
+    ours, std = make(records.dataclass, opts), make(dataclasses.dataclass, opts)
+    for name, args, kwargs in CALLS:
+        for classes in (ours, std):  # each set published in turn where pickle looks its classes up
+            for cname, c in classes.items():
+                c.__qualname__ = cname
+                monkeypatch.setitem(globals(), cname, c)
+            if classes is ours:
+                got = observe(classes, name, args, kwargs)
+            else:
+                want = observe(classes, name, args, kwargs)
+        assert got == want, (name, args, kwargs)
+    for name, args, kwargs in BAD_CALLS:
+        assert outcome(lambda: ours[name](*args, **kwargs)) == outcome(lambda: std[name](*args, **kwargs))
+
+
+def test_post_init_runs_after_the_fields_are_set() -> None:
+    for deco in (records.dataclass, dataclasses.dataclass):
+        @deco
+        class P:
+            a: int
+            seen: list = field(default_factory=list)
+
+            def __post_init__(self) -> None:
+                self.seen.append(self.a)
+
+        assert P(3).seen == [3]
+
+
+def test_definitions_refused_alike() -> None:
+    def defs(deco: Any) -> list:
+        out = []
+        out.append(outcome(lambda: deco(type("A", (), {"__annotations__": {"a": "int", "b": "int"}, "a": 1}))()))
+        out.append(outcome(lambda: deco(order=True, eq=False)(type("B", (), {"__annotations__": {"a": "int"}}))))
+        out.append(outcome(lambda: deco(order=True)(type("C", (), {"__annotations__": {}, "__lt__": lambda s, o: 1}))))
+        out.append(outcome(lambda: deco(frozen=True)(type("D", (), {"__annotations__": {},
+                                                                    "__setattr__": lambda s, k, v: 1}))))
+        out.append(outcome(lambda: deco(unsafe_hash=True)(type("E", (), {"__annotations__": {},
+                                                                         "__hash__": lambda s: 1}))))
+        return out
+
+    assert defs(records.dataclass) == defs(dataclasses.dataclass)
+
+
+def test_explicit_hash_and_eq_kept() -> None:
+    for deco in (records.dataclass, dataclasses.dataclass):
+        @deco(frozen=True)
+        class H:
+            a: int
+
+            def __hash__(self) -> int:
+                return 42
+
+        @deco
+        class Q:
+            a: int
+
+            def __eq__(self, other: object) -> bool:
+                return True
+
+        assert hash(H(1)) == 42 and Q(1) == Q(2) and Q.__hash__ is None
+
+
+def test_init_compiled_once_at_first_use() -> None:
+    @records.dataclass
+    class Lazy:
+        a: int
+
+    stub = Lazy.__dict__["__init__"]
+    Lazy(1)
+    assert Lazy.__dict__["__init__"] is not stub
+    assert Lazy(2).a == 2
