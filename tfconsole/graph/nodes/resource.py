@@ -625,8 +625,16 @@ def check_reporter(ctx: Any, addr: Any) -> Any:
     """report(status, message) recording into the walk's check results for a resource instance."""
     from tfconsole.plans.checks import resource_addrs
 
-    static, dynamic = resource_addrs(addr)
-    return lambda status, message=None: ctx.checks.report(static, dynamic, status, message)
+    # the addresses are worked out at the first report: most resources have no conditions, and
+    # an apply asks for a reporter at every instance
+    addrs: list[tuple[dict, dict]] = []
+
+    def report(status: str, message: str | None = None) -> None:
+        if not addrs:
+            addrs.append(resource_addrs(addr))
+        static, dynamic = addrs[0]
+        ctx.checks.report(static, dynamic, status, message)
+    return report
 
 
 def record_plan_postconditions(ctx: Any, rc: Any, addr: Any, exp: Any, planned: Any) -> None:
