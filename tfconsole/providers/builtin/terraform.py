@@ -86,7 +86,7 @@ class TerraformProvider(Provider):
 
     def identity_schemas(self) -> dict[str, IdentitySchema]:
         # Terraform 1.15 declares this identity for terraform_data, yet never returns one
-        return {"terraform_data": IdentitySchema(0, {"id": Attr(STRING, required=True)})}
+        return {"terraform_data": _DATA_IDENTITY}
 
     def import_resource_state(self, type_name: str, id_: str,
                               identity: Any = None) -> tuple[list[ImportedObject], Diagnostics]:
@@ -173,6 +173,10 @@ def _same_type(a: Any, b: Any) -> bool:
         return type_of(a) == type_of(b)
     except TypeError:
         return False
+
+
+# built once: the walk asks for it twice per instance
+_DATA_IDENTITY = IdentitySchema(0, {"id": Attr(STRING, required=True)})
 
 
 class _RandomIds:
