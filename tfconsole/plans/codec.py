@@ -83,7 +83,7 @@ def encode_value(v: Any) -> Any:
 
 # Types read so far, by their JSON text: a plan repeats each resource type's schema type in every
 # one of its changes, and types are immutable, so one decoded type serves them all.
-_TYPES: dict[str, Type] = {}
+_TYPES: dict[Any, Type] = {}
 _PRIMITIVES = {"string": STRING, "number": NUMBER, "bool": BOOL, "dynamic": DYNAMIC}
 
 
@@ -117,7 +117,11 @@ def _decode_type(j: Any, where: str | None) -> Type:
 
 # A text naming a JSON value exactly (dict key order kept: two orders of one object name one
 # type, so at worst the cache misses); the C encoder, made once.
-_json_key = json.JSONEncoder(separators=(",", ":"), check_circular=False, allow_nan=False).encode
+_json_key: Any = json.JSONEncoder(separators=(",", ":"), check_circular=False, allow_nan=False).encode
+try:
+    from orjson import dumps as _json_key  # the same role, five times faster (bytes, not text)
+except ImportError:  # pragma: no cover - orjson is a dependency; without it only speed differs
+    pass
 
 
 # Locations in the messages below ("where") are built only when something is wrong: the fast
