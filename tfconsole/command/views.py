@@ -239,7 +239,8 @@ def render_change(ch: ResourceInstanceChange) -> str:
             return not (is_null(unmark(af)[0]) and not _is_unknown(af))
         return not is_null(unmark(b)[0]) or not is_null(unmark(af)[0]) or _is_unknown(af)
 
-    width = max((len(_key(n)) for n in keys if shown(n)), default=0)
+    visible = {n for n in keys if shown(n)}
+    width = max((len(_key(n)) for n in visible), default=0)
     hidden = 0
     for n in keys:
         b = before.get(n)
@@ -254,11 +255,11 @@ def render_change(ch: ResourceInstanceChange) -> str:
                 hidden += 1
             continue
         if a is Action.DELETE:
-            if is_null(unmark(b)[0]):
+            if n not in visible:  # null before
                 continue
             body.append(_attr_line(col, "-", n, width, _render(b, col, "-") + " -> null"))
         elif a in (Action.CREATE, Action.READ):
-            if is_null(unmark(af)[0]) and not _is_unknown(af):
+            if n not in visible:  # null (and known) after
                 continue
             body.append(_attr_line(col, "+", n, width, _render(af, col, "+")))
         else:
