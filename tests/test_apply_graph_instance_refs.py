@@ -29,8 +29,8 @@ resource "terraform_data" "d" {
 """
 
 
-def test_keyed_references_give_one_edge_per_instance(tmp_path: Path) -> None:
-    (tmp_path / "main.tf").write_text(CONFIG)
+def _apply_graph(tmp_path: Path):
+    """The apply graph of the plan of the configuration in tmp_path."""
     ctx = Context(Options(working_dir=str(tmp_path)))
     try:
         assert not ctx.load_config().has_errors
@@ -40,6 +40,12 @@ def test_keyed_references_give_one_edge_per_instance(tmp_path: Path) -> None:
         assert not d.has_errors, [x.detail for x in d]
     finally:
         ctx.close()
+    return g
+
+
+def test_keyed_references_give_one_edge_per_instance(tmp_path: Path) -> None:
+    (tmp_path / "main.tf").write_text(CONFIG)
+    g = _apply_graph(tmp_path)
     deps = {v.name: {x.name for x in g.dependencies(v)} for v in g.vertices()}
 
     def instances_of(name: str) -> set[str]:
@@ -54,3 +60,20 @@ def test_keyed_references_give_one_edge_per_instance(tmp_path: Path) -> None:
     barriers = {v.name: v for v in g.vertices() if getattr(v, "kind", "") != "apply" and hasattr(v, "dependencies")}
     assert barriers["terraform_data.b"].dependencies == ["terraform_data.a"]
     assert barriers["terraform_data.a"].dependencies == []
+
+
+def test_index_naming_no_instance_depends_on_the_whole_resource(tmp_path: Path) -> None:
+    """Where count.index gives an index that names no instance (null here), that instance
+    depends on the referenced resource as a whole; its siblings still on one instance each."""
+    (tmp_path / "main.tf").write_text(CONFIG + """
+resource "terraform_data" "e" {
+  count = 2
+  input = try(terraform_data.a[count.index == 0 ? null : 2].output, "none")
+}
+""")
+    g = _apply_graph(tmp_path)
+    deps = {v.name: {x.name for x in g.dependencies(v)} for v in g.vertices()}
+    assert "terraform_data.a" in deps["terraform_data.e[0] (create)"]
+    assert not {x for x in deps["terraform_data.e[0] (create)"] if x.startswith("terraform_data.a[")}
+    assert {x for x in deps["terraform_data.e[1] (create)"] if x.startswith("terraform_data.a")} == {
+        "terraform_data.a[2] (create)"}

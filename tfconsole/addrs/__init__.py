@@ -38,6 +38,8 @@ class ModuleInstance:
         return ModuleInstance(self.steps[:-1])
 
     def module(self) -> "Module":
+        if not self.steps:
+            return ROOT_MODULE  # the common case, asked for several times per instance
         return Module(tuple(n for n, _ in self.steps))
 
     def __str__(self) -> str:

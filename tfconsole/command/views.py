@@ -181,20 +181,23 @@ def redact_echoes(obj: dict[str, Any] | None) -> dict[str, Any] | None:
     return out
 
 
+_HEADER_TAILS = {
+    Action.CREATE: " will be created",
+    Action.UPDATE: " will be updated in-place",
+    Action.DELETE: " will be destroyed",
+    Action.DELETE_THEN_CREATE: " must be replaced",
+    Action.CREATE_THEN_DELETE: " must be replaced",
+    Action.READ: " will be read during apply",
+    Action.FORGET: " will no longer be managed by Terraform, but will not be destroyed",
+    Action.NOOP: "",
+}
+
+
 def render_change(ch: ResourceInstanceChange) -> str:
     """The `# addr will be created` block of a plan."""
     a = ch.action
     addr = ch.address
-    header = {
-        Action.CREATE: f"# {addr} will be created",
-        Action.UPDATE: f"# {addr} will be updated in-place",
-        Action.DELETE: f"# {addr} will be destroyed",
-        Action.DELETE_THEN_CREATE: f"# {addr} must be replaced",
-        Action.CREATE_THEN_DELETE: f"# {addr} must be replaced",
-        Action.READ: f"# {addr} will be read during apply",
-        Action.FORGET: f"# {addr} will no longer be managed by Terraform, but will not be destroyed",
-        Action.NOOP: f"# {addr}",
-    }[a]
+    header = "# " + addr + _HEADER_TAILS[a]
     moved = ch.prev_run_addr is not None and ch.prev_run_addr != ch.addr
     if ch.reason == "replace_because_tainted":
         header = f"# {addr} is tainted, so must be replaced"
@@ -236,7 +239,8 @@ def render_change(ch: ResourceInstanceChange) -> str:
             return not (is_null(unmark(af)[0]) and not _is_unknown(af))
         return not is_null(unmark(b)[0]) or not is_null(unmark(af)[0]) or _is_unknown(af)
 
-    width = max((len(_key(n)) for n in keys if shown(n)), default=0)
+    visible = {n for n in keys if shown(n)}
+    width = max((len(_key(n)) for n in visible), default=0)
     hidden = 0
     for n in keys:
         b = before.get(n)
@@ -251,11 +255,11 @@ def render_change(ch: ResourceInstanceChange) -> str:
                 hidden += 1
             continue
         if a is Action.DELETE:
-            if is_null(unmark(b)[0]):
+            if n not in visible:  # null before
                 continue
             body.append(_attr_line(col, "-", n, width, _render(b, col, "-") + " -> null"))
         elif a in (Action.CREATE, Action.READ):
-            if is_null(unmark(af)[0]) and not _is_unknown(af):
+            if n not in visible:  # null (and known) after
                 continue
             body.append(_attr_line(col, "+", n, width, _render(af, col, "+")))
         else:

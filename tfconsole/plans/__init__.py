@@ -24,6 +24,10 @@ class Action(Enum):
     CREATE_THEN_DELETE = "create-delete"
     FORGET = "forget"
 
+    # Members are singletons compared by identity: hash them the same way, in C (Enum's own
+    # __hash__ is Python code hashing the name, and renderers look actions up per change)
+    __hash__ = object.__hash__
+
     @property
     def json_actions(self) -> list[str]:
         return {
@@ -35,10 +39,7 @@ class Action(Enum):
 
     @property
     def symbol(self) -> str:
-        return {
-            Action.NOOP: " ", Action.CREATE: "+", Action.READ: "<=", Action.UPDATE: "~", Action.DELETE: "-",
-            Action.DELETE_THEN_CREATE: "-/+", Action.CREATE_THEN_DELETE: "+/-", Action.FORGET: ".",
-        }[self]
+        return _SYMBOLS[self]
 
     @property
     def is_replace(self) -> bool:
@@ -50,6 +51,12 @@ class Action(Enum):
             if a.json_actions == list(actions):
                 return a
         raise ValueError(f"unknown actions {actions}")
+
+
+_SYMBOLS = {
+    Action.NOOP: " ", Action.CREATE: "+", Action.READ: "<=", Action.UPDATE: "~", Action.DELETE: "-",
+    Action.DELETE_THEN_CREATE: "-/+", Action.CREATE_THEN_DELETE: "+/-", Action.FORGET: ".",
+}
 
 
 # Terraform's action reasons (plan JSON "action_reason")

@@ -27,6 +27,7 @@ a half-built value.
 from __future__ import annotations
 
 import base64
+import json
 import math
 import re
 from decimal import Decimal, InvalidOperation
@@ -34,7 +35,7 @@ from typing import Any
 
 from tfconsole.addrs import AbsResource, AbsResourceInstance, AddressError, parse_instance, parse_target
 from tfconsole.lang import numbers as N
-from tfconsole.lang.types import Type, type_from_json
+from tfconsole.lang.types import BOOL, DYNAMIC, NUMBER, STRING, Type, type_from_json
 from tfconsole.lang.values import Null, Sensitive, TList, TMap, TSet, Unknown
 
 from . import Action, Importing, OutputChange, ResourceInstanceChange
@@ -80,14 +81,61 @@ def encode_value(v: Any) -> Any:
     raise CodecError(f"cannot encode a value of Python type {t.__name__}")
 
 
-def decode_type(j: Any, where: str = "type") -> Type:
+# Types read so far, by their JSON text: a plan repeats each resource type's schema type in every
+# one of its changes, and types are immutable, so one decoded type serves them all.
+_TYPES: dict[Any, Type] = {}
+_PRIMITIVES = {"string": STRING, "number": NUMBER, "bool": BOOL, "dynamic": DYNAMIC}
+
+
+def decode_type(j: Any, where: str | None = "type") -> Type:
+    if type(j) is str:
+        t = _PRIMITIVES.get(j)
+        if t is not None:
+            return t
+    else:
+        try:
+            key = _json_key(j)
+        except (TypeError, ValueError, RecursionError):
+            key = None
+        if key is not None:
+            t = _TYPES.get(key)
+            if t is None:
+                t = _decode_type(j, where)
+                if len(_TYPES) > 4096:
+                    _TYPES.clear()
+                _TYPES[key] = t
+            return t
+    return _decode_type(j, where)
+
+
+def _decode_type(j: Any, where: str | None) -> Type:
     try:
         return type_from_json(j)
     except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
         raise CodecError(f"{where}: invalid type {_short(j)}: {exc}") from None
 
 
+# A text naming a JSON value exactly (dict key order kept: two orders of one object name one
+# type, so at worst the cache misses); the C encoder, made once.
+_json_key: Any = json.JSONEncoder(separators=(",", ":"), check_circular=False, allow_nan=False).encode
+try:
+    from orjson import dumps as _json_key  # the same role, five times faster (bytes, not text)
+except ImportError:  # pragma: no cover - orjson is a dependency; without it only speed differs
+    pass
+
+
+# Locations in the messages below ("where") are built only when something is wrong: the fast
+# pass decodes with where=None, and only when it fails is the input decoded again with
+# locations, to raise the located error (decoding is pure, so the second pass fails the same way).
+
 def decode_value(j: Any, where: str = "value") -> Any:
+    try:
+        return _value(j, None)
+    except CodecError:
+        return _value(j, where)
+
+
+def _value(j: Any, where: str | None) -> Any:
     t = type(j)
     if j is None or t is str or t is bool or t is int or t is float:
         return j
@@ -97,15 +145,19 @@ def decode_value(j: Any, where: str = "value") -> Any:
         return _decode_collection(j, where)
     (tag, body), = j.items()
     if tag == "o":
-        return {k: decode_value(x, f"{where}.{k}") for k, x in _object(body, where).items()}
+        if where is None:
+            return {k: _value(x, None) for k, x in _object(body, where).items()}
+        return {k: _value(x, f"{where}.{k}") for k, x in _object(body, where).items()}
     if tag == "t":
-        return [decode_value(x, f"{where}[{i}]") for i, x in enumerate(_array(body, where))]
+        if where is None:
+            return [_value(x, None) for x in _array(body, where)]
+        return [_value(x, f"{where}[{i}]") for i, x in enumerate(_array(body, where))]
     if tag == "u":
         return Unknown(decode_type(body, where))
     if tag == "n":
         return Null(decode_type(body, where))
     if tag == "x":
-        inner = decode_value(body, where)
+        inner = _value(body, where)
         if type(inner) is Sensitive:
             raise CodecError(f"{where}: a sensitive mark directly inside another")
         return Sensitive(inner)
@@ -138,7 +190,7 @@ def _encode_num(v: Any) -> list:
     return [str(mant), int(exp), prec]
 
 
-def _decode_num(body: Any, where: str) -> Any:
+def _decode_num(body: Any, where: str | None) -> Any:
     if not (type(body) is list and len(body) == 3 and type(body[0]) is str and type(body[1]) is int
             and type(body[2]) is int and 2 <= body[2] <= _MAX_PREC and abs(body[1]) <= _MAX_EXP
             and len(body[0]) <= body[2] // 3 + 2):
@@ -156,25 +208,30 @@ def _decode_num(body: Any, where: str) -> Any:
         return N.Num(N.gmpy2.mul_2exp(N.mpfr(m, prec), exp))
 
 
-def _decode_collection(j: dict, where: str) -> Any:
+def _decode_collection(j: dict, where: str | None) -> Any:
     etype = decode_type(j.get("e"), where)
     if "l" in j:
-        return TList([decode_value(x, f"{where}[{i}]") for i, x in enumerate(_array(j["l"], where))], etype)
+        return TList([_value(x, _at(where, i)) for i, x in enumerate(_array(j["l"], where))], etype)
     if "s" in j:
-        items = [decode_value(x, f"{where}[{i}]") for i, x in enumerate(_array(j["s"], where))]
+        items = [_value(x, _at(where, i)) for i, x in enumerate(_array(j["s"], where))]
         return TSet(items, etype, ordered=True)
     if "m" in j:
-        return TMap({k: decode_value(x, f"{where}.{k}") for k, x in _object(j["m"], where).items()}, etype)
+        return TMap({k: _value(x, None if where is None else f"{where}.{k}")
+                     for k, x in _object(j["m"], where).items()}, etype)
     raise CodecError(f"{where}: not an encoded value: {_short(j)}")
 
 
-def _object(body: Any, where: str) -> dict:
+def _at(where: str | None, i: int) -> str | None:
+    return None if where is None else f"{where}[{i}]"
+
+
+def _object(body: Any, where: str | None) -> dict:
     if type(body) is not dict:
         raise CodecError(f"{where}: expected an object, got {_short(body)}")
     return body
 
 
-def _array(body: Any, where: str) -> list:
+def _array(body: Any, where: str | None) -> list:
     if type(body) is not list:
         raise CodecError(f"{where}: expected an array, got {_short(body)}")
     return body
@@ -187,7 +244,7 @@ def _short(j: Any) -> str:
 
 # ---------------------------------------------------------------- fields
 
-def field(d: Any, key: str, kinds: type | tuple[type, ...], where: str, *, optional: bool = False) -> Any:
+def field(d: Any, key: str, kinds: type | tuple[type, ...], where: str | None, *, optional: bool = False) -> Any:
     """d[key] checked to be of the given JSON kind(s) (bool is never taken for int)."""
     if type(d) is not dict:
         raise CodecError(f"{where}: expected an object")
@@ -204,7 +261,7 @@ def field(d: Any, key: str, kinds: type | tuple[type, ...], where: str, *, optio
     return v
 
 
-def strings(d: Any, key: str, where: str) -> list[str]:
+def strings(d: Any, key: str, where: str | None) -> list[str]:
     items = field(d, key, list, where)
     if any(type(x) is not str for x in items):
         raise CodecError(f"{where}.{key}: expected a list of strings")
@@ -215,13 +272,13 @@ def encode_path(p: tuple) -> list:
     return list(p)
 
 
-def decode_path(j: Any, where: str) -> tuple:
+def decode_path(j: Any, where: str | None) -> tuple:
     if type(j) is not list or any(type(s) not in (str, int) for s in j):
         raise CodecError(f"{where}: a path is a list of strings and integers, got {_short(j)}")
     return tuple(j)
 
 
-def decode_instance(text: Any, where: str) -> AbsResourceInstance:
+def decode_instance(text: Any, where: str | None) -> AbsResourceInstance:
     if type(text) is not str:
         raise CodecError(f"{where}: expected a resource instance address")
     try:
@@ -230,7 +287,7 @@ def decode_instance(text: Any, where: str) -> AbsResourceInstance:
         raise CodecError(f"{where}: invalid resource instance address {text!r}: {exc}") from None
 
 
-def decode_resource(text: Any, where: str) -> AbsResource:
+def decode_resource(text: Any, where: str | None) -> AbsResource:
     try:
         t = parse_target(text) if type(text) is str else None
     except AddressError as exc:
@@ -240,10 +297,14 @@ def decode_resource(text: Any, where: str) -> AbsResource:
     return t
 
 
-def decode_action(j: Any, where: str) -> Action:
-    for a in Action:
-        if a.value == j:
-            return a
+_ACTIONS = {a.value: a for a in Action}
+
+
+def decode_action(j: Any, where: str | None) -> Action:
+    try:
+        return _ACTIONS[j]
+    except (KeyError, TypeError):
+        pass
     raise CodecError(f"{where}: unknown action {_short(j)}")
 
 
@@ -270,46 +331,60 @@ def encode_change(ch: ResourceInstanceChange) -> dict:
 
 
 def decode_change(j: Any, where: str) -> ResourceInstanceChange:
-    addr = decode_instance(field(j, "addr", str, where), where + ".addr")
-    where = f"{where} ({addr})"
-    before = decode_value(j.get("before"), where + ".before")
-    after = decode_value(j.get("after"), where + ".after")
+    try:
+        return _change(j, None)
+    except CodecError:
+        return _change(j, where)  # again, for the error with its location
+
+
+def _in(where: str | None, suffix: str) -> str | None:
+    return None if where is None else where + suffix
+
+
+def _change(j: Any, where: str | None) -> ResourceInstanceChange:
+    addr = decode_instance(field(j, "addr", str, where), _in(where, ".addr"))
+    if where is not None:
+        where = f"{where} ({addr})"
+    before = _value(j.get("before"), _in(where, ".before"))
+    after = _value(j.get("after"), _in(where, ".after"))
     for name, v in (("before", before), ("after", after)):
         if v is not None and type(v) is not dict:
             raise CodecError(f"{where}.{name}: expected an object value")
     st = field(j, "schema_type", (list, str), where, optional=True)
     prev = field(j, "prev_run_addr", str, where, optional=True)
+    replace_paths = field(j, "replace_paths", list, where)
+    sensitive_paths = field(j, "sensitive_paths", list, where)
     return ResourceInstanceChange(
-        addr=addr, action=decode_action(j.get("action"), where + ".action"),
+        addr=addr, action=decode_action(j.get("action"), _in(where, ".action")),
         provider=field(j, "provider", str, where), before=before, after=after,
-        schema_type=decode_type(st, where + ".schema_type") if st is not None else None,
-        prev_run_addr=decode_instance(prev, where + ".prev_run_addr") if prev is not None else None,
+        schema_type=decode_type(st, _in(where, ".schema_type")) if st is not None else None,
+        prev_run_addr=decode_instance(prev, _in(where, ".prev_run_addr")) if prev is not None else None,
         deposed=field(j, "deposed", str, where, optional=True),
-        replace_paths=[decode_path(p, where + ".replace_paths") for p in field(j, "replace_paths", list, where)],
+        replace_paths=[decode_path(p, _in(where, ".replace_paths")) for p in replace_paths] if replace_paths else [],
         reason=field(j, "reason", str, where, optional=True),
-        private=_decode_private(j.get("private"), where + ".private"),
+        private=_decode_private(j.get("private"), _in(where, ".private")),
         create_before_destroy=field(j, "create_before_destroy", bool, where),
-        sensitive_paths=[decode_path(p, where + ".sensitive_paths")
-                         for p in field(j, "sensitive_paths", list, where)],
-        each_value=decode_value(j.get("each_value"), where + ".each_value"),
-        importing=_decode_importing(j.get("importing"), where + ".importing"),
+        sensitive_paths=([decode_path(p, _in(where, ".sensitive_paths")) for p in sensitive_paths]
+                         if sensitive_paths else []),
+        each_value=_value(j.get("each_value"), _in(where, ".each_value")),
+        importing=_decode_importing(j.get("importing"), _in(where, ".importing")),
         generated_config=field(j, "generated_config", str, where, optional=True) or "",
-        import_private=_decode_private(j.get("import_private"), where + ".import_private"),
-        write_only=_names(field(j, "write_only", list, where, optional=True) or [], where + ".write_only"),
+        import_private=_decode_private(j.get("import_private"), _in(where, ".import_private")),
+        write_only=_names(field(j, "write_only", list, where, optional=True) or [], _in(where, ".write_only")),
         before_identity=field(j, "before_identity", dict, where, optional=True),
-        blocks=_blocks(field(j, "blocks", dict, where, optional=True) or {}, where + ".blocks"),
+        blocks=_blocks(field(j, "blocks", dict, where, optional=True) or {}, _in(where, ".blocks")),
         after_identity=field(j, "after_identity", dict, where, optional=True),
         identity_version=field(j, "identity_version", int, where, optional=True) or 0,
     )
 
 
-def _decode_importing(j: Any, where: str) -> Importing | None:
+def _decode_importing(j: Any, where: str | None) -> Importing | None:
     if j is None:
         return None
     return Importing(field(j, "id", str, where), field(j, "identity", dict, where, optional=True))
 
 
-def _blocks(j: dict, where: str) -> dict[str, Any]:
+def _blocks(j: dict, where: str | None) -> dict[str, Any]:
     """A change's nested block structure (plans.block_structure), checked to be that shape."""
     for name, desc in j.items():
         if (type(desc) is not dict or desc.get("nesting") not in ("single", "group", "list", "set", "map")
@@ -320,7 +395,7 @@ def _blocks(j: dict, where: str) -> dict[str, Any]:
     return j
 
 
-def _names(items: list, where: str) -> list[str]:
+def _names(items: list, where: str | None) -> list[str]:
     if any(type(x) is not str for x in items):
         raise CodecError(f"{where}: expected a list of attribute names")
     return items
@@ -333,7 +408,7 @@ def _encode_private(p: Any) -> Any:
     return p
 
 
-def _decode_private(j: Any, where: str) -> Any:
+def _decode_private(j: Any, where: str | None) -> Any:
     if j is None or type(j) is str:
         return j
     if type(j) is dict and set(j) == {"b"} and type(j["b"]) is str:

@@ -402,40 +402,78 @@ def state_header(terraform_version: str, serial: int, lineage: str) -> str:
 
 def state_body(state: State) -> str:
     """Everything after the lineage line: what changes when the state's content changes."""
+    outputs: list[tuple[str, _Struct]] = []
+    for name in sorted(state.outputs):
+        o = state.outputs[name]
+        pairs: list[tuple[str, Any]] = [("value", o.value), ("type", o.type)]
+        if o.sensitive:
+            pairs.append(("sensitive", True))
+        outputs.append((name, _Struct(pairs)))
+    rlist: list[tuple[tuple, _Struct]] = []
+    for addr, rs in state.resources.items():
+        st = _resource_pairs(rs)
+        if st is not None:
+            rlist.append(((str(addr.module), addr.resource.mode, addr.resource.type,
+                           addr.resource.name), st))
+    rlist.sort(key=lambda p: p[0])
+    resources = [st for _, st in rlist]
+    cr = _check_results(state.check_results)
+    fast = _body_in_one(outputs, resources, cr)
+    if fast is not None:
+        return _go_escapes(fast)
     out: list[str] = []
-    # outputs
-    if state.outputs:
+    if outputs:
         out.append('  "outputs": {')
         sep = "\n"
-        for name in sorted(state.outputs):
-            o = state.outputs[name]
-            pairs: list[tuple[str, Any]] = [("value", o.value), ("type", o.type)]
-            if o.sensitive:
-                pairs.append(("sensitive", True))
+        for name, st in outputs:
             out.append(sep + "    " + encode_basestring(name) + ": ")
-            _struct(pairs, "    ", out)
+            _struct(st.pairs, "    ", out)
             sep = ",\n"
         out.append("\n  },\n")
     else:
         out.append('  "outputs": {},\n')
-    # resources
-    rlist: list[tuple[tuple, _Struct]] = []
-    for addr, rs in state.resources.items():
-        s = _resource_pairs(rs)
-        if s is not None:
-            rlist.append(((str(addr.module), addr.resource.mode, addr.resource.type,
-                           addr.resource.name), s))
-    rlist.sort(key=lambda p: p[0])
     out.append('  "resources": ')
-    _struct_list([s for _, s in rlist], "  ", out)
+    _struct_list(resources, "  ", out)
     out.append(',\n  "check_results": ')
-    cr = _check_results(state.check_results)
     if type(cr) is _StructList:
         _struct_list(cr.items, "  ", out)
     else:
         _data(cr, "  ", out)
     out.append("\n}\n")
     return _go_escapes("".join(out))
+
+
+class _NotPlain(Exception):
+    """A value orjson would not write as _data does."""
+
+
+def _tree(x: Any) -> Any:
+    """The struct tree as plain dicts and lists (dicts keep the structs' field order), when
+    every data value in it is one orjson writes exactly as _data does; else _NotPlain."""
+    t = type(x)
+    if t is _Struct:
+        return {k: _tree(v) for k, v in x.pairs}
+    if t is _StructList:
+        return [_tree(i) for i in x.items]
+    if t in _SCALARS or ((t is dict or t is list) and _plain(x)):
+        return x
+    raise _NotPlain
+
+
+def _body_in_one(outputs: list[tuple[str, _Struct]], resources: list[_Struct], cr: Any) -> str | None:
+    """state_body's text from one orjson call over the whole document (the per-field encoder
+    walk was most of an apply's state write), or None when some value needs that walk: the
+    same layout, as orjson's two-space indentation is MarshalIndent's."""
+    if _orjson is None:
+        return None
+    try:
+        doc = {"outputs": {name: _tree(st) for name, st in outputs},
+               "resources": [_tree(r) for r in resources],
+               "check_results": _tree(cr)}
+        text = _orjson.dumps(doc, option=_orjson.OPT_INDENT_2).decode("utf-8")
+    except (_NotPlain, TypeError, RecursionError):
+        return None
+    return text[2:] + "\n"  # after the document's opening "{\n": the lines the header does not hold
 
 
 def write_state(state: State) -> str:

@@ -3,19 +3,21 @@ nodes it expands into, orphans, and the apply/destroy instance nodes of the appl
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from tfconsole.addrs import AbsResource, AbsResourceInstance, InstanceKey, ModuleInstance
 from tfconsole.addrs import Module as ModulePath
 from tfconsole.config.body import Body
 from tfconsole.config.model import CheckRule, ResourceConfig
-from tfconsole.diags import Diagnostics, SourceRange
+from tfconsole.diags import SOURCELESS, Diagnostics, SourceRange
 from tfconsole.lang import ast as A
 from tfconsole.lang.eval import NOT_FOUND, Scope, evaluate
-from tfconsole.lang.types import DYNAMIC, STRING, DynamicType, ListType, MapType, ObjectType, SetType
+from tfconsole.lang.types import DYNAMIC, NUMBER, STRING, DynamicType, ListType, MapType, ObjectType, SetType
 from tfconsole.lang.values import (
-    EPHEMERAL, ConversionError, Null, Sensitive, TList, TMap, TSet, Unknown, contains_ephemeral, convert, equal,
-    deep_marks, find_infinity, is_null, is_wholly_known, mark, sensitive_paths, type_of, unmark, unmark_deep,
+    EPHEMERAL, ConversionError, Null, Sensitive, TList, TMap, TSet, Unknown, contains_ephemeral, contains_marks,
+    convert, deep_marks, equal, find_infinity, is_null, is_wholly_known, mark, same_type, sensitive_paths, type_of,
+    unmark, unmark_deep,
 )
 from tfconsole.plans import (
     Action, Importing, REASON_BY_REQUEST, REASON_BY_TRIGGERS, REASON_CANNOT_UPDATE, REASON_TAINTED,
@@ -23,7 +25,13 @@ from tfconsole.plans import (
 )
 from tfconsole.providers.interface import ApplyRequest, BlockSchema, PlanRequest, Schema
 from tfconsole.states.objcodec import decode_object, encode_object, remark
+from tfconsole.plans.objchange import (
+    assert_object_compatible, assert_plan_valid, format_error, format_path, write_only_values,
+)
+from tfconsole.plans.objchange import proposed_new as terraform_proposed_new
 from tfconsole.states.state import ObjectState
+from tfconsole.walk.context import Expansion, scope_for
+from tfconsole.walk.hooks import object_id
 
 from .expansion import ExpandFacts
 from .base import (
@@ -32,7 +40,7 @@ from .base import (
 )
 
 if TYPE_CHECKING:
-    from tfconsole.walk.context import Expansion, WalkContext
+    from tfconsole.walk.context import WalkContext
 
 
 # ---------------------------------------------------------------------------
@@ -178,7 +186,6 @@ def _annotate(diags: Diagnostics, expr: A.Expr, scope: Scope, unknown: bool = Fa
               sensitive: bool = False, ephemeral: bool = False) -> Diagnostics:
     """The last diagnostic (about the for_each expression) with what the expression referred
     to, as Terraform annotates it; only errors pay for this."""
-    from dataclasses import replace
 
     from tfconsole.lang.diagvalues import expression_values
 
@@ -188,13 +195,11 @@ def _annotate(diags: Diagnostics, expr: A.Expr, scope: Scope, unknown: bool = Fa
 
 
 def _NUMBER() -> Any:
-    from tfconsole.lang.types import NUMBER
 
     return NUMBER
 
 
 def _has_marks(v: Any) -> bool:
-    from tfconsole.lang.values import contains_marks
 
     return contains_marks(v)
 
@@ -288,9 +293,7 @@ def _with_addr(d: Diagnostics, addr: str, rng: SourceRange | None = None) -> Dia
     points at the resource block (as Terraform's "with ADDR, on FILE line N" does)."""
     if not d:
         return Diagnostics()
-    from dataclasses import replace
 
-    from tfconsole.diags import SOURCELESS
 
     return Diagnostics([x if x.context == SOURCELESS else
                         replace(x, address=x.address or addr, subject=x.subject or rng,
@@ -300,7 +303,6 @@ def _with_addr(d: Diagnostics, addr: str, rng: SourceRange | None = None) -> Dia
 def _proposed(provider: Any, block: BlockSchema, prior: dict[str, Any] | None, config: dict[str, Any]) -> Any:
     """The proposed new state: Terraform's exact rules for a plugin, the built-ins' own otherwise."""
     if provider.wire_protocol:
-        from tfconsole.plans.objchange import proposed_new as terraform_proposed_new
 
         return terraform_proposed_new(block, prior, config)
     return proposed_new(block, prior, config)
@@ -317,7 +319,6 @@ def _planned_valid(provider: Any, schema: Schema, prior: Any, config: Any, resp:
     diags = Diagnostics()
     if not provider.wire_protocol:
         return diags
-    from tfconsole.plans.objchange import assert_plan_valid, format_error, format_path, write_only_values
 
     for path in write_only_values(schema.block, resp.planned):
         diags.error("Provider produced invalid plan",
@@ -342,7 +343,6 @@ def _final_plan_consistent(provider: Any, schema: Schema, ch: ResourceInstanceCh
     diags = Diagnostics()
     if not provider.wire_protocol:
         return diags
-    from tfconsole.plans.objchange import assert_object_compatible, format_error
 
     planned_before = unmark_deep(ch.after)[0] if ch.after is not None else None
     if ch.action is Action.UPDATE and prior is None:
@@ -374,7 +374,6 @@ def _applied_valid(provider: Any, schema: Schema, action: Action, planned: Any, 
                         "and should be reported in the provider's own repository.", address=addr_s)
         return diags
     for path in _unknown_paths(new):
-        from tfconsole.plans.objchange import format_path
 
         diags.error("Provider returned invalid result object after apply",
                     f"After the apply operation, the provider still indicated an unknown value for "
@@ -383,7 +382,6 @@ def _applied_valid(provider: Any, schema: Schema, action: Action, planned: Any, 
                     "still save the other known object values in the state.", address=addr_s)
     if diags.has_errors or resp.diags.has_errors or not provider.wire_protocol:
         return diags
-    from tfconsole.plans.objchange import assert_object_compatible, format_error, format_path, write_only_values
 
     name = f"provider[{_quote(provider.source)}]"
     for path in write_only_values(schema.block, new):
@@ -506,7 +504,6 @@ def value_paths_equal(a: Any, b: Any) -> bool:
     ub, _ = unmark_deep(b)
     if not equal(ua, ub):
         return False
-    from tfconsole.lang.values import same_type
 
     try:
         return is_null(ua) or same_type(ua, ub)
@@ -625,14 +622,21 @@ def check_reporter(ctx: Any, addr: Any) -> Any:
     """report(status, message) recording into the walk's check results for a resource instance."""
     from tfconsole.plans.checks import resource_addrs
 
-    static, dynamic = resource_addrs(addr)
-    return lambda status, message=None: ctx.checks.report(static, dynamic, status, message)
+    # the addresses are worked out at the first report: most resources have no conditions, and
+    # an apply asks for a reporter at every instance
+    addrs: list[tuple[dict, dict]] = []
+
+    def report(status: str, message: str | None = None) -> None:
+        if not addrs:
+            addrs.append(resource_addrs(addr))
+        static, dynamic = addrs[0]
+        ctx.checks.report(static, dynamic, status, message)
+    return report
 
 
 def record_plan_postconditions(ctx: Any, rc: Any, addr: Any, exp: Any, planned: Any) -> None:
     """Terraform evaluates postconditions at plan time against the planned object: record what
     they give (unknown while the values they read are not known yet)."""
-    from tfconsole.walk.context import scope_for
 
     if not rc.lifecycle.postconditions:
         return
@@ -699,7 +703,6 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
     def expansion(self, ctx: "WalkContext") -> tuple[ExpandFacts | None, Diagnostics]:
         """Evaluate count / for_each in every instance of the module and register the result;
         the facts for the expand steps: instances, keys still in state, removed module instances."""
-        from tfconsole.walk.context import scope_for
 
         if ctx.operation == "validate":
             return self._validate_expansion(ctx)
@@ -728,7 +731,6 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
 
     def _validate_expansion(self, ctx: "WalkContext") -> tuple[ExpandFacts | None, Diagnostics]:
         """validate: one representative instance per module instance, with unknown keys and inputs."""
-        from tfconsole.walk.context import Expansion, scope_for
 
         diags = Diagnostics()
         rc = self.rc
@@ -770,7 +772,6 @@ class ValidateInstanceNode(_InstanceNode):
     suffix = " (validate)"
 
     def execute(self, ctx: "WalkContext") -> Diagnostics:
-        from tfconsole.walk.context import scope_for
 
         diags = Diagnostics()
         rc = self.parent.rc
@@ -818,7 +819,6 @@ class PlanInstanceNode(_InstanceNode):
 
     @for_resource
     def execute(self, ctx: "WalkContext") -> Diagnostics:
-        from tfconsole.walk.context import scope_for
 
         diags = Diagnostics()
         rc = self.parent.rc
@@ -1047,7 +1047,6 @@ def _walk_steps(v: Any, steps: tuple) -> Any:
 
 def _id_hint(v: dict[str, Any] | None, or_name: bool = False) -> str | None:
     """What the hooks show of an object ([id=...]): Terraform's ObjectValueID(OrName)."""
-    from tfconsole.walk.hooks import object_id
 
     return object_id(v, or_name)
 
@@ -1067,7 +1066,6 @@ class PlanDataInstanceNode(_InstanceNode):
         return diags
 
     def _execute(self, ctx: "WalkContext") -> Diagnostics:
-        from tfconsole.walk.context import scope_for
 
         diags = Diagnostics()
         rc = self.parent.rc
@@ -1266,7 +1264,6 @@ class ApplyInstanceNode(Node, Executable):
 
     @for_resource
     def execute(self, ctx: "WalkContext") -> Diagnostics:
-        from tfconsole.walk.context import scope_for
 
         diags = Diagnostics()
         ch = self.change
@@ -1440,7 +1437,6 @@ class ApplyInstanceNode(Node, Executable):
 def _apply_time_each(ctx: "WalkContext", ra: AbsResource, rc: ResourceConfig, exp: "Expansion") -> "Expansion":
     """each.value as it is at apply time: for_each values may have been unknown during the plan.
     Evaluated once per resource (all instances wait for the for_each references) and cached."""
-    from tfconsole.walk.context import Expansion, scope_for
 
     with ctx.lock:
         cache = ctx.__dict__.setdefault("_apply_each_cache", {})

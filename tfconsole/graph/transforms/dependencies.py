@@ -53,6 +53,7 @@ def _resource_ancestors(g: Graph) -> dict[int, frozenset[str]] | None:
     interned: dict[frozenset[str], frozenset[str]] = {empty: empty}
     own: dict[int, str | None] = {}
     out: dict[int, frozenset[str]] = {}
+    names: dict[tuple, str] = {}  # an apply graph's instances name their resource: printed once each
     for n in order:
         acc: set[str] = set()
         for p in g.g.predecessor_indices(n):
@@ -62,6 +63,14 @@ def _resource_ancestors(g: Graph) -> dict[int, frozenset[str]] | None:
                 acc.add(name)
         fs = frozenset(acc)
         out[n] = interned.setdefault(fs, fs)
-        own[n] = _resource_name(g.g[n])
+        v = g.g[n]
+        if isinstance(v, ApplyInstanceNode):
+            key = (v.addr.module, v.addr.resource)
+            name = names.get(key)
+            if name is None:
+                name = names[key] = str(v.addr.config())
+            own[n] = name
+        else:
+            own[n] = _resource_name(v)
     return out
 

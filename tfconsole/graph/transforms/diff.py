@@ -13,13 +13,23 @@ class DiffTransformer(Transform):
         assert b.plan is not None
         import uuid
 
+        # the configuration and barrier of each resource, looked up once: a plan file's changes
+        # share their module and resource address objects, so identity finds them (an equal
+        # but distinct object only misses the memo)
+        found: dict[tuple[int, int], tuple] = {}
         for ch in b.plan.changes:
             a = ch.action
             if a is Action.NOOP and ch.importing is None:
                 continue
-            mod_cfg = b.config.module_at(ch.addr.module.module())
-            rc = mod_cfg.resources.get(ch.addr.resource) if mod_cfg else None
-            barrier = b.resource_nodes.get((ch.addr.module.module(), ch.addr.resource))
+            key = (id(ch.addr.module), id(ch.addr.resource))
+            hit = found.get(key)
+            if hit is None or hit[0] is not ch.addr.module or hit[1] is not ch.addr.resource:
+                module = ch.addr.module.module()
+                mod_cfg = b.config.module_at(module)
+                hit = found[key] = (ch.addr.module, ch.addr.resource,
+                                    mod_cfg.resources.get(ch.addr.resource) if mod_cfg else None,
+                                    b.resource_nodes.get((module, ch.addr.resource)))
+            rc, barrier = hit[2], hit[3]
             if a in (Action.CREATE, Action.UPDATE, Action.READ, Action.NOOP):  # NOOP: an import only
                 n = ApplyInstanceNode(ch, rc, barrier)
                 g.add(n)

@@ -30,18 +30,17 @@ class InstanceReferenceTransformer(Transform):
         expansions = _plan_expansions(b.plan)
         inside_all = [t for t in g.vertices() if not isinstance(t, (ProviderNode, RootNode))]
         # what an instance refers to only differs between instances of one resource in one module
-        # instance when a reference's index uses count/each: otherwise it is scanned once
-        scanned: dict[tuple[int, Any], tuple[set, set]] = {}
+        # instance where a reference's index uses count/each: the configuration is scanned once
+        # per resource and module instance, and only those indexes are evaluated per instance
+        scanned: dict[tuple[int, Any], _Scan] = {}
         pairs: list[tuple[Any, Any]] = []  # (dependent, dependency)
         for v in list(g.vertices()):
             if not isinstance(v, ApplyInstanceNode) or v.rc is None:
                 continue
-            ref_sets = scanned.get((id(v.rc), v.addr.module))
-            if ref_sets is None:
-                ref_sets, per_instance = _instance_refs(v, expansions)
-                if not per_instance:
-                    scanned[(id(v.rc), v.addr.module)] = ref_sets
-            specific, whole = ref_sets
+            scan = scanned.get((id(v.rc), v.addr.module))
+            if scan is None:
+                scan = scanned[(id(v.rc), v.addr.module)] = _scan_config(v)
+            specific, whole = scan.for_instance(v, expansions)
             for addr in specific:
                 n = inst_nodes.get(addr)
                 if n is not None and n is not v:
@@ -60,9 +59,38 @@ class InstanceReferenceTransformer(Transform):
         g.connect_many(pairs)
 
 
-def _instance_refs(v: ApplyInstanceNode, expansions: dict) -> tuple[tuple[set, set], bool]:
-    """The instances (specific) and reference keys (whole) v's configuration refers to, and
-    whether the answer depended on v's own count.index / each.key."""
+class _Scan:
+    """What a resource's configuration in one module instance refers to: instances named by a
+    constant index (specific), whole objects (whole), and the references whose index uses
+    count.index / each.key (keyed: the traversal, its resource, the names bound around it),
+    which name a different instance for each instance."""
+
+    def __init__(self, v: ApplyInstanceNode, specific: set, whole: set, keyed: list) -> None:
+        self.mod, self.mi = v.rc.module, v.addr.module
+        self.specific, self.whole, self.keyed = specific, whole, keyed
+
+    def for_instance(self, v: ApplyInstanceNode, expansions: dict) -> tuple[set, set]:
+        if not self.keyed:
+            return self.specific, self.whole
+        mode, each_value = expansions.get(v.addr.abs_resource(), ("", {}))
+        scope = Scope(None, count_index=v.addr.key if mode == "list" else None,
+                      each=(v.addr.key, each_value.get(v.addr.key)) if mode == "map" else None)
+        specific, whole = set(self.specific), self.whole
+        for e, res, bound in self.keyed:
+            val, d = evaluate(e.key, scope)
+            val, _ = unmark(val)
+            if not d.has_errors and isinstance(val, (int, str)) and not isinstance(val, bool):
+                specific.add(AbsResourceInstance(self.mi, res, val))
+                continue
+            # no instance named: what the traversal mentions, as a whole (as for any other)
+            if whole is self.whole:
+                whole = set(whole)
+            for c in e.children():
+                _scan_refs(c, self.mod, self.mi, specific, whole, bound, [])
+        return specific, whole
+
+
+def _scan_config(v: ApplyInstanceNode) -> _Scan:
     rc = v.rc
     mod = rc.module
     exprs = [a.expr for a in _all_attrs(rc.body)] + [rc.count, rc.for_each]
@@ -70,22 +98,19 @@ def _instance_refs(v: ApplyInstanceNode, expansions: dict) -> tuple[tuple[set, s
         exprs += [r.condition, r.error_message]
     for p in rc.provisioners:
         exprs += [a.expr for a in p.body.attributes.values()]
-    mode, each_value = expansions.get(v.addr.abs_resource(), ("", {}))
-    scope = Scope(None, count_index=v.addr.key if mode == "list" else None,
-                  each=(v.addr.key, each_value.get(v.addr.key)) if mode == "map" else None)
     specific: set[AbsResourceInstance] = set()
     whole: set[tuple] = set()
-    keyed: list[bool] = []
+    keyed: list[tuple] = []
     for e in exprs:
         if e is not None:
-            _scan_refs(e, mod, v.addr.module, scope, specific, whole, frozenset(), keyed)
+            _scan_refs(e, mod, v.addr.module, specific, whole, frozenset(), keyed)
     for t in rc.depends_on:
         from ..nodes.base import key_for_traversal
 
         k = key_for_traversal(mod, t)
         if k:
             whole.add(k)
-    return (specific, whole), bool(keyed)
+    return _Scan(v, specific, whole, keyed)
 
 
 def _plan_expansions(plan: Plan | None) -> dict:
@@ -101,11 +126,13 @@ def _plan_expansions(plan: Plan | None) -> dict:
     return out
 
 
+_NO_INSTANCE = Scope(None)  # a constant index is evaluated without count / each
+
 _NON_RESOURCE_ROOTS = {"var", "local", "module", "count", "each", "path", "terraform", "self"}
 
 
-def _scan_refs(e: A.Expr, mod: ModulePath, mi: ModuleInstance, scope: Scope, specific: set, whole: set,
-               bound: frozenset, keyed: list[bool]) -> None:
+def _scan_refs(e: A.Expr, mod: ModulePath, mi: ModuleInstance, specific: set, whole: set,
+               bound: frozenset, keyed: list[tuple]) -> None:
     from ..nodes.base import key_for_traversal
 
     if isinstance(e, A.RelativeTraversal) and e.key is not None and isinstance(e.source, A.ScopeTraversal):
@@ -115,8 +142,9 @@ def _scan_refs(e: A.Expr, mod: ModulePath, mi: ModuleInstance, scope: Scope, spe
             refs = A.references(e.key)
             if all(r.root in ("count", "each") for r in refs):
                 if refs:
-                    keyed.append(True)  # the instance this names depends on count.index / each.key
-                val, d = evaluate(e.key, scope)
+                    keyed.append((e, res, bound))  # the instance this names depends on count.index / each.key
+                    return
+                val, d = evaluate(e.key, _NO_INSTANCE)
                 val, _ = unmark(val)
                 if not d.has_errors and isinstance(val, (int, str)) and not isinstance(val, bool):
                     specific.add(AbsResourceInstance(mi, res, val))
@@ -135,14 +163,14 @@ def _scan_refs(e: A.Expr, mod: ModulePath, mi: ModuleInstance, scope: Scope, spe
             whole.add(k)
         return
     if isinstance(e, (A.ForExpr, A.TemplateFor)):
-        _scan_refs(e.coll, mod, mi, scope, specific, whole, bound, keyed)
+        _scan_refs(e.coll, mod, mi, specific, whole, bound, keyed)
         inner = bound | {e.val_var} | ({e.key_var} if e.key_var else set())
         for c in e.children():
             if c is not e.coll:
-                _scan_refs(c, mod, mi, scope, specific, whole, inner, keyed)
+                _scan_refs(c, mod, mi, specific, whole, inner, keyed)
         return
     for c in e.children():
-        _scan_refs(c, mod, mi, scope, specific, whole, bound, keyed)
+        _scan_refs(c, mod, mi, specific, whole, bound, keyed)
 
 
 def _resource_of(t: A.ScopeTraversal) -> Resource | None:

@@ -1,0 +1,52 @@
+"""The plan codec decodes without building locations, and names the exact place on failure."""
+import pytest
+
+from tfconsole.plans import Action
+from tfconsole.plans.codec import CodecError, decode_change, decode_type, decode_value, encode_change
+from tfconsole.plans import ResourceInstanceChange
+from tfconsole.addrs import parse_instance
+from tfconsole.lang.types import ObjectType, STRING, DYNAMIC
+from tfconsole.lang.values import Unknown
+
+
+def _change_json(key: int) -> dict:
+    ch = ResourceInstanceChange(addr=parse_instance(f"terraform_data.a[{key}]"), action=Action.CREATE,
+                                provider="provider[\"terraform.io/builtin/terraform\"]", before=None,
+                                after={"id": Unknown(STRING), "input": f"a{key}"},
+                                schema_type=ObjectType.of({"id": STRING, "input": DYNAMIC}))
+    return encode_change(ch)
+
+
+def test_round_trip_and_shared_types():
+    a, b = decode_change(_change_json(0), "m changes[0]"), decode_change(_change_json(1), "m changes[1]")
+    assert a.after["input"] == "a0" and isinstance(a.after["id"], Unknown) and b.addr.key == 1
+    assert a.schema_type == ObjectType.of({"id": STRING, "input": DYNAMIC})
+    assert a.schema_type is b.schema_type  # decoded once, shared (types are immutable)
+
+
+def test_error_names_change_address_and_path():
+    j = _change_json(3)
+    j["after"]["o"]["input"] = {"q": 1}
+    with pytest.raises(CodecError) as e:
+        decode_change(j, "meta changes[7]")
+    assert str(e.value).startswith("meta changes[7] (terraform_data.a[3]).after.input: not an encoded value")
+
+
+def test_nested_value_error_location():
+    with pytest.raises(CodecError) as e:
+        decode_value({"o": {"k": {"t": [1, {"l": [True, []], "e": "bool"}]}}}, "vars x")
+    assert str(e.value).startswith("vars x.k[1][1]: not an encoded value")
+    with pytest.raises(CodecError) as e:
+        decode_type(["object", {"a": "strin"}], "here")
+    assert str(e.value).startswith("here: invalid type")
+
+
+def test_bad_action_and_field_named():
+    j = _change_json(0)
+    j["action"] = "explode"
+    with pytest.raises(CodecError, match=r"^w \(terraform_data\.a\[0\]\)\.action: unknown action"):
+        decode_change(j, "w")
+    j = _change_json(0)
+    j["create_before_destroy"] = 1
+    with pytest.raises(CodecError, match=r"^w \(terraform_data\.a\[0\]\)\.create_before_destroy: expected bool"):
+        decode_change(j, "w")
