@@ -185,3 +185,88 @@ def test_view_models_do_not_import_textual() -> None:
             "tfconsole.tui.models.format; print('textual' in sys.modules, 'rich' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
+
+
+@pytest.mark.anyio
+async def test_keys_queued_behind_a_focus_change_reach_the_new_widget(tmp_path: Path) -> None:
+    """A fast typist's `g` then `down` (both read by the terminal before the app handles the
+    first) moves the graph's cursor, never the hidden plan tree's; `/` then `a` types an `a` in
+    the search box instead of asking to apply."""
+    from textual import events
+
+    (tmp_path / "main.tf").write_text('resource "terraform_data" "a" {\n  count = 3\n}\n'
+                                      'resource "terraform_data" "b" {\n  input = terraform_data.a[0].id\n}\n')
+    app = ConsoleApp(str(tmp_path))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.press("p")
+        await wait_for(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy)
+        app.action_graph()  # the graph's rows exist (built by a worker), then back to the plan
+        await wait_for(pilot, lambda: any(r.kind == "vertex" for r in app.graph_canvas.rows))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.view == "plan" and app.focused is app._tree("plan"))
+        plan_line, graph_line = app._tree("plan").cursor_line, app.graph_canvas.cursor_line
+        driver = app._driver
+        for key in ("g", "down", "down"):  # queued at once, as the terminal's input thread does
+            driver.send_message(events.Key(key, None))
+        await wait_for(pilot, lambda: app.view == "graph")
+        await pilot.pause(0.1)
+        assert (app.graph_canvas.cursor_line, app._tree("plan").cursor_line) == (graph_line + 2, plan_line)
+        assert app.focused is app.graph_canvas
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.view == "plan")
+        for key, char in (("slash", "/"), ("a", "a")):
+            driver.send_message(events.Key(key, char))
+        await wait_for(pilot, lambda: app.query_one("#search").has_class("visible"))
+        await pilot.pause(0.1)
+        assert app.query_one("#search").value == "a"
+        assert type(app.screen).__name__ != "ConfirmScreen"
+
+
+@pytest.mark.anyio
+async def test_graph_keys_while_the_walk_graph_grows(tmp_path: Path) -> None:
+    """Keys pressed while batches stream in and the graph is laid out again between them: each
+    key moves the cursor one row from the vertex it was on (rows move under a relayout, the
+    cursor stays on its vertex, none of the keys is lost)."""
+    from textual import events
+
+    from tfconsole.tui.messages import VertexBatch, VertexUpdate, WalkStarted
+
+    (tmp_path / "main.tf").write_text('resource "terraform_data" "a" {}\n')
+    app = ConsoleApp(str(tmp_path))
+    async with app.run_test(size=(120, 30)) as pilot:
+        app.RELAYOUT_EVERY = 0.0  # every batch that grows the graph lays it out again
+        names = ["root", "provider", "res.a", "res.b"]
+        app.post_message(WalkStarted("apply", names))
+        app.post_message(VertexBatch([], deps={"res.a": ["provider"], "res.b": ["res.a"], "root": ["res.b"]}))
+        await wait_for(pilot, lambda: "res.b" in app.walk_graph.deps)
+        app.busy = True  # (a walk runs: statuses and growth are live)
+        app.action_graph("res.a")
+        await wait_for(pilot, lambda: app.graph_canvas.cursor_row is not None
+                       and app.graph_canvas.cursor_row.name == "res.a")
+        canvas, driver = app.graph_canvas, app._driver
+        for step in range(12):
+            was = canvas.cursor_row.name
+            # the graph grows (a resource expands into instances that sort before the cursor's
+            # row), and the key was already typed when the batch is handled
+            children = [f"res.a[{step * 3 + i}]" for i in range(3)]
+            app.post_message(VertexBatch([VertexUpdate(c, "waiting", 0.0) for c in children],
+                                         expansions={"provider": children}))
+            key = "down" if step % 4 < 2 else "up"
+            driver.send_message(events.Key(key, None))
+            delta = 1 if key == "down" else -1
+            await wait_for(pilot, lambda: all(c in app.walk_graph.deps for c in children)
+                           and canvas.cursor_row is not None and canvas.cursor_row.name != was)
+            await pilot.pause(0.05)
+            rows, at = canvas.rows, canvas.cursor_line
+            assert rows[at - delta].name == was, (step, key, was, rows[at - delta].name)
+        # on a layer's heading row, the cursor stays on that heading as the graph grows
+        # (it used to jump to the first vertex: a key pressed then seemed lost)
+        layer_at = max(i for i, r in enumerate(canvas.rows) if r.kind == "layer")
+        depth = canvas.rows[layer_at].layer
+        canvas.cursor_line = layer_at
+        more = [f"res.a[{100 + i}]" for i in range(5)]
+        app.post_message(VertexBatch([], expansions={"provider": more}))
+        await wait_for(pilot, lambda: all(c in app.walk_graph.deps for c in more)
+                       and canvas.cursor_line != layer_at)
+        assert (canvas.cursor_row.kind, canvas.cursor_row.layer) == ("layer", depth)
+        app.busy = False

@@ -25,6 +25,16 @@ from .common import STATUS_STYLE, VERTEX_SUFFIX
 GRAPH_MODES = ("layers", "timeline")
 
 
+def _row_identity(row: Row) -> tuple[str, Any]:
+    """What a row shows, independent of where it is: its vertex (or module), its layer's depth,
+    or its heading's title."""
+    if row.kind == "layer":
+        return ("layer", row.layer)
+    if row.kind == "heading":
+        return ("heading", row.text.split(" · ")[0])
+    return (row.kind, row.name)
+
+
 class GraphView:
     """Mixin of ConsoleApp (its widgets, reactives and helpers are the app's)."""
 
@@ -113,17 +123,29 @@ class GraphView:
 
     RELAYOUT_EVERY = 1.0  # seconds: a growing 10,000-vertex graph is laid out again at most this often
 
-    def _graph_live_refresh(self, settle: bool = False) -> None:
-        """Repaint the visible rows (statuses); re-lay the graph out first if it grew (at most
-        once per RELAYOUT_EVERY during a walk; `settle` is the timer's call, which catches up)."""
+    def _graph_live_refresh(self, changed: set[str] | None = None, settle: bool = False) -> None:
+        """Repaint the visible rows whose status reads differently (the vertices `changed`, or
+        without it those with a running clock), those waiting (their pending dependencies may be
+        done) and module rows; re-lay the graph out first if it grew (at most once per
+        RELAYOUT_EVERY during a walk; `settle` is the timer's call, which catches up)."""
         if self.view != "graph":
             return
         now = time.monotonic()
         if self._graph_dirty and (settle or now - self._graph_laid_out >= self.RELAYOUT_EVERY):
             self._graph_laid_out = now
             self._rebuild_graph_tree()
-        else:
-            self.graph_canvas.refresh()
+            return
+        vertices = self.vertices
+
+        def live(row: Row) -> bool:
+            if row.kind == "module":
+                return True
+            upd = vertices.get(row.name)
+            if upd is None:
+                return False
+            return upd.status == "waiting" or (row.name in changed if changed is not None
+                                               else upd.status == "running")
+        self.graph_canvas.refresh_visible(live)
 
     # ------------------------------------------------------------------ rows
     def _shown_graph(self) -> WalkGraph:
@@ -181,9 +203,12 @@ class GraphView:
         current = canvas.cursor_row
         rows = self.graph_rows()
         want = self._match_vertex(self.graph_focus, self._layout().index) if self.graph_focus else None
-        if want is None and current is not None and current.name:
-            want = current.name
         at = next((i for i, r in enumerate(rows) if want and r.name == want and r.kind != "heading"), None)
+        if at is None and want is None and current is not None:
+            # the cursor stays on its row as the graph is laid out again: a vertex's, a layer
+            # heading's (by depth) or a section heading's (a live graph grows under the cursor)
+            same = _row_identity(current)
+            at = next((i for i, r in enumerate(rows) if _row_identity(r) == same), None)
         if at is None:
             at = next((i for i, r in enumerate(rows) if r.kind in ("vertex", "module", "bar")), 0)
         self.graph_focus = ""
