@@ -269,4 +269,12 @@ async def test_graph_keys_while_the_walk_graph_grows(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: all(c in app.walk_graph.deps for c in more)
                        and canvas.cursor_line != layer_at)
         assert (canvas.cursor_row.kind, canvas.cursor_row.layer) == ("layer", depth)
+        # the graph grows while another view is shown: `g` paints the last layout at once and
+        # lays the grown graph out right after, with no further key or batch
+        await pilot.press("escape")
+        late = [f"res.a[{200 + i}]" for i in range(5)]
+        app.post_message(VertexBatch([], expansions={"provider": late}))
+        await wait_for(pilot, lambda: all(c in app.walk_graph.deps for c in late))
+        await pilot.press("g")
+        await wait_for(pilot, lambda: all(any(r.name == c for r in canvas.rows) for c in late))
         app.busy = False

@@ -50,6 +50,7 @@ class GraphView:
         self._graph_key: tuple[Any, ...] | None = None
         self._graph_dirty = False  # the walk graph grew since the rows were made
         self._graph_laid_out = 0.0  # time.monotonic() of the last layout
+        self._layout_deferred = False  # the view shows the last layout; the grown graph's comes next
         self._sel: tuple[str, set[str], set[str], set[str]] = ("", set(), set(), set())
         self._graph_history: list[str] = []
         self._follow_at: tuple[str, str, int, str] = ("", "", -1, "")  # origin, direction, index, landed
@@ -70,8 +71,14 @@ class GraphView:
         self.view = "graph"
         if not self._shown_graph().deps and self.graph_info is None:
             self.run_build_graph()
-        else:
-            self._rebuild_graph_tree()
+            return
+        # during a walk the graph may have grown since it was last laid out: the key's effect is
+        # painted at once with the last layout (statuses are live whatever the layout), and the
+        # grown graph is laid out right after that paint (10,000 vertices take tens of ms)
+        defer = self.busy and self._graph_dirty and self._graph_layout is not None
+        self._rebuild_graph_tree(stale_layout=defer)
+        if defer:
+            self.call_after_refresh(self._graph_live_refresh, None, True)
 
     @work(thread=True, exclusive=True, group="read", name="graph", description="graph")
     def run_build_graph(self) -> tuple[ops.GraphInfo | None, Diagnostics]:
@@ -164,18 +171,24 @@ class GraphView:
             self._static_graph, self._static_key = g, key
         return getattr(self, "_static_graph", self.walk_graph) if info is not None else self.walk_graph
 
-    def _layout(self) -> GraphLayout:
+    def _layout(self, stale: bool = False) -> GraphLayout:
+        """The rows of the shown graph, laid out again when it changed; `stale` accepts the last
+        layout of the same graph with the same filters even if vertices were added since."""
         g = self._shown_graph()
         key = (id(g), g.version, frozenset(self.graph_collapsed), self.graph_needle)
+        old = self._graph_key
+        stale = stale or self._layout_deferred
+        if stale and old is not None and (old[0], old[2:]) == (key[0], key[2:]) and self._graph_layout is not None:
+            return self._graph_layout
         if self._graph_layout is None or self._graph_key != key:
             self._graph_layout = GraphLayout(g, set(self.graph_collapsed), self.graph_needle)
             self._graph_key = key
         return self._graph_layout
 
-    def graph_rows(self) -> list[Row]:
+    def graph_rows(self, stale_layout: bool = False) -> list[Row]:
         """Every row of the graph view: the critical path (after a walk), then the layers or
         the timeline."""
-        layout = self._layout()
+        layout = self._layout(stale_layout)
         rows: list[Row] = []
         timings = self._timings()
         if self.critical:
@@ -196,13 +209,15 @@ class GraphView:
             return self.walk_timings
         return self.graph_info.timings if self.graph_info is not None else {}
 
-    def _rebuild_graph_tree(self) -> None:
-        self._graph_dirty = False
+    def _rebuild_graph_tree(self, stale_layout: bool = False) -> None:
+        self._graph_dirty = stale_layout and self._graph_dirty  # (a stale layout is redone soon)
+        self._layout_deferred = stale_layout  # until then every use takes the last layout
         canvas = self.graph_canvas
         canvas.render_row = self._graph_row_text
         current = canvas.cursor_row
-        rows = self.graph_rows()
-        want = self._match_vertex(self.graph_focus, self._layout().index) if self.graph_focus else None
+        rows = self.graph_rows(stale_layout)
+        layout = self._layout(stale_layout)
+        want = self._match_vertex(self.graph_focus, layout.index) if self.graph_focus else None
         at = next((i for i, r in enumerate(rows) if want and r.name == want and r.kind != "heading"), None)
         if at is None and want is None and current is not None:
             # the cursor stays on its row as the graph is laid out again: a vertex's, a layer
