@@ -158,15 +158,16 @@ class BenchApp(ConsoleApp):
         return super().post_message(message)
 
 
-async def loop_lag(stop: asyncio.Event, out: list[float], cpu: list[float]) -> None:
-    """Lateness of a 10 ms ticker: how long the event loop was busy with something else, and
-    the loop's own CPU time in that interval (a stall with little of it is the loop waiting for
-    the GIL or a CPU, not working)."""
+async def loop_lag(stop: asyncio.Event, out: list[float], cpu: list[float], busy: Callable[[], bool]) -> None:
+    """Lateness of a 10 ms ticker while the apply runs: how long the event loop was busy with
+    something else, and the loop's own CPU time in that interval (a stall with little of it is
+    the loop waiting for the GIL or a CPU, not working)."""
     while not stop.is_set():
         t, c = time.perf_counter(), time.thread_time()
         await asyncio.sleep(0.01)
-        out.append(time.perf_counter() - t - 0.01)
-        cpu.append(time.thread_time() - c)
+        if busy():
+            out.append(time.perf_counter() - t - 0.01)
+            cpu.append(time.thread_time() - c)
 
 
 def cursor_of(app: BenchApp) -> int:
@@ -230,7 +231,7 @@ async def run_app(d: Path, parallelism: int, size: tuple[int, int], max_keys: in
         while type(app.screen).__name__ != "ConfirmScreen":
             await asyncio.sleep(0.01)
         stop = asyncio.Event()
-        ticker = asyncio.create_task(loop_lag(stop, lags, lag_cpu))
+        ticker = asyncio.create_task(loop_lag(stop, lags, lag_cpu, lambda: app.busy))
         driver = app._driver
         assert driver is not None
         t_apply = time.perf_counter()
@@ -310,7 +311,7 @@ async def run_app(d: Path, parallelism: int, size: tuple[int, int], max_keys: in
 
 def one_run(per_resource: int, parallelism: int, size: tuple[int, int], baselines: bool,
             max_keys: int | None, profile: str | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"vertices": 2 * per_resource}
+    out: dict[str, Any] = {"vertices": 2 * per_resource, "load_start": _load()}
     with tempfile.TemporaryDirectory(prefix="tfconsole-bench-") as tmp:
         base = Path(tmp)
         if baselines:
@@ -318,7 +319,13 @@ def one_run(per_resource: int, parallelism: int, size: tuple[int, int], baseline
             out["cli"] = cli_baseline(make_dir(base, "cli", per_resource))
         out["app"] = asyncio.run(run_app(make_dir(base, "app", per_resource), parallelism, size, max_keys,
                                        profile))
+    out["load_end"] = _load()
     return out
+
+
+def _load() -> float | None:
+    """The 1-minute load average (the machine may be shared: figures are read with it)."""
+    return os.getloadavg()[0] if hasattr(os, "getloadavg") else None
 
 
 def report(runs: list[dict[str, Any]]) -> str:
@@ -328,6 +335,8 @@ def report(runs: list[dict[str, Any]]) -> str:
         if "error" in a:
             lines.append(f"run {n}: app error: {a['error']}")
             continue
+        if r.get("load_start") is not None:
+            lines.append(f"run {n}: load average {r['load_start']:.2f} at the start, {r['load_end']:.2f} at the end")
         lines.append(f"run {n}: {r['vertices']} vertices, {a['vertices_done']}/{a['vertices_total']} walk vertices "
                      f"done; {a['updates']} status updates streamed in {a['batches']} batches; {a['summary']}")
         if "worst_ms" in a:
@@ -369,6 +378,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size", default="120x40")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--no-baselines", action="store_true")
+    ap.add_argument("--max-keys", type=int, help="press at most this many keys during the apply (0: none, to see "
+                                                 "the console's own cost in the apply's wall time)")
     ap.add_argument("--json", help="also write the raw figures here")
     ap.add_argument("--profile", help="write the event-loop thread's CPU profile during the apply here "
                                       "(pstats; the last run's)")
@@ -378,7 +389,8 @@ def main(argv: list[str] | None = None) -> int:
     w, h = (int(x) for x in a.size.lower().split("x"))
     runs = []
     for _ in range(max(1, a.repeat)):
-        runs.append(one_run(per, a.parallelism, (w, h), not (a.quick or a.no_baselines), 16 if a.quick else None,
+        runs.append(one_run(per, a.parallelism, (w, h), not (a.quick or a.no_baselines),
+                            a.max_keys if a.max_keys is not None else 16 if a.quick else None,
                             a.profile))
     print(report(runs))
     if a.json:
