@@ -223,10 +223,12 @@ async def test_keys_queued_behind_a_focus_change_reach_the_new_widget(tmp_path: 
 
 
 @pytest.mark.anyio
-async def test_graph_keys_while_the_walk_graph_grows(tmp_path: Path) -> None:
+@pytest.mark.parametrize("in_thread", [False, True], ids=["loop-layout", "worker-layout"])
+async def test_graph_keys_while_the_walk_graph_grows(tmp_path: Path, in_thread: bool) -> None:
     """Keys pressed while batches stream in and the graph is laid out again between them: each
     key moves the cursor one row from the vertex it was on (rows move under a relayout, the
-    cursor stays on its vertex, none of the keys is lost)."""
+    cursor stays on its vertex, none of the keys is lost). A big live graph is laid out on a
+    worker thread (here: any size), a small one on the loop."""
     from textual import events
 
     from tfconsole.tui.messages import VertexBatch, VertexUpdate, WalkStarted
@@ -235,6 +237,7 @@ async def test_graph_keys_while_the_walk_graph_grows(tmp_path: Path) -> None:
     app = ConsoleApp(str(tmp_path))
     async with app.run_test(size=(120, 30)) as pilot:
         app.RELAYOUT_EVERY = 0.0  # every batch that grows the graph lays it out again
+        app.LAYOUT_IN_THREAD_ABOVE = 0 if in_thread else 10**9
         names = ["root", "provider", "res.a", "res.b"]
         app.post_message(WalkStarted("apply", names))
         app.post_message(VertexBatch([], deps={"res.a": ["provider"], "res.b": ["res.a"], "root": ["res.b"]}))
@@ -244,8 +247,14 @@ async def test_graph_keys_while_the_walk_graph_grows(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: app.graph_canvas.cursor_row is not None
                        and app.graph_canvas.cursor_row.name == "res.a")
         canvas, driver = app.graph_canvas, app._driver
+        from tfconsole.tui.views.graph import _row_identity as ident
+
+        def neighbour(rows: list, row: object, delta: int) -> object:
+            at = next(i for i, r in enumerate(rows) if ident(r) == row)
+            return ident(rows[at + delta])
+
         for step in range(12):
-            was = canvas.cursor_row.name
+            was, before = ident(canvas.cursor_row), list(canvas.rows)
             # the graph grows (a resource expands into instances that sort before the cursor's
             # row), and the key was already typed when the batch is handled
             children = [f"res.a[{step * 3 + i}]" for i in range(3)]
@@ -255,10 +264,14 @@ async def test_graph_keys_while_the_walk_graph_grows(tmp_path: Path) -> None:
             driver.send_message(events.Key(key, None))
             delta = 1 if key == "down" else -1
             await wait_for(pilot, lambda: all(c in app.walk_graph.deps for c in children)
-                           and canvas.cursor_row is not None and canvas.cursor_row.name != was)
+                           and canvas.cursor_row is not None and ident(canvas.cursor_row) != was)
+            await wait_for(pilot, lambda: not app._layout_running)
             await pilot.pause(0.05)
-            rows, at = canvas.rows, canvas.cursor_line
-            assert rows[at - delta].name == was, (step, key, was, rows[at - delta].name)
+            # the key moved from `was` to its neighbour in the rows it met: the grown graph's
+            # (laid out before the key was handled) or, with a worker layout that landed after
+            # the key, the rows on screen before
+            now = ident(canvas.cursor_row)
+            assert now in (neighbour(canvas.rows, was, delta), neighbour(before, was, delta)), (step, key, was, now)
         # on a layer's heading row, the cursor stays on that heading as the graph grows
         # (it used to jump to the first vertex: a key pressed then seemed lost)
         layer_at = max(i for i, r in enumerate(canvas.rows) if r.kind == "layer")
@@ -278,3 +291,4 @@ async def test_graph_keys_while_the_walk_graph_grows(tmp_path: Path) -> None:
         await pilot.press("g")
         await wait_for(pilot, lambda: all(any(r.name == c for r in canvas.rows) for c in late))
         app.busy = False
+    assert app._layout_running is False

@@ -387,6 +387,16 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
     @on(Worker.StateChanged)
     def _worker_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
+        if worker.group == "layout":  # the live graph's layout (views/graph.py): not an operation
+            if event.state == WorkerState.SUCCESS:
+                self._graph_layout_done(worker.result)
+            elif event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
+                self._graph_layout_done(None)
+                if event.state == WorkerState.ERROR:
+                    d = Diagnostics()
+                    d.error("Internal error in the graph layout", f"{type(worker.error).__name__}: {worker.error}")
+                    self._show_diags(d)
+            return
         if worker.group not in ("op", "read"):
             return
         if event.state == WorkerState.ERROR:

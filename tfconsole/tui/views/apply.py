@@ -355,6 +355,7 @@ class ApplyView:
 
     def on_walk_finished(self, msg: WalkFinished) -> None:
         self._refresh_counts()
+        self._graph_walk_finished()
 
     def _refresh_counts(self) -> None:
         status = self.query_one(StatusBar)

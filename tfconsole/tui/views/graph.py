@@ -51,6 +51,8 @@ class GraphView:
         self._graph_dirty = False  # the walk graph grew since the rows were made
         self._graph_laid_out = 0.0  # time.monotonic() of the last layout
         self._layout_deferred = False  # the view shows the last layout; the grown graph's comes next
+        self._walk_live = False  # between WalkStarted and WalkFinished
+        self._layout_running = False  # a worker lays out a snapshot of the walk graph
         self._sel: tuple[str, set[str], set[str], set[str]] = ("", set(), set(), set())
         self._graph_history: list[str] = []
         self._follow_at: tuple[str, str, int, str] = ("", "", -1, "")  # origin, direction, index, landed
@@ -106,6 +108,7 @@ class GraphView:
 
     # ------------------------------------------------------------------ the walk feeds the graph
     def _graph_walk_started(self, names: list[str]) -> None:
+        self._walk_live = True
         self.walk_graph = WalkGraph()
         for name in names:
             self.walk_graph.add(name)
@@ -121,6 +124,12 @@ class GraphView:
         if deps or expansions:
             self._graph_dirty = True
 
+    def _graph_walk_finished(self) -> None:
+        """The walk is over: the graph is laid out as it ended (no stale layout any more)."""
+        self._walk_live = False
+        if self.view == "graph":
+            self._rebuild_graph_tree()
+
     def _graph_walk_done(self, timings: dict[str, tuple[float, float]]) -> None:
         """After an apply: the critical path over its recorded times and the walk's edges."""
         self.walk_timings = dict(timings)
@@ -129,16 +138,54 @@ class GraphView:
             self._rebuild_graph_tree()
 
     RELAYOUT_EVERY = 1.0  # seconds: a growing 10,000-vertex graph is laid out again at most this often
+    LAYOUT_IN_THREAD_ABOVE = 2000  # vertices: a bigger live graph is laid out on a worker thread
+
+    def _big_live_graph(self) -> bool:
+        return self._walk_live and len(self.walk_graph.deps) > self.LAYOUT_IN_THREAD_ABOVE
+
+    def _start_layout(self) -> None:
+        """Lay out a snapshot of the growing walk graph on a worker thread (tens of ms at 10,000
+        vertices: on the event loop they would delay a key by as much)."""
+        if self._layout_running:
+            return
+        g = self.walk_graph
+        snap = WalkGraph({n: list(ds) for n, ds in g.deps.items()}, g.version)
+        self._layout_running = True
+        self.run_layout(snap, (id(g), g.version, frozenset(self.graph_collapsed), self.graph_needle))
+
+    @work(thread=True, group="layout", name="graph_layout", description="graph layout", exit_on_error=False)
+    def run_layout(self, snap: WalkGraph, key: tuple[Any, ...]) -> tuple[tuple[Any, ...], GraphLayout]:
+        return key, GraphLayout(snap, set(key[2]), key[3])
+
+    def _graph_layout_done(self, result: tuple[tuple[Any, ...], GraphLayout] | None) -> None:
+        self._layout_running = False
+        if result is None:
+            return
+        key, layout = result
+        g = self.walk_graph
+        if key[0] != id(g) or key[2:] != (frozenset(self.graph_collapsed), self.graph_needle):
+            return  # another walk, or other filters, since the snapshot
+        self._graph_layout, self._graph_key = layout, key
+        if self.view == "graph":
+            self._rebuild_graph_tree(stale_layout=True)
+        self._graph_dirty = g.version != key[1] or self.view != "graph"
 
     def _graph_live_refresh(self, changed: set[str] | None = None, settle: bool = False) -> None:
         """Repaint the visible rows whose status reads differently (the vertices `changed`, or
         without it those with a running clock), those waiting (their pending dependencies may be
         done) and module rows; re-lay the graph out first if it grew (at most once per
         RELAYOUT_EVERY during a walk; `settle` is the timer's call, which catches up)."""
+        now = time.monotonic()
+        g = self.walk_graph
+        due = self._graph_dirty and (settle or now - self._graph_laid_out >= self.RELAYOUT_EVERY)
+        current = self._graph_key is not None and self._graph_key[:2] == (id(g), g.version)
+        threaded = self._big_live_graph()
+        if due and threaded and not current:  # (also while the view is hidden: `g` finds it ready)
+            self._graph_laid_out = now
+            self._start_layout()
         if self.view != "graph":
             return
-        now = time.monotonic()
-        if self._graph_dirty and (settle or now - self._graph_laid_out >= self.RELAYOUT_EVERY):
+        if due and (current or not threaded):
             self._graph_laid_out = now
             self._rebuild_graph_tree()
             return
@@ -177,7 +224,9 @@ class GraphView:
         g = self._shown_graph()
         key = (id(g), g.version, frozenset(self.graph_collapsed), self.graph_needle)
         old = self._graph_key
-        stale = stale or self._layout_deferred
+        # a big live graph is laid out again only by the worker (_start_layout): until its
+        # layout arrives, every use takes the last one of the same graph
+        stale = stale or self._layout_deferred or (g is self.walk_graph and self._big_live_graph())
         if stale and old is not None and (old[0], old[2:]) == (key[0], key[2:]) and self._graph_layout is not None:
             return self._graph_layout
         if self._graph_layout is None or self._graph_key != key:
