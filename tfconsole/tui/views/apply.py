@@ -153,11 +153,24 @@ class ApplyView:
         self.status_counts = {"waiting": len(self.vertices)}
         self._refresh_counts()
 
+    BATCH_CHUNK = 1000  # status updates handled per turn of the event loop
+
     def on_vertex_batch(self, msg: VertexBatch) -> None:
+        """A batch, handled in chunks: when the loop fell behind, a batch holds thousands of
+        updates (the bridge coalesces while it waits), and a key pressed meanwhile waits for one
+        chunk (about 10 ms), not for the whole batch; the rest comes after the keys queued."""
+        rest = None
+        if len(msg.updates) > self.BATCH_CHUNK:
+            rest = VertexBatch(msg.updates[self.BATCH_CHUNK:])
+            msg = VertexBatch(msg.updates[:self.BATCH_CHUNK], msg.expansions, msg.expansion_edges, msg.log,
+                              msg.provider_status, msg.provider_logs, msg.deps, msg.log_addrs, msg.ephemeral)
         try:
             self._vertex_batch(msg)
         finally:
-            self.bridge.batch_done()  # the bridge may send the next one (back-pressure)
+            if rest is not None:
+                self.call_later(self.on_vertex_batch, rest)
+            else:
+                self.bridge.batch_done()  # the bridge may send the next one (back-pressure)
 
     def _vertex_batch(self, msg: VertexBatch) -> None:
         counts = self.status_counts
