@@ -30,8 +30,8 @@ baselines. Numbers depend on the machine: run it on a quiet one, or repeat (--re
 from __future__ import annotations
 
 import argparse
-import cProfile
 import asyncio
+import cProfile
 import json
 import os
 import statistics

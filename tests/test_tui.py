@@ -283,18 +283,21 @@ async def test_cancel_is_harmless_when_idle(tmp_path: Path) -> None:
         assert app.is_running
 
 
+class _MessageSink:
+    """Stands for the app in the hook bridge's tests: keeps what is posted."""
+
+    def __init__(self) -> None:
+        self.messages: list = []
+
+    def post_message(self, m) -> None:
+        self.messages.append(m)
+
+
 def test_bridge_coalesces_vertex_updates() -> None:
     from tfconsole.tui.bridge import HookBridge
     from tfconsole.tui.messages import VertexBatch
 
-    class Target:
-        def __init__(self) -> None:
-            self.messages: list = []
-
-        def post_message(self, m) -> None:
-            self.messages.append(m)
-
-    target = Target()
+    target = _MessageSink()
     bridge = HookBridge(target, interval=0.05)
     bridge.walk_started("apply", [f"v{i}" for i in range(2000)])
     for i in range(2000):
@@ -347,11 +350,7 @@ def test_bridge_input_priority_holds_at_most_half_the_time() -> None:
 
     from tfconsole.tui.bridge import INPUT_PRIORITY, HookBridge
 
-    class Target:
-        def post_message(self, m) -> None:
-            pass
-
-    bridge = HookBridge(Target())
+    bridge = HookBridge(_MessageSink())
     bridge.hold()
     assert bridge._hold_until == 0.0  # no walk runs: a key holds nothing
     bridge.walk_started("apply", ["v"])
@@ -383,14 +382,7 @@ def test_bridge_sends_one_batch_at_a_time() -> None:
     from tfconsole.tui.bridge import HookBridge
     from tfconsole.tui.messages import VertexBatch
 
-    class Target:
-        def __init__(self) -> None:
-            self.messages: list = []
-
-        def post_message(self, m) -> None:
-            self.messages.append(m)
-
-    target = Target()
+    target = _MessageSink()
     bridge = HookBridge(target, interval=60.0)  # (no timer fires during the test)
     bridge.walk_started("apply", ["a", "b"])
     bridge.vertex_started("a")

@@ -263,7 +263,7 @@ async def test_graph_keys_while_the_walk_graph_grows(tmp_path: Path, in_thread: 
             key = "down" if step % 4 < 2 else "up"
             driver.send_message(events.Key(key, None))
             delta = 1 if key == "down" else -1
-            await wait_for(pilot, lambda: all(c in app.walk_graph.deps for c in children)
+            await wait_for(pilot, lambda children=children, was=was: all(c in app.walk_graph.deps for c in children)
                            and canvas.cursor_row is not None and ident(canvas.cursor_row) != was)
             await wait_for(pilot, lambda: not app._layout_running)
             await pilot.pause(0.05)
