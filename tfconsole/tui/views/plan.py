@@ -173,7 +173,10 @@ class PlanView:
             if target_line.parent is not None and not target_line.parent.is_expanded:
                 target_line = target_line.parent  # a closed resource stays closed
         if target_line is not None:
-            self.call_after_refresh(tree.move_cursor, target_line)
+            def place(node: Any = target_line) -> None:
+                if tree.cursor_line < 0:  # (a cursor moved since the rebuild - a key - stays where it went)
+                    tree.move_cursor(node)
+            self.call_after_refresh(place)
         elif not changes:
             self._set_detail(Text("No changes to show." if self.plan else "Press p to plan.", style="dim"))
 
