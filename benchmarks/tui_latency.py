@@ -188,13 +188,17 @@ def effect_of(app: BenchApp, key: str) -> tuple[str, Callable[[], bool]]:
         # the effect: the cursor on the row next to the one it was on. Rows are compared by what
         # they show (the graph's vertex, the tree's node), not by index: the live graph is laid
         # out again as it grows, and its rows move while the cursor stays on its vertex
-        ident = (lambda row: row.name) if tree is app.graph_canvas else (lambda row: row[0])
+        ident = (lambda row: (row.kind, row.name, row.layer)) if tree is app.graph_canvas else (lambda row: row[0])
         was = ident(rows[line]) if 0 <= line < len(rows) else None
+        # (a live graph laid out on a worker may land just after the key: then the cursor is on
+        # the row that was next to `was` when the key was handled, and stays on it)
+        target = ident(rows[line + step]) if 0 <= line + step < len(rows) else None
 
         def moved() -> bool:
             at, now = tree.cursor_line, tree.rows
-            return 0 <= at - step < len(now) and 0 <= at < len(now) and ident(now[at - step]) == was \
-                and ident(now[at]) != was
+            if not 0 <= at < len(now) or ident(now[at]) == was:
+                return False
+            return ident(now[at]) == target or (0 <= at - step < len(now) and ident(now[at - step]) == was)
         return key, moved
     target = {"s": "state-tree", "g": "graph-tree", "escape": "plan-tree"}[key]
     return key, lambda: switcher.current == target
