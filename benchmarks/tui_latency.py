@@ -188,7 +188,10 @@ def effect_of(app: BenchApp, key: str) -> tuple[str, Callable[[], bool]]:
         # the effect: the cursor on the row next to the one it was on. Rows are compared by what
         # they show (the graph's vertex, the tree's node), not by index: the live graph is laid
         # out again as it grows, and its rows move while the cursor stays on its vertex
-        ident = (lambda row: (row.kind, row.name, row.layer)) if tree is app.graph_canvas else (lambda row: row[0])
+        # (the graph's rows as the app follows them across relayouts: a vertex by its name - its
+        # depth may change as the graph grows -, a layer heading by its depth)
+        ident = (lambda row: (row.kind, row.layer if row.kind == "layer" else row.name)) \
+            if tree is app.graph_canvas else (lambda row: row[0])
         was = ident(rows[line]) if 0 <= line < len(rows) else None
         # (a live graph laid out on a worker may land just after the key: then the cursor is on
         # the row that was next to `was` when the key was handled, and stays on it)
