@@ -16,8 +16,8 @@ What it does, on a temporary directory (nothing lands in the repository):
 
 What a key's latency is, precisely: the key event is handed to the app's driver exactly as the
 terminal driver's input thread hands it over (`driver.send_message(events.Key)`) at t0; the
-key's effect is its change in the widget state (the plan tree's cursor line moved, the view
-switcher shows the other pane); the latency ends at the first screen update *after* that change,
+key's effect is its change in the widget state (the cursor is on the row after - or before - the
+one it was on, the view switcher shows the other pane); the latency ends at the first screen update *after* that change,
 i.e. when the compositor has rendered the changed region and the update was serialised to
 terminal escape sequences (a headless driver does not write them, so the benchmark renders them
 itself and throws them away). The next key is sent 50 ms after the previous key's effect (a
@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import json
 import os
 import statistics
@@ -53,6 +54,7 @@ from tfconsole.tui.messages import VertexBatch  # noqa: E402
 
 KEY_TIMEOUT = 10.0
 KEY_GAP = 0.05
+SLOW_KEY_MS = 500  # keys slower than this are listed with what they met
 # the last part moves in the live graph pane while it redraws statuses (g opens it)
 KEYS = ["down", "down", "up", "up", "s", "escape", "g", "down", "down", "up", "up", "escape"]
 
@@ -106,6 +108,11 @@ class Probe:
     cond: Callable[[], bool]
     changed_at: float | None = None
     shown_at: float | None = None
+    received_at: float | None = None  # when the app's on_event saw the key
+    view: str = ""  # where the key was pressed, and the cursor line then (slow keys are reported)
+    before: int = -1
+    cpu0: float = 0.0  # the event loop's thread_time() when the key was sent, and when it was shown
+    cpu1: float = 0.0
     event: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -134,7 +141,15 @@ class BenchApp(ConsoleApp):
         probe = self.probe
         if probe is not None and probe.shown_at is None and probe.cond():
             probe.shown_at = time.perf_counter()
+            probe.cpu1 = time.thread_time()
             probe.event.set()
+
+    async def on_event(self, event: events.Event) -> None:
+        probe = self.probe
+        if probe is not None and isinstance(event, events.Key) and event.key == probe.key \
+                and probe.received_at is None:
+            probe.received_at = time.perf_counter()
+        await super().on_event(event)
 
     def post_message(self, message: Any) -> bool:
         if isinstance(message, VertexBatch):  # counted on the posting (walker timer) thread
@@ -143,36 +158,66 @@ class BenchApp(ConsoleApp):
         return super().post_message(message)
 
 
-async def loop_lag(stop: asyncio.Event, out: list[float]) -> None:
-    """Lateness of a 10 ms ticker: how long the event loop was busy with something else."""
+async def loop_lag(stop: asyncio.Event, out: list[float], cpu: list[float], busy: Callable[[], bool]) -> None:
+    """Lateness of a 10 ms ticker while the apply runs: how long the event loop was busy with
+    something else, and the loop's own CPU time in that interval (a stall with little of it is
+    the loop waiting for the GIL or a CPU, not working)."""
     while not stop.is_set():
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.thread_time()
         await asyncio.sleep(0.01)
-        out.append(time.perf_counter() - t - 0.01)
+        if busy():
+            out.append(time.perf_counter() - t - 0.01)
+            cpu.append(time.thread_time() - c)
+
+
+def cursor_of(app: BenchApp) -> int:
+    return (app.graph_canvas if app.view == "graph" else app._tree("plan")).cursor_line
 
 
 def effect_of(app: BenchApp, key: str) -> tuple[str, Callable[[], bool]]:
-    """The key to press (down/up flip at the ends of the tree) and how to see its effect."""
+    """The key to press (down/up flip at the ends of the pane) and how to see its effect."""
     switcher = app.query_one("#views")
     tree = app.graph_canvas if app.view == "graph" else app._tree("plan")
     if key in ("down", "up"):
-        before = tree.cursor_line
-        rows = len(tree.rows)
-        if key == "down" and before >= rows - 1:
+        line, rows = tree.cursor_line, tree.rows
+        if key == "down" and line >= len(rows) - 1:
             key = "up"
-        elif key == "up" and before <= 0:
+        elif key == "up" and line <= 0:
             key = "down"
         step = 1 if key == "down" else -1
-        return key, lambda: tree.cursor_line == before + step
+        # the effect: the cursor on the row next to the one it was on. Rows are compared by what
+        # they show (the graph's vertex, the tree's node), not by index: the live graph is laid
+        # out again as it grows, and its rows move while the cursor stays on its vertex
+        # (the graph's rows as the app follows them across relayouts: a vertex by its name - its
+        # depth may change as the graph grows -, a layer heading by its depth)
+        ident = (lambda row: (row.kind, row.layer if row.kind == "layer" else row.name)) \
+            if tree is app.graph_canvas else (lambda row: row[0])
+        was = ident(rows[line]) if 0 <= line < len(rows) else None
+        # (a live graph laid out on a worker may land just after the key: then the cursor is on
+        # the row that was next to `was` when the key was handled, and stays on it)
+        target = ident(rows[line + step]) if 0 <= line + step < len(rows) else None
+
+        def moved() -> bool:
+            at, now = tree.cursor_line, tree.rows
+            if not 0 <= at < len(now) or ident(now[at]) == was:
+                return False
+            return ident(now[at]) == target or (0 <= at - step < len(now) and ident(now[at - step]) == was)
+        return key, moved
     target = {"s": "state-tree", "g": "graph-tree", "escape": "plan-tree"}[key]
     return key, lambda: switcher.current == target
 
 
-async def run_app(d: Path, parallelism: int, size: tuple[int, int], max_keys: int | None) -> dict[str, Any]:
+async def run_app(d: Path, parallelism: int, size: tuple[int, int], max_keys: int | None,
+                  profile: str | None = None) -> dict[str, Any]:
     app = BenchApp(str(d), parallelism=parallelism)
+    # the event loop's own CPU, by function (thread_time: the walker threads and the machine's
+    # other work do not count); only the main thread is profiled, and only during the apply
+    prof = cProfile.Profile(timer=time.thread_time) if profile else None
     res: dict[str, Any] = {}
     lat: list[dict[str, Any]] = []
     lags: list[float] = []
+    lag_cpu: list[float] = []
+    slow: list[dict[str, Any]] = []
     async with app.run_test(size=size) as pilot:
         t0 = time.perf_counter()
         await pilot.press("p")
@@ -193,11 +238,13 @@ async def run_app(d: Path, parallelism: int, size: tuple[int, int], max_keys: in
         while type(app.screen).__name__ != "ConfirmScreen":
             await asyncio.sleep(0.01)
         stop = asyncio.Event()
-        ticker = asyncio.create_task(loop_lag(stop, lags))
+        ticker = asyncio.create_task(loop_lag(stop, lags, lag_cpu, lambda: app.busy))
         driver = app._driver
         assert driver is not None
         t_apply = time.perf_counter()
         cpu_loop, cpu_process = time.thread_time(), time.process_time()
+        if prof is not None:
+            prof.enable()
         driver.send_message(events.Key("y", "y"))
         while app.op_name != "apply":
             await asyncio.sleep(0.001)
@@ -209,9 +256,10 @@ async def run_app(d: Path, parallelism: int, size: tuple[int, int], max_keys: in
             key, cond = effect_of(app, KEYS[i % len(KEYS)])
             i += 1
             busy = app.busy
-            probe = Probe(key, time.perf_counter(), cond)
+            probe = Probe(key, time.perf_counter(), cond, view=app.view, before=cursor_of(app))
             app.probe = probe
             probe.t0 = time.perf_counter()
+            probe.cpu0 = time.thread_time()
             driver.send_message(events.Key(key, None))
             try:
                 await asyncio.wait_for(probe.event.wait(), KEY_TIMEOUT)
@@ -219,11 +267,21 @@ async def run_app(d: Path, parallelism: int, size: tuple[int, int], max_keys: in
             except asyncio.TimeoutError:
                 ms = KEY_TIMEOUT * 1000
             app.probe = None
-            lat.append({"key": key, "ms": ms, "busy": busy})
+            cpu_ms = (probe.cpu1 - probe.cpu0) * 1000 if probe.shown_at is not None else None
+            lat.append({"key": key, "ms": ms, "busy": busy, "cpu_ms": cpu_ms})
+            if ms >= SLOW_KEY_MS:  # what a slow or lost key met: reported, so that it can be explained
+                slow.append({"key": key, "ms": round(ms), "view": probe.view, "cursor_before": probe.before,
+                             "received_ms": None if probe.received_at is None
+                             else round((probe.received_at - probe.t0) * 1000),
+                             "loop_cpu_ms": None if cpu_ms is None else round(cpu_ms),
+                             "view_after": app.view, "cursor_after": cursor_of(app)})
             await asyncio.sleep(KEY_GAP)
         res["apply_s"] = time.perf_counter() - t_apply
         res["apply_loop_cpu_s"] = time.thread_time() - cpu_loop  # the event loop thread's own CPU
         res["apply_process_cpu_s"] = time.process_time() - cpu_process
+        if prof is not None:
+            prof.disable()
+            prof.dump_stats(profile)
         stop.set()
         await ticker
         res["summary"] = app.summary_line
@@ -239,6 +297,11 @@ async def run_app(d: Path, parallelism: int, size: tuple[int, int], max_keys: in
     busy = [x for x in lat if x["busy"]]  # keys sent while the apply was running
     during = [x["ms"] for x in busy]
     res["keys"] = len(during)
+    # the event loop's own CPU from a key's sending to its screen update (handlers, batches and
+    # paints in between): what the key cost the loop, whatever the GIL and the machine's load did
+    res["cpu_by_key"] = {k: round(statistics.median(x["cpu_ms"] for x in busy if x["key"] == k
+                                                    and x["cpu_ms"] is not None), 1)
+                         for k in sorted({x["key"] for x in busy if x["cpu_ms"] is not None})}
     res["by_key"] = {k: round(max(x["ms"] for x in busy if x["key"] == k), 1)
                      for k in sorted({x["key"] for x in busy})}
     if during:
@@ -247,19 +310,29 @@ async def run_app(d: Path, parallelism: int, size: tuple[int, int], max_keys: in
         res["p50_ms"] = statistics.median(s)
         res["p95_ms"] = s[min(len(s) - 1, int(round(0.95 * (len(s) - 1))))]
     res["loop_lag_worst_ms"] = max(lags) * 1000 if lags else 0.0
+    worst = max(range(len(lags)), key=lags.__getitem__) if lags else None
+    res["loop_lag_worst_cpu_ms"] = lag_cpu[worst] * 1000 if worst is not None else 0.0
+    res["slow_keys"] = slow
     return res
 
 
 def one_run(per_resource: int, parallelism: int, size: tuple[int, int], baselines: bool,
-            max_keys: int | None) -> dict[str, Any]:
-    out: dict[str, Any] = {"vertices": 2 * per_resource}
+            max_keys: int | None, profile: str | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"vertices": 2 * per_resource, "load_start": _load()}
     with tempfile.TemporaryDirectory(prefix="tfconsole-bench-") as tmp:
         base = Path(tmp)
         if baselines:
             out["engine"] = engine_baseline(make_dir(base, "engine", per_resource), parallelism)
             out["cli"] = cli_baseline(make_dir(base, "cli", per_resource))
-        out["app"] = asyncio.run(run_app(make_dir(base, "app", per_resource), parallelism, size, max_keys))
+        out["app"] = asyncio.run(run_app(make_dir(base, "app", per_resource), parallelism, size, max_keys,
+                                       profile))
+    out["load_end"] = _load()
     return out
+
+
+def _load() -> float | None:
+    """The 1-minute load average (the machine may be shared: figures are read with it)."""
+    return os.getloadavg()[0] if hasattr(os, "getloadavg") else None
 
 
 def report(runs: list[dict[str, Any]]) -> str:
@@ -269,14 +342,20 @@ def report(runs: list[dict[str, Any]]) -> str:
         if "error" in a:
             lines.append(f"run {n}: app error: {a['error']}")
             continue
+        if r.get("load_start") is not None:
+            lines.append(f"run {n}: load average {r['load_start']:.2f} at the start, {r['load_end']:.2f} at the end")
         lines.append(f"run {n}: {r['vertices']} vertices, {a['vertices_done']}/{a['vertices_total']} walk vertices "
                      f"done; {a['updates']} status updates streamed in {a['batches']} batches; {a['summary']}")
         if "worst_ms" in a:
             lines.append(f"  key -> screen latency during the apply ({a['keys']} keys): worst {a['worst_ms']:.0f} ms, "
                          f"p50 {a['p50_ms']:.0f} ms, p95 {a['p95_ms']:.0f} ms; worst by key {a['by_key']}")
+            lines.append(f"  the event loop's CPU from key to screen, median by key (ms): {a['cpu_by_key']}")
         else:
             lines.append("  key -> screen latency during the apply: no key was pressed (the apply was too short)")
-        lines.append(f"  event-loop stall worst {a['loop_lag_worst_ms']:.0f} ms; {a['displays']} screen updates; "
+        for k in a.get("slow_keys", []):
+            lines.append(f"  slow key: {k}")
+        lines.append(f"  event-loop stall worst {a['loop_lag_worst_ms']:.0f} ms "
+                     f"(the loop's own CPU in it: {a['loop_lag_worst_cpu_ms']:.0f} ms); {a['displays']} screen updates; "
                      f"{a['widgets']} widgets on screen")
         lines.append(f"  CPU during the apply: event-loop thread {a['apply_loop_cpu_s']:.2f}s of "
                      f"{a['apply_process_cpu_s']:.2f}s for the whole process")
@@ -306,14 +385,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size", default="120x40")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--no-baselines", action="store_true")
+    ap.add_argument("--max-keys", type=int, help="press at most this many keys during the apply (0: none, to see "
+                                                 "the console's own cost in the apply's wall time)")
     ap.add_argument("--json", help="also write the raw figures here")
+    ap.add_argument("--profile", help="write the event-loop thread's CPU profile during the apply here "
+                                      "(pstats; the last run's)")
     a = ap.parse_args(argv)
     os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
     per = 250 if a.quick else a.count
     w, h = (int(x) for x in a.size.lower().split("x"))
     runs = []
     for _ in range(max(1, a.repeat)):
-        runs.append(one_run(per, a.parallelism, (w, h), not (a.quick or a.no_baselines), 16 if a.quick else None))
+        runs.append(one_run(per, a.parallelism, (w, h), not (a.quick or a.no_baselines),
+                            a.max_keys if a.max_keys is not None else 16 if a.quick else None,
+                            a.profile))
     print(report(runs))
     if a.json:
         Path(a.json).write_text(json.dumps(runs, indent=2, default=str))

@@ -283,18 +283,21 @@ async def test_cancel_is_harmless_when_idle(tmp_path: Path) -> None:
         assert app.is_running
 
 
+class _MessageSink:
+    """Stands for the app in the hook bridge's tests: keeps what is posted."""
+
+    def __init__(self) -> None:
+        self.messages: list = []
+
+    def post_message(self, m) -> None:
+        self.messages.append(m)
+
+
 def test_bridge_coalesces_vertex_updates() -> None:
     from tfconsole.tui.bridge import HookBridge
     from tfconsole.tui.messages import VertexBatch
 
-    class Target:
-        def __init__(self) -> None:
-            self.messages: list = []
-
-        def post_message(self, m) -> None:
-            self.messages.append(m)
-
-    target = Target()
+    target = _MessageSink()
     bridge = HookBridge(target, interval=0.05)
     bridge.walk_started("apply", [f"v{i}" for i in range(2000)])
     for i in range(2000):
@@ -342,11 +345,15 @@ async def test_orphans_of_a_removed_module_key(tmp_path: Path) -> None:
 
 
 def test_bridge_input_priority_holds_at_most_half_the_time() -> None:
+    import threading
     import time as _time
 
     from tfconsole.tui.bridge import INPUT_PRIORITY, HookBridge
 
-    bridge = HookBridge(object())
+    bridge = HookBridge(_MessageSink())
+    bridge.hold()
+    assert bridge._hold_until == 0.0  # no walk runs: a key holds nothing
+    bridge.walk_started("apply", ["v"])
     t0 = _time.perf_counter()
     bridge.hold()
     first = bridge._hold_until
@@ -354,6 +361,45 @@ def test_bridge_input_priority_holds_at_most_half_the_time() -> None:
     bridge.hold()  # a key right after: no second window until as long again has passed
     assert bridge._hold_until == first
     assert bridge._next_hold >= first + INPUT_PRIORITY - 1e-9
+    # a hook call during the hold waits, and goes on as soon as the key is painted (release)
+    done = threading.Event()
+    worker = threading.Thread(target=lambda: (bridge.vertex_started("v"), done.set()))
+    worker.start()
+    assert not done.wait(0.02)
+    bridge.release()
+    assert done.wait(5)
+    worker.join()
+    # the walk's end ends any hold
+    bridge.hold(60.0)
+    bridge.walk_finished("apply", True, False)
+    assert bridge._hold_until <= _time.perf_counter()
+
+
+def test_bridge_sends_one_batch_at_a_time() -> None:
+    """Back-pressure: until the app has handled a batch, later events coalesce in the bridge
+    (newest status per vertex) instead of queueing as more messages; the walk's end sends the
+    rest regardless."""
+    from tfconsole.tui.bridge import HookBridge
+    from tfconsole.tui.messages import VertexBatch
+
+    target = _MessageSink()
+    bridge = HookBridge(target, interval=60.0)  # (no timer fires during the test)
+    bridge.walk_started("apply", ["a", "b"])
+    bridge.vertex_started("a")
+    bridge.flush()
+    bridge.vertex_finished("a", 0.1)
+    bridge.vertex_started("b")
+    bridge.flush()  # the first batch is not handled yet: nothing more is sent
+    batches = [m for m in target.messages if isinstance(m, VertexBatch)]
+    assert [[(u.name, u.status) for u in b.updates] for b in batches] == [[("a", "running")]]
+    bridge.batch_done()
+    bridge.flush()
+    batches = [m for m in target.messages if isinstance(m, VertexBatch)]
+    assert [(u.name, u.status) for u in batches[1].updates] == [("a", "done"), ("b", "running")]
+    bridge.vertex_finished("b", 0.1)  # batch 2 unhandled, yet the walk's end sends the rest
+    bridge.walk_finished("apply", True, False)
+    batches = [m for m in target.messages if isinstance(m, VertexBatch)]
+    assert [(u.name, u.status) for u in batches[2].updates] == [("b", "done")]
 
 
 async def test_switch_workspace_from_keyboard(tmp_path: Path) -> None:

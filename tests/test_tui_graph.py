@@ -185,3 +185,110 @@ def test_view_models_do_not_import_textual() -> None:
             "tfconsole.tui.models.format; print('textual' in sys.modules, 'rich' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
+
+
+@pytest.mark.anyio
+async def test_keys_queued_behind_a_focus_change_reach_the_new_widget(tmp_path: Path) -> None:
+    """A fast typist's `g` then `down` (both read by the terminal before the app handles the
+    first) moves the graph's cursor, never the hidden plan tree's; `/` then `a` types an `a` in
+    the search box instead of asking to apply."""
+    from textual import events
+
+    (tmp_path / "main.tf").write_text('resource "terraform_data" "a" {\n  count = 3\n}\n'
+                                      'resource "terraform_data" "b" {\n  input = terraform_data.a[0].id\n}\n')
+    app = ConsoleApp(str(tmp_path))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.press("p")
+        await wait_for(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy)
+        app.action_graph()  # the graph's rows exist (built by a worker), then back to the plan
+        await wait_for(pilot, lambda: any(r.kind == "vertex" for r in app.graph_canvas.rows))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.view == "plan" and app.focused is app._tree("plan"))
+        plan_line, graph_line = app._tree("plan").cursor_line, app.graph_canvas.cursor_line
+        driver = app._driver
+        for key in ("g", "down", "down"):  # queued at once, as the terminal's input thread does
+            driver.send_message(events.Key(key, None))
+        await wait_for(pilot, lambda: app.view == "graph")
+        await pilot.pause(0.1)
+        assert (app.graph_canvas.cursor_line, app._tree("plan").cursor_line) == (graph_line + 2, plan_line)
+        assert app.focused is app.graph_canvas
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.view == "plan")
+        for key, char in (("slash", "/"), ("a", "a")):
+            driver.send_message(events.Key(key, char))
+        await wait_for(pilot, lambda: app.query_one("#search").has_class("visible"))
+        await pilot.pause(0.1)
+        assert app.query_one("#search").value == "a"
+        assert type(app.screen).__name__ != "ConfirmScreen"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("in_thread", [False, True], ids=["loop-layout", "worker-layout"])
+async def test_graph_keys_while_the_walk_graph_grows(tmp_path: Path, in_thread: bool) -> None:
+    """Keys pressed while batches stream in and the graph is laid out again between them: each
+    key moves the cursor one row from the vertex it was on (rows move under a relayout, the
+    cursor stays on its vertex, none of the keys is lost). A big live graph is laid out on a
+    worker thread (here: any size), a small one on the loop."""
+    from textual import events
+
+    from tfconsole.tui.messages import VertexBatch, VertexUpdate, WalkStarted
+
+    (tmp_path / "main.tf").write_text('resource "terraform_data" "a" {}\n')
+    app = ConsoleApp(str(tmp_path))
+    async with app.run_test(size=(120, 30)) as pilot:
+        app.RELAYOUT_EVERY = 0.0  # every batch that grows the graph lays it out again
+        app.LAYOUT_IN_THREAD_ABOVE = 0 if in_thread else 10**9
+        names = ["root", "provider", "res.a", "res.b"]
+        app.post_message(WalkStarted("apply", names))
+        app.post_message(VertexBatch([], deps={"res.a": ["provider"], "res.b": ["res.a"], "root": ["res.b"]}))
+        await wait_for(pilot, lambda: "res.b" in app.walk_graph.deps)
+        app.busy = True  # (a walk runs: statuses and growth are live)
+        app.action_graph("res.a")
+        await wait_for(pilot, lambda: app.graph_canvas.cursor_row is not None
+                       and app.graph_canvas.cursor_row.name == "res.a")
+        canvas, driver = app.graph_canvas, app._driver
+        from tfconsole.tui.views.graph import _row_identity as ident
+
+        def neighbour(rows: list, row: object, delta: int) -> object:
+            at = next(i for i, r in enumerate(rows) if ident(r) == row)
+            return ident(rows[at + delta])
+
+        for step in range(12):
+            was, before = ident(canvas.cursor_row), list(canvas.rows)
+            # the graph grows (a resource expands into instances that sort before the cursor's
+            # row), and the key was already typed when the batch is handled
+            children = [f"res.a[{step * 3 + i}]" for i in range(3)]
+            app.post_message(VertexBatch([VertexUpdate(c, "waiting", 0.0) for c in children],
+                                         expansions={"provider": children}))
+            key = "down" if step % 4 < 2 else "up"
+            driver.send_message(events.Key(key, None))
+            delta = 1 if key == "down" else -1
+            await wait_for(pilot, lambda children=children, was=was: all(c in app.walk_graph.deps for c in children)
+                           and canvas.cursor_row is not None and ident(canvas.cursor_row) != was)
+            await wait_for(pilot, lambda: not app._layout_running)
+            await pilot.pause(0.05)
+            # the key moved from `was` to its neighbour in the rows it met: the grown graph's
+            # (laid out before the key was handled) or, with a worker layout that landed after
+            # the key, the rows on screen before
+            now = ident(canvas.cursor_row)
+            assert now in (neighbour(canvas.rows, was, delta), neighbour(before, was, delta)), (step, key, was, now)
+        # on a layer's heading row, the cursor stays on that heading as the graph grows
+        # (it used to jump to the first vertex: a key pressed then seemed lost)
+        layer_at = max(i for i, r in enumerate(canvas.rows) if r.kind == "layer")
+        depth = canvas.rows[layer_at].layer
+        canvas.cursor_line = layer_at
+        more = [f"res.a[{100 + i}]" for i in range(5)]
+        app.post_message(VertexBatch([], expansions={"provider": more}))
+        await wait_for(pilot, lambda: all(c in app.walk_graph.deps for c in more)
+                       and canvas.cursor_line != layer_at)
+        assert (canvas.cursor_row.kind, canvas.cursor_row.layer) == ("layer", depth)
+        # the graph grows while another view is shown: `g` paints the last layout at once and
+        # lays the grown graph out right after, with no further key or batch
+        await pilot.press("escape")
+        late = [f"res.a[{200 + i}]" for i in range(5)]
+        app.post_message(VertexBatch([], expansions={"provider": late}))
+        await wait_for(pilot, lambda: all(c in app.walk_graph.deps for c in late))
+        await pilot.press("g")
+        await wait_for(pilot, lambda: all(any(r.name == c for r in canvas.rows) for c in late))
+        app.busy = False
+    assert app._layout_running is False

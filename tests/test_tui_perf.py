@@ -130,3 +130,55 @@ def test_latency_benchmark_quick_mode_runs() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "key -> screen latency during the apply" in proc.stdout
     assert "Apply complete! Resources: 500 added" in proc.stdout
+
+
+async def test_heap_collected_once_after_an_operation_then_frozen(tmp_path: Path) -> None:
+    """No full garbage collection during an operation (the oldest generation's threshold is out
+    of reach), one right after it, then the survivors frozen so that later collections skip
+    them; the next operation unfreezes them; leaving the console unfreezes everything."""
+    import gc
+
+    d = tmp_path / "cfg"
+    d.mkdir()
+    (d / "main.tf").write_text('resource "terraform_data" "a" {\n  count = 3\n}\n')
+    usual = gc.get_threshold()
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("p")
+        await wait_for(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy)
+        await wait_for(pilot, lambda: gc.get_freeze_count() > 0)
+        assert gc.get_threshold() == usual
+        app._freeze_heap(True)  # as the next operation's start does (busy)
+        assert gc.get_freeze_count() == 0 and gc.get_threshold()[2] > 1_000_000
+        app._freeze_heap(False)
+        await wait_for(pilot, lambda: gc.get_freeze_count() > 0)
+    assert gc.get_freeze_count() == 0 and gc.get_threshold() == usual
+
+
+async def test_a_big_status_batch_lets_a_key_in_between_its_chunks(tmp_path: Path) -> None:
+    """A batch of thousands of updates (the bridge coalesced while the loop was behind) is
+    handled in chunks: a key queued behind it is handled after the first chunk, not after all of
+    it; every update still lands, and the bridge hears once that the batch is done."""
+    from textual import events
+
+    from tfconsole.tui.messages import VertexBatch, VertexUpdate, WalkStarted
+
+    d = tmp_path / "cfg"
+    d.mkdir()
+    (d / "main.tf").write_text('resource "terraform_data" "a" {}\n')
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(100, 30)) as pilot:
+        names = [f"v{i}" for i in range(2500)]
+        app.post_message(WalkStarted("apply", names))
+        await wait_for(pilot, lambda: len(app.vertices) == 2500)
+        seen: list[int] = []
+        app.action_toggle_follow = lambda: seen.append(app.status_counts.get("running", 0))  # type: ignore
+        done: list[bool] = []
+        app.bridge.batch_done = lambda: done.append(True)  # type: ignore
+        assert app.BATCH_CHUNK < 2500
+        app.post_message(VertexBatch([VertexUpdate(n, "running", 0.0) for n in names]))
+        app.post_message(events.Key("equals_sign", "="))
+        await wait_for(pilot, lambda: app.status_counts.get("running") == 2500 and seen)
+        assert seen[0] < 2500
+        await pilot.pause(0.1)
+        assert done == [True]

@@ -110,3 +110,22 @@ def test_help_wraps_under_its_own_column() -> None:
         # every line is a key row or a continuation indented past the key column
         assert any(stripped.startswith(k.strip()) for k in keys) or line.startswith(" " * 10), line
     assert max(len(ln) for ln in lines) <= 76
+
+
+async def test_a_cursor_moved_right_after_a_rebuild_stays(tmp_path: Path) -> None:
+    """The plan tree places its cursor after a rebuild once the rows exist; a move made before
+    that (a key, a jump) is not undone by it."""
+    d = tmp_path / "cfg"
+    d.mkdir()
+    (d / "main.tf").write_text('resource "terraform_data" "a" {\n  count = 3\n}\n')
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("p")
+        await wait_for(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy)
+        tree = app._tree("plan")
+        tree.move_cursor(app.instance_nodes["terraform_data.a[0]"])
+        await pilot.pause(0.1)
+        app._rebuild_plan_tree()
+        tree.move_cursor(app.instance_nodes["terraform_data.a[2]"])
+        await pilot.pause(0.2)
+        assert tree.cursor_node.data.addr == "terraform_data.a[2]"

@@ -272,6 +272,9 @@ def test_apply_at_80x24_in_tmux(tmp_path: Path) -> None:
         t.wait_for("Apply the reviewed plan?")
         t.send("y")
         t.wait_for("apply…")
+        # something runs (the header counts it, in whichever of its forms fits 80 columns):
+        # then `>` has a running instance to bring into view
+        _wait_re(t, r"(, |▶)[1-9]\d*/\d+|\b[1-9]\d* running")
         t.send(">")  # the next running instance: into view
         # the row is narrower than its label and status: the label gives way ("time_sleep.…")
         screen = _wait_re(t, r"\+ time_sleep\.\S*  running \d")

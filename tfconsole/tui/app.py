@@ -140,6 +140,7 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
         self._graph_cache: tuple[Any, dict[str, str | None]] | None = None
         self._graph_tree_of: dict[str, str | None] | None = None  # what the graph tree shows
         self._detail_status: VertexUpdate | None = None  # the status the detail pane shows
+        self._title_counts: tuple[Any, Any, tuple[int, int]] | None = None  # plan title: (plan, filters, counts)
         self._vertex_addr: dict[str, str] = {}  # walk vertex name -> instance address (memo)
         self._gc_thresholds: tuple[int, int, int] | None = None  # saved while an operation runs
         self.state_outcome: ops.StateOutcome | None = None
@@ -170,6 +171,7 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
 
     def on_mount(self) -> None:
         self.theme = "nord"
+        self._input_priority()
         self._tree("plan").decorate = self._plan_decoration
         status = self.query_one(StatusBar)
         status.parallelism = self.parallelism
@@ -189,12 +191,50 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
         elif self.plan_on_open:
             self.call_after_refresh(self.action_plan)
 
+    def _input_priority(self) -> None:
+        """Keys pause a running walk from the moment the terminal's input thread reads them.
+
+        The driver hands every input event to the app through send_message on its own thread;
+        holding the walk there (see bridge.py) lets the key reach the event loop without
+        waiting for the GIL behind ten walker threads. Only the hold happens on that thread."""
+        driver = self._driver
+        if driver is None:
+            return
+        send, hold = driver.send_message, self.bridge.hold
+
+        def send_message(message: Any) -> None:
+            if isinstance(message, events.Key):
+                hold()  # (a no-op unless a walk runs)
+            send(message)
+
+        driver.send_message = send_message  # type: ignore[method-assign]
+
     async def on_event(self, event: events.Event) -> None:
-        # input priority: while a walk runs, it pauses briefly at its next hook call so that
-        # this key is handled and painted without competing for the GIL (see bridge.py)
-        if isinstance(event, events.Key) and self.busy:
-            self.bridge.hold()
+        if not isinstance(event, events.Key) or event.is_forwarded:
+            await super().on_event(event)
+            return
+        if self.busy:
+            self.bridge.hold()  # (keys not from the driver: a test's, a pasted sequence's)
+            # after the refresh that follows the key's handling its effect is painted: the walk
+            # goes on then (the hold's own limit applies if that takes longer)
+            self.call_after_refresh(self.call_after_refresh, self.bridge.release)
+        if await self._key_in_order(event):
+            return
         await super().on_event(event)
+
+    async def _key_in_order(self, event: events.Key) -> bool:
+        """Run the key's binding now, in the order the keys came, when a pane of ours has focus.
+
+        Textual forwards a key to the widget focused when the key is *read* and runs the
+        widget's or the app's binding when the key has bubbled back; a key typed right after
+        `g` (or `/`, `escape`, `s`) was therefore already on its way to the pane that `g` hides,
+        and moved a cursor nobody sees. Our panes handle keys only through bindings, so the
+        binding chain (focused pane, its parents, the app: what the bubbled key would meet) runs
+        here, before the next key is looked at. Any other focus (a text box, a dialog): Textual's
+        usual path."""
+        if not isinstance(self.focused, (ConsoleTree, GraphCanvas)):
+            return False
+        return await self._check_bindings(event.key, priority=True) or await self._check_bindings(event.key)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         # Textual's own entries, except those ours replace: its "Keys" (ours lists every key) and
@@ -287,24 +327,36 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
         self._freeze_heap(busy)
 
     def _freeze_heap(self, freeze: bool) -> None:
-        """No full garbage collection while an operation runs.
+        """No full garbage collection while an operation runs, and none at a random moment
+        after it.
 
-        A 10,000-instance plan, its state and the trees are millions of objects; a full
-        collection triggered by the walker's allocations walks all of them while holding the
-        GIL and stalls the event loop for up to a second (measured with
-        benchmarks/tui_latency.py). While busy the oldest generation's threshold is raised out
-        of reach, so only the young generations are collected (as usual, milliseconds each);
-        the usual thresholds come back when the operation ends."""
+        A 10,000-instance plan, its state and the trees are hundreds of thousands of objects; a
+        full collection walks all of them while holding the GIL (100-160 ms of CPU measured after
+        a 10,000-instance apply, far longer on a loaded machine), stalling the event loop when
+        some allocation happens to trigger it - a key press, a repaint. While busy the oldest
+        generation's threshold is raised out of reach, so only the young generations are
+        collected (milliseconds each). When the operation ends, one full collection runs right
+        after the result is painted and the survivors are frozen (gc.freeze: later collections
+        skip them), so keys between operations never pay for the big heap; the next operation
+        unfreezes them, so what it makes garbage is collected at its end."""
         if freeze and self._gc_thresholds is None:
+            gc.unfreeze()
             self._gc_thresholds = gc.get_threshold()
             t0, t1, _t2 = self._gc_thresholds
             gc.set_threshold(t0, t1, 1 << 30)
         elif not freeze and self._gc_thresholds is not None:
             gc.set_threshold(*self._gc_thresholds)
             self._gc_thresholds = None
+            self.call_after_refresh(self._collect_heap)
+
+    def _collect_heap(self) -> None:
+        if self._gc_thresholds is None:  # (not if another operation started meanwhile)
+            gc.collect()
+            gc.freeze()
 
     def on_unmount(self) -> None:
         self._freeze_heap(False)
+        gc.unfreeze()
 
     def _start_op(self, name: str) -> None:
         self.busy = True
@@ -335,6 +387,16 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
     @on(Worker.StateChanged)
     def _worker_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
+        if worker.group == "layout":  # the live graph's layout (views/graph.py): not an operation
+            if event.state == WorkerState.SUCCESS:
+                self._graph_layout_done(worker.result)
+            elif event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
+                self._graph_layout_done(None)
+                if event.state == WorkerState.ERROR:
+                    d = Diagnostics()
+                    d.error("Internal error in the graph layout", f"{type(worker.error).__name__}: {worker.error}")
+                    self._show_diags(d)
+            return
         if worker.group not in ("op", "read"):
             return
         if event.state == WorkerState.ERROR:
@@ -370,7 +432,7 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
     @on(Input.Submitted, "#search")
     def _search_submitted(self, event: Input.Submitted) -> None:
         event.input.remove_class("visible")
-        (self.graph_canvas if self.view == "graph" else self._tree("plan")).focus()
+        self._focus_now(self.graph_canvas if self.view == "graph" else self._tree("plan"))
 
     # ------------------------------------------------------------------ detail pane
     @on(ConsoleTree.NodeHighlighted)
@@ -435,6 +497,13 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
         return Text(info.addr)
 
     # ------------------------------------------------------------------ views
+    def _focus_now(self, widget: Any) -> None:
+        """Focus widget before the next message is handled. (Widget.focus() defers the change
+        behind the messages already queued: keys a fast typist sent right after the key that
+        switched views or opened a box would reach the widget left behind - a hidden tree's
+        cursor, or bindings meant as the box's text.)"""
+        widget.screen.set_focus(widget)
+
     def watch_view(self, view: str) -> None:
         if view != "state" and self.reveal:  # revealed secrets stay in the state view
             self.reveal = False
@@ -446,19 +515,19 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
         self.query_one("#main").set_class(view == "graph", "graph-view")
         titles = {"state": "State", "orphans": "Orphans", "graph": "Graph"}
         if view == "plan":
-            self._update_plan_title(len(self._visible_changes()))
+            self._update_plan_title()
         elif view == "state":
             self._state_title()
         else:
             self.query_one("#views", ContentSwitcher).border_title = titles[view]
         if view == "graph":
             canvas = self.graph_canvas
-            canvas.focus()
+            self._focus_now(canvas)
             row = canvas.cursor_row
             self._set_detail(self._vertex_detail(row.name) if row is not None and row.name else "")
             return
         tree = self._tree(view)
-        tree.focus()
+        self._focus_now(tree)
         node = tree.cursor_node
         if node is not None and node.data is not None:
             self._set_detail(self._detail_for(node.data))
@@ -479,7 +548,7 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
                     if self.graph_needle:
                         self.graph_needle = ""
                         self._rebuild_graph_tree()
-                (self.graph_canvas if self.view == "graph" else self._tree(self.view)).focus()
+                self._focus_now(self.graph_canvas if self.view == "graph" else self._tree(self.view))
                 return
         self.view = "plan"
 
@@ -567,12 +636,12 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
         box = self.query_one("#cmdline", Input)
         box.value = ""
         box.add_class("visible")
-        box.focus()
+        self._focus_now(box)
 
     @on(Input.Submitted, "#cmdline")
     def _command_submitted(self, event: Input.Submitted) -> None:
         event.input.remove_class("visible")
-        (self.graph_canvas if self.view == "graph" else self._tree(self.view)).focus()
+        self._focus_now(self.graph_canvas if self.view == "graph" else self._tree(self.view))
         self.run_command(event.value)
 
     def run_command(self, text: str) -> None:

@@ -5,11 +5,17 @@ a widget: it records the newest status per vertex under a lock and posts one Ver
 flush interval (a 10,000-vertex walk produces a few dozen messages per second, not tens of
 thousands). post_message is thread-safe.
 
+Back-pressure: one batch at a time. Until the app has handled the batch it was sent (it calls
+batch_done()), new events keep coalescing here instead of queueing up as further messages in
+front of the user's keys; the next batch leaves one interval after the last one was handled, so
+the event loop is never busy with status alone.
+
 Input priority: the walker's threads and the event loop share one GIL. When a key arrives during
-a walk, the app calls hold(); for that short window (INPUT_PRIORITY) every hook call waits with
-the GIL released, so the walk pauses at its next vertex event and the loop gets the interpreter
-while it handles and paints the key. Holds cover at most half of the time (a held-down key must
-not stall an apply). Otherwise nothing here blocks the walk.
+a walk (the app calls hold() from the terminal's input thread, before the key is even queued),
+every hook call waits with the GIL released until the key is on screen (release()) or the
+window (INPUT_PRIORITY) ends: the walk pauses at its next vertex event and the loop gets the
+interpreter while it handles and paints the key. Holds cover at most half of the time (a
+held-down key must not stall an apply). Otherwise nothing here blocks the walk.
 """
 from __future__ import annotations
 
@@ -23,7 +29,7 @@ from .messages import VertexBatch, VertexUpdate, WalkFinished, WalkStarted
 from .models.ephemeral import EphemeralEvent
 
 FLUSH_INTERVAL = 0.075  # seconds: fast enough to feel live, slow enough to coalesce
-INPUT_PRIORITY = 0.08  # seconds the walk yields to the event loop after a key press
+INPUT_PRIORITY = 0.1  # seconds the walk yields to the event loop after a key press, at most
 
 _VERBS = {"create": "Creating...", "update": "Modifying...", "delete": "Destroying...", "read": "Reading..."}
 _EPH_VERBS = {"open": "Opening...", "renew": "Renewing...", "close": "Closing..."}
@@ -48,20 +54,37 @@ class HookBridge(Hook):
         self._deps: dict[str, list[str]] = {}
         self._timer: threading.Timer | None = None
         self._hold_until = 0.0  # time.perf_counter() until which hook calls wait (input priority)
+        self._hold_from = 0.0
         self._next_hold = 0.0  # no new hold before this: holds take at most half of the time
+        self._walking = False  # between walk_started and walk_finished: only then do keys hold
+        self._in_flight = False  # a batch was posted and the app has not handled it yet
+        self._go = threading.Event()  # cleared during a hold: held hook calls wait on it
+        self._go.set()
 
     # ---- input priority
     def hold(self, seconds: float = INPUT_PRIORITY) -> None:
-        """Called on the event loop: hook calls in the next `seconds` wait (GIL released)."""
+        """Called when a key arrives (on any thread): hook calls wait until release() or for
+        `seconds` at most (GIL released). Only while a walk runs."""
         now = time.perf_counter()
-        if now >= self._next_hold:
+        if self._walking and now >= self._next_hold:
+            self._hold_from = now
             self._hold_until = now + seconds
             self._next_hold = now + 2 * seconds
+            self._go.clear()
+
+    def release(self) -> None:
+        """Called on the event loop once the key is on screen: the walk goes on at once, and the
+        next hold may come after as long again as this one lasted."""
+        now = time.perf_counter()
+        if self._hold_until > now:
+            self._hold_until = now
+            self._next_hold = now + (now - self._hold_from)
+        self._go.set()
 
     def _yield(self) -> None:
         delay = self._hold_until - time.perf_counter()
         if delay > 0:
-            time.sleep(min(delay, INPUT_PRIORITY))
+            self._go.wait(min(delay, INPUT_PRIORITY))
 
     # ---- coalescing
     def _record(self, upd: VertexUpdate | None = None, line: str | None = None, addr: str = "",
@@ -75,16 +98,32 @@ class HookBridge(Hook):
                 self._log_addrs.append(addr)
             if eph is not None:
                 self._ephemeral.append(eph)
-            if self._timer is None:
-                self._timer = threading.Timer(self._interval, self.flush)
-                self._timer.daemon = True
-                self._timer.start()
+            if self._timer is None and not self._in_flight:
+                self._start_timer()
 
-    def flush(self) -> None:
+    def _start_timer(self) -> None:  # (with the lock held)
+        self._timer = threading.Timer(self._interval, self.flush)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def batch_done(self) -> None:
+        """Called on the event loop when a batch has been handled: the next may be sent."""
+        with self._lock:
+            self._in_flight = False
+            owed = self._pending or self._expansions or self._log or self._provider_status \
+                or self._provider_logs or self._deps or self._ephemeral
+            if owed and self._timer is None:
+                self._start_timer()
+
+    def flush(self, force: bool = False) -> None:
+        """Post what has accumulated, unless the app is still on the previous batch (then it
+        waits for batch_done); `force` posts regardless (a walk's start and end)."""
         with self._lock:
             if self._timer is not None:
                 self._timer.cancel()
                 self._timer = None
+            if self._in_flight and not force:
+                return
             pending, self._pending = self._pending, {}
             exps, self._expansions = self._expansions, {}
             edges, self._edges = self._edges, {}
@@ -94,13 +133,17 @@ class HookBridge(Hook):
             pstatus, self._provider_status = self._provider_status, {}
             plogs, self._provider_logs = self._provider_logs, {}
             deps, self._deps = self._deps, {}
-        if pending or exps or log or pstatus or plogs or deps or eph:
+            sending = bool(pending or exps or log or pstatus or plogs or deps or eph)
+            if sending:
+                self._in_flight = True
+        if sending:
             self._target.post_message(VertexBatch(list(pending.values()), exps, edges, log, pstatus, plogs, deps,
                                                   log_addrs, eph))
 
     # ---- walk progress
     def walk_started(self, operation: str, vertex_names: list[str]) -> None:
-        self.flush()
+        self.flush(force=True)
+        self._walking = True
         self._target.post_message(WalkStarted(operation, list(vertex_names)))
 
     def vertex_waiting(self, name: str, waiting_on: list[str]) -> None:
@@ -130,7 +173,9 @@ class HookBridge(Hook):
             self._edges[name] = list(edges)
 
     def walk_finished(self, operation: str, ok: bool, cancelled: bool) -> None:
-        self.flush()
+        self._walking = False
+        self.release()
+        self.flush(force=True)
         self._target.post_message(WalkFinished(operation, ok, cancelled))
 
     # ---- provider plugins

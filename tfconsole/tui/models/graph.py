@@ -67,14 +67,17 @@ class WalkGraph:
     def layers(self) -> dict[str, int]:
         """Vertex -> its dependency depth (0: depends on nothing; else one more than its
         deepest dependency). Vertices on a cycle (never in a valid walk) go below the rest."""
-        remaining = {n: len(set(ds)) for n, ds in self.deps.items()}
+        # (add() keeps every dependency list free of repeats, so the dependents' lists are too)
+        remaining = {n: len(ds) for n, ds in self.deps.items()}
         depth = dict.fromkeys(self.deps, 0)
         ready = deque(n for n, k in remaining.items() if k == 0)
         seen = 0
+        self.dependents("")  # (builds the index once)
+        dependents = self._dependents or {}
         while ready:
             n = ready.popleft()
             seen += 1
-            for d in set(self.dependents(n)):
+            for d in dependents.get(n, ()):
                 depth[d] = max(depth[d], depth[n] + 1)
                 remaining[d] -= 1
                 if remaining[d] == 0:

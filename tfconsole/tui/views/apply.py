@@ -153,9 +153,28 @@ class ApplyView:
         self.status_counts = {"waiting": len(self.vertices)}
         self._refresh_counts()
 
+    BATCH_CHUNK = 1000  # status updates handled per turn of the event loop
+
     def on_vertex_batch(self, msg: VertexBatch) -> None:
+        """A batch, handled in chunks: when the loop fell behind, a batch holds thousands of
+        updates (the bridge coalesces while it waits), and a key pressed meanwhile waits for one
+        chunk (about 10 ms), not for the whole batch; the rest comes after the keys queued."""
+        rest = None
+        if len(msg.updates) > self.BATCH_CHUNK:
+            rest = VertexBatch(msg.updates[self.BATCH_CHUNK:])
+            msg = VertexBatch(msg.updates[:self.BATCH_CHUNK], msg.expansions, msg.expansion_edges, msg.log,
+                              msg.provider_status, msg.provider_logs, msg.deps, msg.log_addrs, msg.ephemeral)
+        try:
+            self._vertex_batch(msg)
+        finally:
+            if rest is not None:
+                self.call_later(self.on_vertex_batch, rest)
+            else:
+                self.bridge.batch_done()  # the bridge may send the next one (back-pressure)
+
+    def _vertex_batch(self, msg: VertexBatch) -> None:
         counts = self.status_counts
-        touched = False
+        touched: set[str] = set()  # instance addresses whose status changed
         for upd in msg.updates:
             old = self.vertices.get(upd.name)
             if old is not None:
@@ -171,7 +190,7 @@ class ApplyView:
                     addr = self._vertex_addr[upd.name] = stripped if stripped != upd.name else ""
                 if addr in self._groups_of:  # an instance of the plan, shown or filtered out
                     self._set_instance_status(addr, upd)
-                    touched = True
+                    touched.add(addr)
         if msg.provider_status or msg.provider_logs:
             self._provider_news(msg)
         if msg.log_addrs:
@@ -189,13 +208,26 @@ class ApplyView:
             newest = max(self.running, key=lambda a: self.instance_status[a].at)
             self._jump_to(newest)
         with self.batch_update():
-            if touched:
-                self._tree("plan").refresh()
+            if touched and self.view == "plan":  # (a hidden tree is painted whole when shown)
+                self._tree("plan").refresh_visible(lambda node: self._plan_row_changed(node, touched))
                 self._refresh_plan_detail()
             self._refresh_counts()
-            self._graph_live_refresh()
+            self._graph_live_refresh({u.name for u in msg.updates})
+            if msg.ephemeral and self.view == "graph":  # (ephemeral blocks' rows say what they are now)
+                self.graph_canvas.refresh()
             if msg.log:
                 self.diagnostics_pane.add_log(msg.log)
+
+    def _plan_row_changed(self, node: Any, touched: set[str]) -> bool:
+        """Whether a plan row on screen reads differently after a batch: its instance changed,
+        it waits (on dependencies that may have finished), or it counts instances."""
+        info = node.data
+        if info is None:
+            return False
+        if info.kind == "instance":
+            upd = self.instance_status.get(info.addr)
+            return info.addr in touched or (upd is not None and upd.status == "waiting")
+        return info.kind in ("module", "resource")
 
     def action_next_running(self) -> None:
         self._jump_next(lambda a: a in self.running, "No instance is running.")
@@ -336,6 +368,7 @@ class ApplyView:
 
     def on_walk_finished(self, msg: WalkFinished) -> None:
         self._refresh_counts()
+        self._graph_walk_finished()
 
     def _refresh_counts(self) -> None:
         status = self.query_one(StatusBar)
@@ -345,8 +378,10 @@ class ApplyView:
 
     def _tick(self) -> None:
         """Running vertices show a live elapsed time: repaint the visible rows if any runs."""
-        if self.busy and self.running:
-            self._tree("plan").refresh()
+        if self.busy and self.running and self.view == "plan":  # (elapsed times of running rows)
+            self._tree("plan").refresh_visible(
+                lambda node: node.data is not None and node.data.kind in ("module", "resource")
+                or node.data is not None and node.data.addr in self.running)
         if self.busy and self.view == "graph":
             self._graph_live_refresh(settle=True)
         if self.busy:

@@ -25,6 +25,16 @@ from .common import STATUS_STYLE, VERTEX_SUFFIX
 GRAPH_MODES = ("layers", "timeline")
 
 
+def _row_identity(row: Row) -> tuple[str, Any]:
+    """What a row shows, independent of where it is: its vertex (or module), its layer's depth,
+    or its heading's title."""
+    if row.kind == "layer":
+        return ("layer", row.layer)
+    if row.kind == "heading":
+        return ("heading", row.text.split(" · ")[0])
+    return (row.kind, row.name)
+
+
 class GraphView:
     """Mixin of ConsoleApp (its widgets, reactives and helpers are the app's)."""
 
@@ -40,6 +50,9 @@ class GraphView:
         self._graph_key: tuple[Any, ...] | None = None
         self._graph_dirty = False  # the walk graph grew since the rows were made
         self._graph_laid_out = 0.0  # time.monotonic() of the last layout
+        self._layout_deferred = False  # the view shows the last layout; the grown graph's comes next
+        self._walk_live = False  # between WalkStarted and WalkFinished
+        self._layout_running = False  # a worker lays out a snapshot of the walk graph
         self._sel: tuple[str, set[str], set[str], set[str]] = ("", set(), set(), set())
         self._graph_history: list[str] = []
         self._follow_at: tuple[str, str, int, str] = ("", "", -1, "")  # origin, direction, index, landed
@@ -60,8 +73,14 @@ class GraphView:
         self.view = "graph"
         if not self._shown_graph().deps and self.graph_info is None:
             self.run_build_graph()
-        else:
-            self._rebuild_graph_tree()
+            return
+        # during a walk the graph may have grown since it was last laid out: the key's effect is
+        # painted at once with the last layout (statuses are live whatever the layout), and the
+        # grown graph is laid out right after that paint (10,000 vertices take tens of ms)
+        defer = self.busy and self._graph_dirty and self._graph_layout is not None
+        self._rebuild_graph_tree(stale_layout=defer)
+        if defer:
+            self.call_after_refresh(self._graph_live_refresh, None, True)
 
     @work(thread=True, exclusive=True, group="read", name="graph", description="graph")
     def run_build_graph(self) -> tuple[ops.GraphInfo | None, Diagnostics]:
@@ -89,6 +108,7 @@ class GraphView:
 
     # ------------------------------------------------------------------ the walk feeds the graph
     def _graph_walk_started(self, names: list[str]) -> None:
+        self._walk_live = True
         self.walk_graph = WalkGraph()
         for name in names:
             self.walk_graph.add(name)
@@ -104,6 +124,12 @@ class GraphView:
         if deps or expansions:
             self._graph_dirty = True
 
+    def _graph_walk_finished(self) -> None:
+        """The walk is over: the graph is laid out as it ended (no stale layout any more)."""
+        self._walk_live = False
+        if self.view == "graph":
+            self._rebuild_graph_tree()
+
     def _graph_walk_done(self, timings: dict[str, tuple[float, float]]) -> None:
         """After an apply: the critical path over its recorded times and the walk's edges."""
         self.walk_timings = dict(timings)
@@ -112,18 +138,68 @@ class GraphView:
             self._rebuild_graph_tree()
 
     RELAYOUT_EVERY = 1.0  # seconds: a growing 10,000-vertex graph is laid out again at most this often
+    LAYOUT_IN_THREAD_ABOVE = 2000  # vertices: a bigger live graph is laid out on a worker thread
 
-    def _graph_live_refresh(self, settle: bool = False) -> None:
-        """Repaint the visible rows (statuses); re-lay the graph out first if it grew (at most
-        once per RELAYOUT_EVERY during a walk; `settle` is the timer's call, which catches up)."""
+    def _big_live_graph(self) -> bool:
+        return self._walk_live and len(self.walk_graph.deps) > self.LAYOUT_IN_THREAD_ABOVE
+
+    def _start_layout(self) -> None:
+        """Lay out a snapshot of the growing walk graph on a worker thread (tens of ms at 10,000
+        vertices: on the event loop they would delay a key by as much)."""
+        if self._layout_running:
+            return
+        g = self.walk_graph
+        snap = WalkGraph({n: list(ds) for n, ds in g.deps.items()}, g.version)
+        self._layout_running = True
+        self.run_layout(snap, (id(g), g.version, frozenset(self.graph_collapsed), self.graph_needle))
+
+    @work(thread=True, group="layout", name="graph_layout", description="graph layout", exit_on_error=False)
+    def run_layout(self, snap: WalkGraph, key: tuple[Any, ...]) -> tuple[tuple[Any, ...], GraphLayout]:
+        return key, GraphLayout(snap, set(key[2]), key[3])
+
+    def _graph_layout_done(self, result: tuple[tuple[Any, ...], GraphLayout] | None) -> None:
+        self._layout_running = False
+        if result is None:
+            return
+        key, layout = result
+        g = self.walk_graph
+        if key[0] != id(g) or key[2:] != (frozenset(self.graph_collapsed), self.graph_needle):
+            return  # another walk, or other filters, since the snapshot
+        self._graph_layout, self._graph_key = layout, key
+        if self.view == "graph":
+            self._rebuild_graph_tree(stale_layout=True)
+        self._graph_dirty = g.version != key[1] or self.view != "graph"
+
+    def _graph_live_refresh(self, changed: set[str] | None = None, settle: bool = False) -> None:
+        """Repaint the visible rows whose status reads differently (the vertices `changed`, or
+        without it those with a running clock), those waiting (their pending dependencies may be
+        done) and module rows; re-lay the graph out first if it grew (at most once per
+        RELAYOUT_EVERY during a walk; `settle` is the timer's call, which catches up)."""
+        now = time.monotonic()
+        g = self.walk_graph
+        due = self._graph_dirty and (settle or now - self._graph_laid_out >= self.RELAYOUT_EVERY)
+        current = self._graph_key is not None and self._graph_key[:2] == (id(g), g.version)
+        threaded = self._big_live_graph()
+        if due and threaded and not current:  # (also while the view is hidden: `g` finds it ready)
+            self._graph_laid_out = now
+            self._start_layout()
         if self.view != "graph":
             return
-        now = time.monotonic()
-        if self._graph_dirty and (settle or now - self._graph_laid_out >= self.RELAYOUT_EVERY):
+        if due and (current or not threaded):
             self._graph_laid_out = now
             self._rebuild_graph_tree()
-        else:
-            self.graph_canvas.refresh()
+            return
+        vertices = self.vertices
+
+        def live(row: Row) -> bool:
+            if row.kind == "module":
+                return True
+            upd = vertices.get(row.name)
+            if upd is None:
+                return False
+            return upd.status == "waiting" or (row.name in changed if changed is not None
+                                               else upd.status == "running")
+        self.graph_canvas.refresh_visible(live)
 
     # ------------------------------------------------------------------ rows
     def _shown_graph(self) -> WalkGraph:
@@ -142,18 +218,26 @@ class GraphView:
             self._static_graph, self._static_key = g, key
         return getattr(self, "_static_graph", self.walk_graph) if info is not None else self.walk_graph
 
-    def _layout(self) -> GraphLayout:
+    def _layout(self, stale: bool = False) -> GraphLayout:
+        """The rows of the shown graph, laid out again when it changed; `stale` accepts the last
+        layout of the same graph with the same filters even if vertices were added since."""
         g = self._shown_graph()
         key = (id(g), g.version, frozenset(self.graph_collapsed), self.graph_needle)
+        old = self._graph_key
+        # a big live graph is laid out again only by the worker (_start_layout): until its
+        # layout arrives, every use takes the last one of the same graph
+        stale = stale or self._layout_deferred or (g is self.walk_graph and self._big_live_graph())
+        if stale and old is not None and (old[0], old[2:]) == (key[0], key[2:]) and self._graph_layout is not None:
+            return self._graph_layout
         if self._graph_layout is None or self._graph_key != key:
             self._graph_layout = GraphLayout(g, set(self.graph_collapsed), self.graph_needle)
             self._graph_key = key
         return self._graph_layout
 
-    def graph_rows(self) -> list[Row]:
+    def graph_rows(self, stale_layout: bool = False) -> list[Row]:
         """Every row of the graph view: the critical path (after a walk), then the layers or
         the timeline."""
-        layout = self._layout()
+        layout = self._layout(stale_layout)
         rows: list[Row] = []
         timings = self._timings()
         if self.critical:
@@ -174,16 +258,21 @@ class GraphView:
             return self.walk_timings
         return self.graph_info.timings if self.graph_info is not None else {}
 
-    def _rebuild_graph_tree(self) -> None:
-        self._graph_dirty = False
+    def _rebuild_graph_tree(self, stale_layout: bool = False) -> None:
+        self._graph_dirty = stale_layout and self._graph_dirty  # (a stale layout is redone soon)
+        self._layout_deferred = stale_layout  # until then every use takes the last layout
         canvas = self.graph_canvas
         canvas.render_row = self._graph_row_text
         current = canvas.cursor_row
-        rows = self.graph_rows()
-        want = self._match_vertex(self.graph_focus, self._layout().index) if self.graph_focus else None
-        if want is None and current is not None and current.name:
-            want = current.name
+        rows = self.graph_rows(stale_layout)
+        layout = self._layout(stale_layout)
+        want = self._match_vertex(self.graph_focus, layout.index) if self.graph_focus else None
         at = next((i for i, r in enumerate(rows) if want and r.name == want and r.kind != "heading"), None)
+        if at is None and want is None and current is not None:
+            # the cursor stays on its row as the graph is laid out again: a vertex's, a layer
+            # heading's (by depth) or a section heading's (a live graph grows under the cursor)
+            same = _row_identity(current)
+            at = next((i for i, r in enumerate(rows) if _row_identity(r) == same), None)
         if at is None:
             at = next((i for i, r in enumerate(rows) if r.kind in ("vertex", "module", "bar")), 0)
         self.graph_focus = ""

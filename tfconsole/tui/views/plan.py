@@ -173,7 +173,10 @@ class PlanView:
             if target_line.parent is not None and not target_line.parent.is_expanded:
                 target_line = target_line.parent  # a closed resource stays closed
         if target_line is not None:
-            self.call_after_refresh(tree.move_cursor, target_line)
+            def place(node: Any = target_line) -> None:
+                if tree.cursor_line < 0:  # (a cursor moved since the rebuild - a key - stays where it went)
+                    tree.move_cursor(node)
+            self.call_after_refresh(place)
         elif not changes:
             self._set_detail(Text("No changes to show." if self.plan else "Press p to plan.", style="dim"))
 
@@ -250,10 +253,20 @@ class PlanView:
             t.append_text(diff_text("\n".join(render_output_changes(ocs))))
         return t
 
-    def _update_plan_title(self, shown: int) -> None:
+    def _update_plan_title(self, shown: int | None = None) -> None:
+        """The plan pane's title; `shown` is given by a rebuild that just counted the rows (else
+        the counts of the last one serve, if the plan and its filters are the same: returning
+        to the plan view must not walk 10,000 changes twice on the key that does it)."""
         parts = ["Plan"]
         if self.plan is not None:
-            total = len([c for c in self.plan.changes if self.show_noop or is_change(c)])
+            flags = (self.show_noop, self.action_filter, self.search)
+            cached = self._title_counts
+            if shown is None and cached is not None and cached[0] is self.plan and cached[1] == flags:
+                shown, total = cached[2]
+            else:
+                shown = len(self._visible_changes()) if shown is None else shown
+                total = len([c for c in self.plan.changes if self.show_noop or is_change(c)])
+                self._title_counts = (self.plan, flags, (shown, total))
             parts.append(f"{shown}/{total}")
         if self.action_filter != "all":
             parts.append(f"filter:{self.action_filter}")
@@ -338,7 +351,7 @@ class PlanView:
         box = self.query_one("#search", Input)
         box.add_class("visible")
         box.value = self.graph_needle if self.view == "graph" else self.search
-        box.focus()
+        self._focus_now(box)
 
     def on_console_tree_mark_requested(self, msg: ConsoleTree.MarkRequested) -> None:
         info = msg.info
@@ -357,7 +370,7 @@ class PlanView:
                 node.set_label(self._orphan_label(info))
             else:
                 node.set_label(self._label(info))
-        self._update_plan_title(len(self._visible_changes()))
+        self._update_plan_title()
 
     def action_clear_marks(self) -> None:
         self.marks.clear()

@@ -303,6 +303,15 @@ class ConsoleTree(ScrollView, can_focus=True):
         if 0 <= y < self.size.height:
             self.refresh(Region(0, y, self.size.width, 1))
 
+    def refresh_visible(self, wanted: Callable[[TreeNode], bool]) -> None:
+        """Repaint the rows on screen whose node is wanted (a status batch changes a few of
+        them: repainting only those keeps the compositor's work to those lines)."""
+        rows = self.rows
+        top = int(self.scroll_offset.y)
+        for line in range(top, min(len(rows), top + self.size.height)):
+            if wanted(rows[line][0]):
+                self._refresh_row(line)
+
     def refresh_node(self, node: TreeNode) -> None:
         """Repaint node's row if it is on screen (off-screen rows are rendered when they scroll in)."""
         if self._rows is not None and node.line >= 0:

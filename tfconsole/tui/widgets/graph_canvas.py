@@ -83,6 +83,13 @@ class GraphCanvas(ScrollView, can_focus=True):
         self.cursor_line = line
         self.refresh()
 
+    def refresh_visible(self, wanted: Callable[[Any], bool]) -> None:
+        """Repaint the rows on screen that are wanted (those a status batch changed)."""
+        top = int(self.scroll_offset.y)
+        for line in range(top, min(len(self.rows), top + self.size.height)):
+            if wanted(self.rows[line]):
+                self.refresh_line(line)
+
     @property
     def cursor_row(self) -> Any:
         return self.rows[self.cursor_line] if 0 <= self.cursor_line < len(self.rows) else None
