@@ -182,3 +182,43 @@ async def test_a_big_status_batch_lets_a_key_in_between_its_chunks(tmp_path: Pat
         assert seen[0] < 2500
         await pilot.pause(0.1)
         assert done == [True]
+
+
+async def test_the_collection_after_an_operation_waits_until_no_key_comes(tmp_path: Path) -> None:
+    """The full collection that follows an operation is put off while the user types (a key
+    typed as an operation ends must not wait a quarter of a second for it), and skipped when a
+    newer operation has ended or one runs; the time is faked, so nothing here depends on speed."""
+    import gc
+
+    import tfconsole.tui.app as app_module
+
+    d = tmp_path / "cfg"
+    d.mkdir()
+    (d / "main.tf").write_text('resource "terraform_data" "a" {}\n')
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("p")
+        await wait_for(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy)
+        await wait_for(pilot, lambda: gc.get_freeze_count() > 0)
+        gc.unfreeze()
+        timers: list[float] = []
+        app.set_timer = lambda delay, callback: timers.append(delay)  # type: ignore[method-assign]
+        now = [1000.0]
+        clock = app_module._clock
+        app_module._clock = lambda: now[0]
+        try:
+            app._last_key_at = now[0] - 0.25  # a key a quarter of a second ago
+            app._collect_heap(app._collect_turn)
+            assert gc.get_freeze_count() == 0
+            assert timers == [pytest.approx(app_module.IDLE_BEFORE_COLLECT - 0.25)]
+            app._collect_heap(app._collect_turn - 1)  # an older operation's: nothing to do
+            app._freeze_heap(True)  # an operation runs
+            now[0] += 5
+            app._collect_heap(app._collect_turn)
+            assert gc.get_freeze_count() == 0 and len(timers) == 1
+            app._freeze_heap(False)  # it ended: one collection armed, for its turn
+            assert len(timers) == 2
+            app._collect_heap(app._collect_turn)  # no key for five seconds: collected now
+            assert gc.get_freeze_count() > 0
+        finally:
+            app_module._clock = clock

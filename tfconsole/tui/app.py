@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 from collections import deque
 import os
+import time
 from typing import Any, Iterable
 
 from rich.text import Text
@@ -40,6 +41,11 @@ from .views.orphans import OrphansView
 from .views.plan import PlanView
 from .views.review import ReviewView
 from .views.state import StateView
+
+# seconds without a key press before the full collection that follows an operation runs
+IDLE_BEFORE_COLLECT = 1.0
+_clock = time.monotonic  # (a name of this module's own, so that a test can fake the time)
+
 
 class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansView, App[int]):
     """Layout, bindings, the palette, view switching, workspaces and the command line; each
@@ -143,6 +149,8 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
         self._title_counts: tuple[Any, Any, tuple[int, int]] | None = None  # plan title: (plan, filters, counts)
         self._vertex_addr: dict[str, str] = {}  # walk vertex name -> instance address (memo)
         self._gc_thresholds: tuple[int, int, int] | None = None  # saved while an operation runs
+        self._collect_turn = 0  # which operation's end the pending full collection follows
+        self._last_key_at = 0.0  # _clock() of the last key press
         self.state_outcome: ops.StateOutcome | None = None
         self.graph_info: ops.GraphInfo | None = None
         self.graph_focus = ""
@@ -213,6 +221,7 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
         if not isinstance(event, events.Key) or event.is_forwarded:
             await super().on_event(event)
             return
+        self._last_key_at = _clock()
         if self.busy:
             self.bridge.hold()  # (keys not from the driver: a test's, a pasted sequence's)
             # after the refresh that follows the key's handling its effect is painted: the walk
@@ -336,9 +345,11 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
         some allocation happens to trigger it - a key press, a repaint. While busy the oldest
         generation's threshold is raised out of reach, so only the young generations are
         collected (milliseconds each). When the operation ends, one full collection runs right
-        after the result is painted and the survivors are frozen (gc.freeze: later collections
-        skip them), so keys between operations never pay for the big heap; the next operation
-        unfreezes them, so what it makes garbage is collected at its end."""
+        once the user has pressed no key for IDLE_BEFORE_COLLECT seconds and the survivors are
+        frozen (gc.freeze: later collections skip them), so keys between operations never pay
+        for the big heap - nor does a key typed right after an operation ends (the collection
+        itself takes a quarter to half a second of the loop at 10,000 instances); the next
+        operation unfreezes them, so what it makes garbage is collected after it."""
         if freeze and self._gc_thresholds is None:
             gc.unfreeze()
             self._gc_thresholds = gc.get_threshold()
@@ -347,12 +358,21 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
         elif not freeze and self._gc_thresholds is not None:
             gc.set_threshold(*self._gc_thresholds)
             self._gc_thresholds = None
-            self.call_after_refresh(self._collect_heap)
+            self._collect_turn += 1
+            turn = self._collect_turn
+            self.set_timer(IDLE_BEFORE_COLLECT, lambda: self._collect_heap(turn))
 
-    def _collect_heap(self) -> None:
-        if self._gc_thresholds is None:  # (not if another operation started meanwhile)
-            gc.collect()
-            gc.freeze()
+    def _collect_heap(self, turn: int) -> None:
+        """The full collection, when `turn` is still the last operation's and no operation runs;
+        put off while keys come in."""
+        if self._gc_thresholds is not None or turn != self._collect_turn:
+            return
+        idle = _clock() - self._last_key_at
+        if idle < IDLE_BEFORE_COLLECT:
+            self.set_timer(IDLE_BEFORE_COLLECT - idle, lambda: self._collect_heap(turn))
+            return
+        gc.collect()
+        gc.freeze()
 
     def on_unmount(self) -> None:
         self._freeze_heap(False)
