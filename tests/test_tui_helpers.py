@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import json
 import time
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, AsyncIterator, Callable
 
 
 async def wait_for(pilot: Any, cond: Callable[[], bool], timeout: float = 600.0) -> None:
@@ -27,3 +28,18 @@ def state_addresses(d: Path) -> set[str]:
             key = inst.get("index_key")
             out.add(f"{r['type']}.{r['name']}" + ("" if key is None else f"[{json.dumps(key)}]"))
     return out
+
+
+@asynccontextmanager
+async def planned(tmp_path: Path, main_tf: str, size: tuple[int, int] = (100, 30)) -> AsyncIterator[tuple[Any, Any]]:
+    """(app, pilot): the console on a directory holding `main_tf`, after `p` planned it."""
+    from tfconsole.tui.app import ConsoleApp
+
+    d = tmp_path / "cfg"
+    d.mkdir()
+    (d / "main.tf").write_text(main_tf)
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("p")
+        await wait_for(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy)
+        yield app, pilot

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_tui_helpers import wait_for
+from test_tui_helpers import planned, wait_for
 
 from tfconsole.tui.app import COLLAPSE_ABOVE, ConsoleApp
 
@@ -138,14 +138,8 @@ async def test_heap_collected_once_after_an_operation_then_frozen(tmp_path: Path
     them; the next operation unfreezes them; leaving the console unfreezes everything."""
     import gc
 
-    d = tmp_path / "cfg"
-    d.mkdir()
-    (d / "main.tf").write_text('resource "terraform_data" "a" {\n  count = 3\n}\n')
     usual = gc.get_threshold()
-    app = ConsoleApp(str(d))
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("p")
-        await wait_for(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy)
+    async with planned(tmp_path, 'resource "terraform_data" "a" {\n  count = 3\n}\n') as (app, pilot):
         await wait_for(pilot, lambda: gc.get_freeze_count() > 0)
         assert gc.get_threshold() == usual
         app._freeze_heap(True)  # as the next operation's start does (busy)
@@ -192,13 +186,7 @@ async def test_the_collection_after_an_operation_waits_until_no_key_comes(tmp_pa
 
     import tfconsole.tui.app as app_module
 
-    d = tmp_path / "cfg"
-    d.mkdir()
-    (d / "main.tf").write_text('resource "terraform_data" "a" {}\n')
-    app = ConsoleApp(str(d))
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("p")
-        await wait_for(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy)
+    async with planned(tmp_path, 'resource "terraform_data" "a" {}\n') as (app, pilot):
         await wait_for(pilot, lambda: gc.get_freeze_count() > 0)
         gc.unfreeze()
         timers: list[float] = []

@@ -11,7 +11,7 @@ from rich.console import Console
 from tfconsole.tui.app import ConsoleApp
 from tfconsole.tui.messages import VertexBatch, VertexUpdate, WalkStarted
 from tfconsole.tui.screens.help import SECTIONS, help_renderable
-from test_tui_helpers import wait_for
+from test_tui_helpers import planned, wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -115,13 +115,7 @@ def test_help_wraps_under_its_own_column() -> None:
 async def test_a_cursor_moved_right_after_a_rebuild_stays(tmp_path: Path) -> None:
     """The plan tree places its cursor after a rebuild once the rows exist; a move made before
     that (a key, a jump) is not undone by it."""
-    d = tmp_path / "cfg"
-    d.mkdir()
-    (d / "main.tf").write_text('resource "terraform_data" "a" {\n  count = 3\n}\n')
-    app = ConsoleApp(str(d))
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("p")
-        await wait_for(pilot, lambda: app.summary_line.startswith("Plan:") and not app.busy)
+    async with planned(tmp_path, 'resource "terraform_data" "a" {\n  count = 3\n}\n') as (app, pilot):
         tree = app._tree("plan")
         tree.move_cursor(app.instance_nodes["terraform_data.a[0]"])
         await pilot.pause(0.1)
