@@ -132,20 +132,59 @@ def test_latency_benchmark_quick_mode_runs() -> None:
     assert "Apply complete! Resources: 500 added" in proc.stdout
 
 
-async def test_heap_collected_once_after_an_operation_then_frozen(tmp_path: Path) -> None:
-    """No full garbage collection during an operation (the oldest generation's threshold is out
-    of reach), one right after it, then the survivors frozen so that later collections skip
-    them; the next operation unfreezes them; leaving the console unfreezes everything."""
+async def test_the_console_never_lets_a_full_collection_start_on_its_own(tmp_path: Path) -> None:
+    """While the console runs, a full garbage collection happens only when the heap policy runs
+    one (no operation, no key for a second): never because an allocation tipped a threshold in
+    a key's handler, a repaint or the worker that reads the state. Allocation pressure that
+    would start several on CPython's thresholds starts none while keys come; once the (faked)
+    clock says nobody typed for a while, one runs and its survivors are frozen. Leaving the
+    console restores the thresholds."""
     import gc
 
+    from tfconsole.tui import heap
+
     usual = gc.get_threshold()
-    async with planned(tmp_path, 'resource "terraform_data" "a" {\n  count = 3\n}\n') as (app, pilot):
-        await wait_for(pilot, lambda: gc.get_freeze_count() > 0)
-        assert gc.get_threshold() == usual
-        app._freeze_heap(True)  # as the next operation's start does (busy)
-        assert gc.get_freeze_count() == 0 and gc.get_threshold()[2] > 1_000_000
-        app._freeze_heap(False)
-        await wait_for(pilot, lambda: gc.get_freeze_count() > 0)
+    full: list[bool] = []  # one entry per full collection: was it the policy's?
+    in_policy = [False]
+
+    def watch(phase: str, info: dict) -> None:
+        if phase == "start" and info["generation"] == 2:
+            full.append(in_policy[0])
+
+    tick = heap.HeapPolicy.tick
+
+    def policy_tick(self: heap.HeapPolicy) -> bool:
+        in_policy[0] = True
+        try:
+            return tick(self)
+        finally:
+            in_policy[0] = False
+
+    heap.HeapPolicy.tick = policy_tick  # type: ignore[method-assign]
+    gc.callbacks.append(watch)
+    try:
+        async with planned(tmp_path, 'resource "terraform_data" "a" {\n  count = 3\n}\n') as (app, pilot):
+            assert gc.get_threshold()[2] == heap.OUT_OF_REACH
+            now = [1000.0]
+            app.heap.clock = lambda: now[0]
+            app.heap.key()  # someone types (the faked clock stands still)
+            full.clear()
+            collections = app.heap.collections
+            garbage = []
+            for _ in range(20):  # about 40 full collections' worth on CPython's own thresholds
+                garbage.append([[i] for i in range(50_000)])
+                await pilot.pause(0.01)
+            await pilot.press("s")  # the State view reads the state on a worker thread
+            await pilot.pause(0.3)
+            assert full == [] and app.heap.collections == collections
+            del garbage
+            now[0] += 2 * app.heap.idle  # nobody typed since
+            await wait_for(pilot, lambda: app.heap.collections > collections)
+            assert full and all(full)
+            assert gc.get_freeze_count() > 0
+    finally:
+        gc.callbacks.remove(watch)
+        heap.HeapPolicy.tick = tick  # type: ignore[method-assign]
     assert gc.get_freeze_count() == 0 and gc.get_threshold() == usual
 
 
@@ -178,35 +217,37 @@ async def test_a_big_status_batch_lets_a_key_in_between_its_chunks(tmp_path: Pat
         assert done == [True]
 
 
-async def test_the_collection_after_an_operation_waits_until_no_key_comes(tmp_path: Path) -> None:
-    """The full collection that follows an operation is put off while the user types (a key
-    typed as an operation ends must not wait a quarter of a second for it), and skipped when a
-    newer operation has ended or one runs; the time is faked, so nothing here depends on speed."""
+def test_heap_policy_collects_after_an_operation_only_when_idle() -> None:
+    """The policy on its own, with a faked clock: nothing while an operation runs, nothing while
+    keys come, one full collection once the operation has ended and a second passed without a
+    key, then nothing until the young generations have promoted a full collection's worth."""
     import gc
 
-    import tfconsole.tui.app as app_module
+    from tfconsole.tui.heap import SWEEP_AFTER, HeapPolicy
 
-    async with planned(tmp_path, 'resource "terraform_data" "a" {}\n') as (app, pilot):
-        await wait_for(pilot, lambda: gc.get_freeze_count() > 0)
-        gc.unfreeze()
-        timers: list[float] = []
-        app.set_timer = lambda delay, callback: timers.append(delay)  # type: ignore[method-assign]
-        now = [1000.0]
-        clock = app_module._clock
-        app_module._clock = lambda: now[0]
-        try:
-            app._last_key_at = now[0] - 0.25  # a key a quarter of a second ago
-            app._collect_heap(app._collect_turn)
-            assert gc.get_freeze_count() == 0
-            assert timers == [pytest.approx(app_module.IDLE_BEFORE_COLLECT - 0.25)]
-            app._collect_heap(app._collect_turn - 1)  # an older operation's: nothing to do
-            app._freeze_heap(True)  # an operation runs
-            now[0] += 5
-            app._collect_heap(app._collect_turn)
-            assert gc.get_freeze_count() == 0 and len(timers) == 1
-            app._freeze_heap(False)  # it ended: one collection armed, for its turn
-            assert len(timers) == 2
-            app._collect_heap(app._collect_turn)  # no key for five seconds: collected now
-            assert gc.get_freeze_count() > 0
-        finally:
-            app_module._clock = clock
+    now = [100.0]
+    policy = HeapPolicy(idle=1.0, clock=lambda: now[0])
+    usual = gc.get_threshold()
+    policy.start()
+    try:
+        policy.operation(True)
+        assert gc.get_freeze_count() == 0
+        now[0] += 5
+        assert not policy.tick()  # an operation runs
+        policy.key()
+        policy.operation(False)
+        now[0] += 0.5
+        assert not policy.tick()  # a key half a second ago
+        now[0] += 0.6
+        assert policy.tick() and policy.collections == 1 and gc.get_freeze_count() > 0
+        now[0] += 5
+        assert not policy.tick()  # nothing new since
+        for _ in range(SWEEP_AFTER):
+            gc.collect(1)  # each collection of the middle generation counts toward the sweep
+        assert policy.tick() and policy.collections == 2
+        policy.operation(True)
+        assert gc.get_freeze_count() == 0  # what the operation frees can be found again
+        policy.operation(False)
+    finally:
+        policy.stop()
+    assert gc.get_threshold() == usual and gc.get_freeze_count() == 0

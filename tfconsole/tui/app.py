@@ -6,10 +6,8 @@ code that touches widgets. Layout lives in app.tcss.
 """
 from __future__ import annotations
 
-import gc
 from collections import deque
 import os
-import time
 from typing import Any, Iterable
 
 from rich.text import Text
@@ -27,6 +25,7 @@ from tfconsole.plans import Plan, ResourceInstanceChange
 
 from . import operations as ops
 from .bridge import HookBridge
+from .heap import HeapPolicy
 from .messages import VertexUpdate
 from .screens import ConfirmScreen, HelpScreen
 from .widgets.diagnostics import diagnostic_text
@@ -43,8 +42,8 @@ from .views.review import ReviewView
 from .views.state import StateView
 
 # seconds without a key press before the full collection that follows an operation runs
-IDLE_BEFORE_COLLECT = 1.0
-_clock = time.monotonic  # (a name of this module's own, so that a test can fake the time)
+IDLE_BEFORE_COLLECT = 1.0  # seconds without a key before a full garbage collection may run
+HEAP_TICK = 0.25  # seconds between checks whether one should
 
 
 class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansView, App[int]):
@@ -148,9 +147,7 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
         self._detail_status: VertexUpdate | None = None  # the status the detail pane shows
         self._title_counts: tuple[Any, Any, tuple[int, int]] | None = None  # plan title: (plan, filters, counts)
         self._vertex_addr: dict[str, str] = {}  # walk vertex name -> instance address (memo)
-        self._gc_thresholds: tuple[int, int, int] | None = None  # saved while an operation runs
-        self._collect_turn = 0  # which operation's end the pending full collection follows
-        self._last_key_at = 0.0  # _clock() of the last key press
+        self.heap = HeapPolicy(IDLE_BEFORE_COLLECT)  # full collections only while nobody types (tui/heap.py)
         self.state_outcome: ops.StateOutcome | None = None
         self.graph_info: ops.GraphInfo | None = None
         self.graph_focus = ""
@@ -190,6 +187,8 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
         self.query_one("#diagnostics", DiagnosticsPane).show([], {})
         self.query_one("#plan-tree", ConsoleTree).focus()
         self.set_interval(0.5, self._tick)
+        self.heap.start()
+        self.set_interval(HEAP_TICK, self.heap.tick)
         if self.plan_file:
             self.call_after_refresh(self.open_review, self.plan_file)
         elif not has_config(self.working_dir):
@@ -221,7 +220,7 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
         if not isinstance(event, events.Key) or event.is_forwarded:
             await super().on_event(event)
             return
-        self._last_key_at = _clock()
+        self.heap.key()
         if self.busy:
             self.bridge.hold()  # (keys not from the driver: a test's, a pasted sequence's)
             # after the refresh that follows the key's handling its effect is painted: the walk
@@ -333,50 +332,10 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
 
     def watch_busy(self, busy: bool) -> None:
         self.refresh_bindings()
-        self._freeze_heap(busy)
-
-    def _freeze_heap(self, freeze: bool) -> None:
-        """No full garbage collection while an operation runs, and none at a random moment
-        after it.
-
-        A 10,000-instance plan, its state and the trees are hundreds of thousands of objects; a
-        full collection walks all of them while holding the GIL (100-160 ms of CPU measured after
-        a 10,000-instance apply, far longer on a loaded machine), stalling the event loop when
-        some allocation happens to trigger it - a key press, a repaint. While busy the oldest
-        generation's threshold is raised out of reach, so only the young generations are
-        collected (milliseconds each). When the operation ends, one full collection runs right
-        once the user has pressed no key for IDLE_BEFORE_COLLECT seconds and the survivors are
-        frozen (gc.freeze: later collections skip them), so keys between operations never pay
-        for the big heap - nor does a key typed right after an operation ends (the collection
-        itself takes a quarter to half a second of the loop at 10,000 instances); the next
-        operation unfreezes them, so what it makes garbage is collected after it."""
-        if freeze and self._gc_thresholds is None:
-            gc.unfreeze()
-            self._gc_thresholds = gc.get_threshold()
-            t0, t1, _t2 = self._gc_thresholds
-            gc.set_threshold(t0, t1, 1 << 30)
-        elif not freeze and self._gc_thresholds is not None:
-            gc.set_threshold(*self._gc_thresholds)
-            self._gc_thresholds = None
-            self._collect_turn += 1
-            turn = self._collect_turn
-            self.set_timer(IDLE_BEFORE_COLLECT, lambda: self._collect_heap(turn))
-
-    def _collect_heap(self, turn: int) -> None:
-        """The full collection, when `turn` is still the last operation's and no operation runs;
-        put off while keys come in."""
-        if self._gc_thresholds is not None or turn != self._collect_turn:
-            return
-        idle = _clock() - self._last_key_at
-        if idle < IDLE_BEFORE_COLLECT:
-            self.set_timer(IDLE_BEFORE_COLLECT - idle, lambda: self._collect_heap(turn))
-            return
-        gc.collect()
-        gc.freeze()
+        self.heap.operation(busy)
 
     def on_unmount(self) -> None:
-        self._freeze_heap(False)
-        gc.unfreeze()
+        self.heap.stop()
 
     def _start_op(self, name: str) -> None:
         self.busy = True
