@@ -268,7 +268,10 @@ async def run_app(d: Path, parallelism: int, size: tuple[int, int], max_keys: in
                 ms = KEY_TIMEOUT * 1000
             app.probe = None
             cpu_ms = (probe.cpu1 - probe.cpu0) * 1000 if probe.shown_at is not None else None
-            lat.append({"key": key, "ms": ms, "busy": busy, "cpu_ms": cpu_ms})
+            lat.append({"key": key, "ms": ms, "busy": busy, "cpu_ms": cpu_ms, "view": probe.view,
+                        "at_s": probe.t0 - t_apply,  # when in the apply it was sent
+                        "received_ms": None if probe.received_at is None
+                        else (probe.received_at - probe.t0) * 1000})
             if ms >= SLOW_KEY_MS:  # what a slow or lost key met: reported, so that it can be explained
                 slow.append({"key": key, "ms": round(ms), "view": probe.view, "cursor_before": probe.before,
                              "received_ms": None if probe.received_at is None
@@ -313,6 +316,7 @@ async def run_app(d: Path, parallelism: int, size: tuple[int, int], max_keys: in
     worst = max(range(len(lags)), key=lags.__getitem__) if lags else None
     res["loop_lag_worst_cpu_ms"] = lag_cpu[worst] * 1000 if worst is not None else 0.0
     res["slow_keys"] = slow
+    res["key_log"] = lat
     return res
 
 
