@@ -123,3 +123,19 @@ async def test_a_cursor_moved_right_after_a_rebuild_stays(tmp_path: Path) -> Non
         tree.move_cursor(app.instance_nodes["terraform_data.a[2]"])
         await pilot.pause(0.2)
         assert tree.cursor_node.data.addr == "terraform_data.a[2]"
+
+
+async def test_the_views_pane_is_marked_while_the_focus_is_in_it(tmp_path: Path) -> None:
+    """The views pane's bright border follows the focus: on while any view has it (and across
+    view switches, which move the focus inside the pane), off while the search box has it."""
+    async with planned(tmp_path, 'resource "terraform_data" "a" {}\n') as (app, pilot):
+        views = app.query_one("#views")
+        assert views.has_class("focused")
+        for key in ("g", "s", "escape"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert views.has_class("focused"), key
+        await pilot.press("slash")
+        await wait_for(pilot, lambda: not views.has_class("focused"))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: views.has_class("focused"))

@@ -186,6 +186,7 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
         self.query_one("#detail", VerticalScroll).border_title = "Detail"
         self.query_one("#views", ContentSwitcher).border_title = "Plan"
         self.query_one("#diagnostics", DiagnosticsPane).show([], {})
+        self.watch(self.screen, "focused", self._focus_moved)
         self.query_one("#plan-tree", ConsoleTree).focus()
         self.set_interval(0.5, self._tick)
         self.heap.start()
@@ -483,6 +484,12 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
         switched views or opened a box would reach the widget left behind - a hidden tree's
         cursor, or bindings meant as the box's text.)"""
         widget.screen.set_focus(widget)
+
+    def _focus_moved(self, widget: Any) -> None:
+        """The views pane's border is brighter while the focus is in it (the class changes only
+        when the focus enters or leaves the pane, not when a view switch moves it inside)."""
+        views = self.query_one("#views")
+        views.set_class(widget is not None and views in widget.ancestors_with_self, "focused")
 
     def watch_view(self, view: str) -> None:
         if view != "state" and self.reveal:  # revealed secrets stay in the state view
