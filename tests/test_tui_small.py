@@ -139,3 +139,20 @@ async def test_the_views_pane_is_marked_while_the_focus_is_in_it(tmp_path: Path)
         await wait_for(pilot, lambda: not views.has_class("focused"))
         await pilot.press("enter")
         await wait_for(pilot, lambda: views.has_class("focused"))
+
+
+async def test_an_apply_of_the_plan_shown_restarts_its_counters_on_the_same_groups(tmp_path: Path) -> None:
+    """The key that starts an apply does not rebuild the plan's row groups (10,000 instances'
+    setup): they stand, and their counters start from nothing again."""
+    async with planned(tmp_path, 'resource "terraform_data" "a" {\n  count = 3\n}\n') as (app, pilot):
+        groups = dict(app._groups_of)
+        assert sorted(groups) == [f"terraform_data.a[{i}]" for i in range(3)]
+        for addr in groups:
+            app._set_instance_status(addr, VertexUpdate(addr, "done", 0.0))
+        assert app.group_progress["resource:terraform_data.a"] == {"done": 3}
+        app._reset_progress()  # as the apply's start does
+        assert all(app._groups_of[a] is g for a, g in groups.items())
+        assert all(not counters for counters in app.group_progress.values())
+        app._set_instance_status("terraform_data.a[1]", VertexUpdate("terraform_data.a[1]", "running", 0.0))
+        resource = app.instance_nodes["terraform_data.a[1]"].parent
+        assert "1 running" in str(app._plan_decoration(resource))

@@ -142,6 +142,7 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
         # instance address -> the counters of its resource and module rows, for every instance of
         # the plan being applied (shown or filtered out: live status never depends on the filter)
         self._groups_of: dict[str, list[dict[str, int]]] = {}
+        self._groups_plan: Plan | None = None  # the plan _groups_of was made for
         self._group_totals: dict[str, int] = {}  # "resource:ADDR" / "module:PATH" -> instances in the plan
         self._graph_cache: tuple[Any, dict[str, str | None]] | None = None
         self._graph_tree_of: dict[str, str | None] | None = None  # what the graph tree shows

@@ -75,10 +75,18 @@ class ApplyView:
     def _reset_progress(self) -> None:
         self.instance_diags = {}
         self.instance_status.clear()
+        self.running.clear()
+        if self._groups_plan is self.plan:
+            # the plan shown since it was made (its apply starts): its rows' groups stand, their
+            # counters start again (the key that starts an apply skips 10,000 instances' setup)
+            for progress in self.group_progress.values():
+                progress.clear()
+            self._tree("plan").refresh()
+            return
+        self._groups_plan = self.plan
         self.group_progress.clear()
         self._groups_of.clear()
         self._group_totals.clear()
-        self.running.clear()
         # one pair of counters per resource: its key strings are made once, not per instance
         # (10,000 instances of two resources: two pairs; this runs on the key that starts an apply)
         counters: dict[tuple[Any, Any], tuple[list[dict[str, int]], tuple[str, str]]] = {}

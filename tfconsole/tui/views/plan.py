@@ -156,8 +156,9 @@ class PlanView:
                         rinfo = NodeInfo("resource", raddr, rchanges)
                         parent = mnode.add(self._label(rinfo), rinfo, expand=len(rchanges) <= COLLAPSE_ABOVE)
                     for ch in rchanges:
-                        info = NodeInfo("instance", ch.address, ch)
-                        self.instance_nodes[ch.address] = parent.add_leaf(self._lazy_label(info), info)
+                        address = ch.address  # (a string made on each call: once per row)
+                        info = NodeInfo("instance", address, ch)
+                        self.instance_nodes[address] = parent.add_leaf(self._lazy_label(info), info)
             self._outputs_node = None
             if self.action_filter == "all" and not self.search:
                 self._add_outputs_node(tree)
