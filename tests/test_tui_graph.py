@@ -292,3 +292,46 @@ async def test_graph_keys_while_the_walk_graph_grows(tmp_path: Path, in_thread: 
         await wait_for(pilot, lambda: all(any(r.name == c for r in canvas.rows) for c in late))
         app.busy = False
     assert app._layout_running is False
+
+
+def test_a_layout_off_the_event_loop_pauses_now_and_then_and_lays_out_the_same() -> None:
+    """A big live graph is laid out on a worker thread, which calls `pause` every few hundred
+    vertices and between layers (the bridge makes it wait while a key is handled); the rows
+    are those of a layout without pauses."""
+    g = WalkGraph()
+    for i in range(3000):
+        g.add(f"terraform_data.a[{i}] (create)", ["terraform_data.a (expand)"])
+    g.add("output.all (expand)", [f"terraform_data.a[{i}] (create)" for i in range(0, 3000, 7)])
+    calls: list[int] = []
+    paused = GraphLayout(g, pause=lambda: calls.append(1))
+    assert len(calls) >= 3000 // GraphLayout.PAUSE_EVERY + 2
+    assert paused.rows == GraphLayout(g).rows and paused.index == GraphLayout(g).index
+
+
+def test_the_bridge_input_pause_waits_while_a_key_is_handled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """input_pause returns at once with no key pending; during a walk it waits from the key's
+    hold until the app's release (the thread off the loop gives up the interpreter meanwhile).
+    (The hold's own limit is raised here, so that the test does not depend on speed.)"""
+    import threading
+
+    from tfconsole.tui import bridge as bridge_module
+    from tfconsole.tui.bridge import HookBridge
+
+    monkeypatch.setattr(bridge_module, "INPUT_PRIORITY", 30.0)
+
+    class Target:
+        def post_message(self, message: object) -> bool:
+            return True
+
+    bridge = HookBridge(Target())
+    bridge.input_pause()  # nothing held: no wait
+    bridge.walk_started("apply", [])
+    bridge.hold(seconds=30)
+    done = threading.Event()
+    waiter = threading.Thread(target=lambda: (bridge.input_pause(), done.set()))
+    waiter.start()
+    assert not done.wait(0.2)  # held: still waiting
+    bridge.release()
+    assert done.wait(10)
+    waiter.join()
+    bridge.walk_finished("apply", True, False)

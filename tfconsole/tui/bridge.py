@@ -81,6 +81,11 @@ class HookBridge(Hook):
             self._next_hold = now + (now - self._hold_from)
         self._go.set()
 
+    def input_pause(self) -> None:
+        """For other work off the event loop (the live graph's layout): wait while a key is
+        handled, as the walk's hook calls do."""
+        self._yield()
+
     def _yield(self) -> None:
         delay = self._hold_until - time.perf_counter()
         if delay > 0:

@@ -10,13 +10,17 @@ from __future__ import annotations
 import re
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Callable, Iterable
 
 from .format import natural_key
 
 # the module path a vertex belongs to, without instance keys: collapsing module.app collapses
 # every instance of it ("module.app[0].x.y (create)" -> "module.app")
 _MODULE_STEP = re.compile(r"module\.([A-Za-z0-9_-]+)(?:\[[^\]]*\])?\.")
+
+
+def _no_pause() -> None:
+    pass
 
 
 def module_of(name: str) -> str:
@@ -120,6 +124,11 @@ class GraphLayout:
     needle: str = ""
     rows: list[Row] = field(default_factory=list)
     index: dict[str, int] = field(default_factory=dict)  # vertex or module row name -> row
+    # called now and then while laying out on a worker thread: it may wait (GIL released) while
+    # the event loop handles a key (the bridge's input priority, which the walk obeys too)
+    pause: Callable[[], None] | None = field(default=None, compare=False, repr=False)
+
+    PAUSE_EVERY = 512  # vertices between calls of pause
 
     def __post_init__(self) -> None:
         self.build()
@@ -142,10 +151,16 @@ class GraphLayout:
         return found or name
 
     def build(self) -> None:
+        pause = self.pause or _no_pause
         depth = self.graph.layers()
         needle = self.needle.lower()
         entries: dict[str, list[int]] = {}  # row name -> [layer, vertices behind a module row]
+        countdown = self.PAUSE_EVERY
         for name, d in depth.items():
+            countdown -= 1
+            if not countdown:
+                pause()
+                countdown = self.PAUSE_EVERY
             if needle and needle not in name.lower():
                 continue
             rep = self._outermost_collapsed(name) if self.collapsed else name
@@ -159,6 +174,7 @@ class GraphLayout:
         self.rows = []
         self.index = {}
         for layer in sorted(by_layer):
+            pause()
             names = sorted(by_layer[layer], key=natural_key)
             self.rows.append(Row("layer", "", layer, len(names)))
             for name in names:

@@ -155,7 +155,7 @@ class GraphView:
 
     @work(thread=True, group="layout", name="graph_layout", description="graph layout", exit_on_error=False)
     def run_layout(self, snap: WalkGraph, key: tuple[Any, ...]) -> tuple[tuple[Any, ...], GraphLayout]:
-        return key, GraphLayout(snap, set(key[2]), key[3])
+        return key, GraphLayout(snap, set(key[2]), key[3], pause=self.bridge.input_pause)
 
     def _graph_layout_done(self, result: tuple[tuple[Any, ...], GraphLayout] | None) -> None:
         self._layout_running = False
