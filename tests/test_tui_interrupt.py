@@ -174,3 +174,31 @@ async def test_a_stale_plan_is_refused_and_says_nothing_was_applied(tmp_path: Pa
         await wait_for(pilot, lambda: app.summary_line.startswith("Apply "))
         assert app.summary_line.startswith("Apply refused") and "saved" not in app.summary_line
     assert state_addresses(d) == {"terraform_data.a"}  # one object, not two
+
+
+async def test_the_state_view_during_an_apply_shows_the_state_read_before_it(tmp_path: Path) -> None:
+    """During an apply the stored state is what was read already (the apply writes it when it
+    ends): the State view shows that read and says so instead of reading it again on a thread
+    that competes with the keys; when the apply ends it reads the applied state."""
+    d = _config(tmp_path, CONFIG)
+    app = ConsoleApp(str(d))
+    reads: list[bool] = []
+    load = app.run_load_state
+    app.run_load_state = lambda: (reads.append(app.busy), load())[1]  # type: ignore[method-assign]
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s")  # read once before anything runs: the state is empty
+        await wait_for(pilot, lambda: app.state_outcome is not None)
+        await pilot.press("escape")
+        await _start_blocked_apply(app, pilot, d)
+        try:
+            await pilot.press("s")
+            await pilot.pause(0.2)
+            assert reads == [False]  # nothing read while the apply runs
+            assert "as read before this apply" in str(app.query_one("#views").border_title)
+        finally:
+            (d / "gate").write_text("")  # (the apply must end, or the app cannot)
+        await wait_for(pilot, lambda: app.summary_line.startswith("Apply complete!"))
+        await wait_for(pilot, lambda: app.state_outcome is not None and not app.state_outcome.state.is_empty())
+        assert reads == [False, False]  # read again once the apply ended
+        assert str(app.query_one("#views").border_title) == "State"
+        assert state_addresses(d) == {"terraform_data.first", "terraform_data.second"}

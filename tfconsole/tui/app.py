@@ -151,6 +151,7 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
         self._vertex_addr: dict[str, str] = {}  # walk vertex name -> instance address (memo)
         self.heap = HeapPolicy(IDLE_BEFORE_COLLECT)  # full collections only while nobody types (tui/heap.py)
         self.state_outcome: ops.StateOutcome | None = None
+        self._stale_state = False  # the state view shows a read from before the running operation
         self.graph_info: ops.GraphInfo | None = None
         self.graph_focus = ""
         self._init_graph_view()
@@ -401,6 +402,8 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
         bar.operation = status
         bar.timing = ""
         self._refresh_counts()
+        if self._stale_state or self.op_name in ("apply", "destroy"):  # (a plan writes no state)
+            self._state_after_op()
 
     # ------------------------------------------------------------------ search (plan or graph)
     @on(Input.Changed, "#search")

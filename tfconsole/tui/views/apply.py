@@ -137,7 +137,6 @@ class ApplyView:
                           f"{verb} failed" if out.diags.has_errors else f"{verb} done")
         self.running.clear()
         self._tree("plan").refresh()
-        self.state_outcome = None
         failed = next((self.instance_nodes[a] for a in self.instance_diags if a in self.instance_nodes), None)
         if failed is not None and self.view == "plan":  # a failure is shown, not buried in the log pane
             self._tree("plan").move_cursor(failed)

@@ -21,6 +21,7 @@ class StateView:
 
     def _state_done(self, out: ops.StateOutcome) -> None:
         self.state_outcome = out
+        self._state_title()
         if out.diags.has_errors or self.view != "plan":
             self._show_diags(out.diags, out.files)
         self._rebuild_state_tree()
@@ -37,7 +38,23 @@ class StateView:
         self.load_state_view()
 
     def load_state_view(self) -> None:
+        if self.busy and self.state_outcome is not None:
+            # An operation runs: the state it will write is still in memory (an apply writes the
+            # state when it ends; its progress is in the journal), so the stored state is what
+            # was read already. Reading and decoding it again (0.2 s of CPU at 10,000
+            # instances, on a thread sharing the interpreter with the keys typed meanwhile)
+            # would show the same. It is read when the operation ends (_state_after_op).
+            self._stale_state = True
+            self._state_title()
+            return
+        self._stale_state = False
         self.run_load_state()
+
+    def _state_after_op(self) -> None:
+        """An operation ended: the state view, if shown, reads what it wrote."""
+        self.state_outcome = None
+        if self.view in ("state", "orphans"):
+            self.load_state_view()
 
     @work(thread=True, exclusive=True, group="read", name="state", description="state")
     def run_load_state(self) -> ops.StateOutcome:
@@ -205,8 +222,10 @@ class StateView:
 
     def _state_title(self) -> None:
         if self.view == "state":
-            self.query_one("#views", ContentSwitcher).border_title = \
-                "State · SENSITIVE VALUES SHOWN (r hides)" if self.reveal else "State"
+            title = "State · SENSITIVE VALUES SHOWN (r hides)" if self.reveal else "State"
+            if self._stale_state:
+                title += f" · as read before this {self.op_name or 'operation'}"
+            self.query_one("#views", ContentSwitcher).border_title = title
 
     def action_reveal(self) -> None:
         self.reveal = not self.reveal
