@@ -20,7 +20,6 @@ import glob
 import os
 import threading
 import time
-import uuid
 from typing import Any, Callable
 
 from tfconsole.diags import Diagnostics
@@ -29,7 +28,7 @@ from .fileio import _temp_prefix, atomic_write, read_or_empty, read_or_none
 from .journal import Journal
 from .locking import LOCK_ERROR_SUMMARY, LockInfo, StateLock, lock_error
 from .recovery import JournalRecovery
-from .state import State
+from .state import State, random_uuid
 from .statefile import encode_bytes, read_state, state_body, state_header, terraform_version
 
 __all__ = [
@@ -251,7 +250,7 @@ class StateManager(JournalRecovery):
             diags = Diagnostics()
             body = state_body(state)
             if not state.lineage:
-                state.lineage = str(uuid.uuid4())
+                state.lineage = random_uuid()
             if self._body is not None and _same_body(self._body, body):
                 state.serial = self._serial
                 self.state = state
