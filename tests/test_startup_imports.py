@@ -35,7 +35,7 @@ output "h" {
 
 # what neither command needs on a configuration like this one (built-in providers only, no
 # plan file, nothing installed): each costs 1-5 ms of every run
-NOT_AT_START_UP = ("socket", "getpass", "secrets", "tempfile", "shutil", "zipfile", "bz2", "lzma")
+NOT_AT_START_UP = ("socket", "getpass", "secrets", "tempfile", "shutil", "zipfile", "bz2", "lzma", "logging")
 
 PROBE = """
 import json, sys
@@ -146,3 +146,28 @@ def test_create_temp_does_not_follow_a_planted_link(tmp_path: Path, monkeypatch:
     fd, p = create_temp(str(tmp_path), ".x.", ".tmp")  # the planted name exists: the next one is used
     os.close(fd)
     assert p.endswith((b"\x01" * 6).hex() + ".tmp") and victim.read_text() == "keep"
+
+
+def test_graph_steps_logged_at_debug_when_logging_is_configured(tmp_path: Path) -> None:
+    """The builder imports no `logging`, yet a program that configures it still gets the graph
+    after every transform at debug level (and nothing when it does not ask for debug)."""
+    probe = """
+import logging, sys
+level = logging.DEBUG if sys.argv[1] == "debug" else logging.INFO
+logging.basicConfig(level=level, stream=sys.stderr, format="LOG %(name)s %(message)s")
+from tfconsole.command.main import main
+sys.exit(main(sys.argv[2:]))
+"""
+    wd = tmp_path / "wd"
+    wd.mkdir()
+    (wd / "main.tf").write_text('resource "terraform_data" "a" {}\n')
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), TF_CLI_CONFIG_FILE=os.devnull)
+    outs = {}
+    for level in ("debug", "info"):
+        p = subprocess.run([sys.executable, "-c", probe, level, f"-chdir={wd}", "plan", "-input=false", "-no-color"],
+                           capture_output=True, text=True, env=env, timeout=300)
+        assert p.returncode == 0, p.stdout + p.stderr
+        outs[level] = p.stderr
+    assert "LOG tfconsole.graph plan graph after" in outs["debug"]
+    assert "terraform_data.a" in outs["debug"]
+    assert "graph after" not in outs["info"]
