@@ -188,11 +188,73 @@ def test_damaged_entries_are_ignored_and_rebuilt(cache: Path, parses: list[str],
     assert json.loads(path.read_text())["key"] == PC.entry_key(MAIN)
 
 
+BAD_EXPRESSIONS = [["B", "+", None, None, -1], ["Z", 1, -1], ["N", "x", False, -1], ["K", None, None, -1],
+                   ["L", 1.5, -1], ["O", [["not a pair"]], -1], ["S", "local", [["q", "x"]], 0]]
+
+
+@pytest.mark.parametrize("bad", BAD_EXPRESSIONS, ids=[str(b[0]) for b in BAD_EXPRESSIONS])
+def test_a_checksummed_entry_with_a_malformed_expression_is_reparsed_when_the_expression_is_used(
+        cache: Path, parses: list[str], bad: list) -> None:
+    """Expressions are decoded when first used (init never builds a `locals` tree); one found
+    malformed then is taken from a parse of the file, and the entry is rebuilt."""
+    fresh = shape(B._parse(MAIN, "main.tf")[0])
+    good, _, numbers = B._parse(MAIN, "main.tf")
+    doc = {"format": PC.CACHE_FORMAT, "key": PC.entry_key(MAIN), "body": PC.encode_body(good, numbers)}
+    [locals_block] = [b for b in doc["body"]["body"][1] if b[0] == "locals"]
+    locals_block[2][0][0][1] = bad  # attribute "a" of the locals block
+    path = plant(cache, MAIN, CS.seal(json.dumps(doc).encode()))
+    parses.clear()
+    body, diags = PC.parse_file_cached(MAIN, "main.tf")
+    assert not len(diags) and parses == []  # the structure decoded, the expression not yet
+    assert shape(body) == fresh and parses == ["main.tf"]
+    rebuilt = json.loads(path.read_text())
+    assert rebuilt["key"] == PC.entry_key(MAIN) and rebuilt["body"] != doc["body"]
+    PC._MEMO.clear()
+    parses.clear()
+    again, _ = PC.parse_file_cached(MAIN, "main.tf")
+    assert shape(again) == fresh and parses == []
+
+
+def test_expressions_are_decoded_on_first_use_and_equal_an_eager_decode(cache: Path) -> None:
+    PC.parse_file_cached(MAIN, "main.tf")
+    PC._MEMO.clear()
+    body, _ = PC.parse_file_cached(MAIN, "main.tf")
+    [loc] = body.blocks_of("locals")
+    attr = loc.body.attributes["a"]
+    assert isinstance(attr, B.LazyAttribute) and "expr" not in attr.__dict__
+    assert shape(body) == shape(B._parse(MAIN, "main.tf")[0])
+    assert attr.expr is attr.expr  # decoded once, the same tree for every caller
+
+
+def test_loading_a_cached_configuration_decodes_no_local_until_it_is_used(tmp_path: Path, cache: Path) -> None:
+    (tmp_path / "main.tf").write_text(MAIN)
+    load_config(str(tmp_path))
+    PC._MEMO.clear()
+    root, diags = load_config(str(tmp_path))
+    assert not diags.has_errors
+    local = root.locals["a"]
+    assert "expr" not in local.__dict__
+    assert isinstance(local.expr, A.ObjectCons) and local.expr is root.locals["a"].expr
+
+
+def test_an_entry_without_its_checksum_is_a_miss(cache: Path, parses: list[str]) -> None:
+    PC.parse_file_cached(MAIN, "main.tf")
+    [entry] = entries(cache)
+    data = entry.read_bytes()
+    for damaged in (data[:-3] + b'0"}', data.replace(b'"locals"', b'"lucals"'), json.dumps(json.loads(data)).encode()):
+        PC._MEMO.clear()
+        parses.clear()
+        entry.write_bytes(damaged)
+        body, _ = PC.parse_file_cached(MAIN, "main.tf")
+        assert parses == ["main.tf"] and shape(body) == shape(B._parse(MAIN, "main.tf")[0])
+        assert entry.read_bytes() == data
+
+
 def forged(cache: Path, mode: int) -> Path:
     """A well-formed entry for MAIN that says something else (a = false)."""
     other, _, numbers = B._parse("locals {\n  a = false\n}\n", "main.tf")
     doc = {"format": PC.CACHE_FORMAT, "key": PC.entry_key(MAIN), "body": PC.encode_body(other, numbers)}
-    return plant(cache, MAIN, json.dumps(doc).encode(), mode)
+    return plant(cache, MAIN, CS.seal(json.dumps(doc).encode()), mode)  # a valid checksum: only the mode refuses it
 
 
 def test_entries_others_could_write_are_not_read(cache: Path) -> None:

@@ -14,12 +14,13 @@ is not used. Every failure (no home, read-only disk, a planted file) only costs 
 from __future__ import annotations
 
 import hashlib
+from itertools import repeat
 from typing import Any
 
 from tfconsole.diags import Diagnostics, SourceRange
 
 from . import body as _body
-from .cache_store import read_json, write_json
+from .cache_store import read_json, remove_entry, write_json
 
 __all__ = ["CACHE_FORMAT", "NotCacheable", "code_key", "decode_body", "encode_body", "entry_key",
            "parse_file_cached", "read_json", "write_json"]
@@ -90,7 +91,7 @@ def parse_file_cached(text: str, filename: str) -> tuple[Any, Diagnostics]:
     doc = read_json("hcl", key)
     if type(doc) is dict and doc.get("format") == CACHE_FORMAT and doc.get("key") == key:
         try:
-            body = decode_body(doc.get("body"), filename)
+            body = decode_body(doc.get("body"), filename, text, key)
         except ValueError:
             body = None
     if body is None:
@@ -129,15 +130,89 @@ def encode_body(body: Any, numbers: dict[int, tuple[Any, str, bool]]) -> dict:
     return {"rng": enc.rng_list, "body": out}
 
 
-def decode_body(doc: Any, filename: str) -> Any:
+def decode_body(doc: Any, filename: str, text: str | None = None, key: str | None = None) -> Any:
     """The Body stored in `doc`, with `filename` in every range; ValueError if `doc` is not a
-    well-formed entry."""
+    well-formed entry. Given the file's `text` (and its cache `key`), each attribute's expression
+    is decoded only when first used (body.LazyAttribute); should that expression's part of the
+    entry then turn out malformed, the text is parsed instead and the entry removed."""
     from tfconsole.lang import ast as A
 
     try:
-        return _Decoder(A, filename, doc["rng"]).body(doc["body"])
+        lazy = None if text is None else _LazyFile(text, filename, key)
+        dec = _Decoder(A, filename, doc["rng"], lazy)
+        if lazy is not None:
+            lazy.dec = dec
+        return dec.body(doc["body"])
     except Exception as exc:  # noqa: BLE001 - whatever a malformed entry trips, it is only a miss
         raise ValueError(f"malformed parse cache entry: {exc!r}") from None
+
+
+class _Ranges(dict):
+    """Range index -> SourceRange, each made when first asked for (a decode of the block and
+    attribute structure alone needs few of a file's ranges) and then shared."""
+
+    def __init__(self, filename: str, raw: list):
+        super().__init__()
+        from .hcl_parser import make_range
+
+        self.filename, self.raw, self.make, self.misses = filename, raw, make_range, 0
+
+    def __missing__(self, i: int) -> Any:
+        if not self.misses:  # every number of the list at once, in C, at the first range made
+            _check(set(map(type, self.raw)) <= {int})
+        self.misses += 1
+        if self.misses == 256:  # decoding expressions, not just structure: all of them in one pass
+            self.update(enumerate(map(self.make, repeat(self.filename), zip(*[iter(self.raw)] * 6))))
+            if type(i) is int and 0 <= i < len(self):
+                return dict.__getitem__(self, i)
+        j = 6 * i
+        sp = tuple(self.raw[j:j + 6])
+        if len(sp) != 6 or type(i) is not int or i < 0:
+            raise TypeError("range")
+        r = self[i] = self.make(self.filename, sp)
+        return r
+
+
+class _LazyFile:
+    """What an attribute decoded late needs: the decoder of its entry, and the file's text to
+    parse should the entry fail it."""
+
+    def __init__(self, text: str, filename: str, key: str | None):
+        self.text, self.filename, self.key = text, filename, key
+        self.dec: _Decoder | None = None
+        self.parsed: Any = None
+
+    def decoder(self, raw: list, path: tuple[int, ...], name: str) -> Any:
+        return lambda: self.expr(raw, path, name)
+
+    def expr(self, raw: list, path: tuple[int, ...], name: str) -> Any:
+        try:
+            assert self.dec is not None
+            return self.dec.expr(raw)
+        except Exception:  # noqa: BLE001 - a malformed entry: the file itself decides
+            return self.reparsed(path, name)
+
+    def reparsed(self, path: tuple[int, ...], name: str) -> Any:
+        if self.parsed is None:
+            body, diags, numbers = _body._parse(self.text, self.filename)
+            if body is None or len(diags):
+                raise RuntimeError(f"{self.filename}: the parse cache entry for this file is malformed and the "
+                                   "file does not parse; run the command again")
+            if self.key is not None:  # the entry rebuilt from the file, as a miss would have
+                try:
+                    write_json("hcl", self.key, {"format": CACHE_FORMAT, "key": self.key,
+                                                 "body": encode_body(body, numbers)})
+                except NotCacheable:
+                    remove_entry("hcl", self.key)
+            self.parsed = body
+        b = self.parsed
+        try:
+            for i in path:
+                b = b.blocks[i].body
+            return b.attributes[name].expr
+        except (IndexError, KeyError):
+            raise RuntimeError(f"{self.filename}: the parse cache entry for this file does not match it; run the "
+                               "command again") from None
 
 
 def _node_table(A: Any) -> list[tuple[str, type, list[tuple[str, str]]]]:
@@ -244,12 +319,12 @@ def _check(ok: bool) -> None:
 class _Decoder:
     """Rebuilds a Body; every field's type is checked, any surprise raises."""
 
-    def __init__(self, A: Any, filename: str, rng: Any):
+    def __init__(self, A: Any, filename: str, rng: Any, lazy: _LazyFile | None = None):
         self.A = A
-        _check(type(rng) is list and len(rng) % 6 == 0 and set(map(type, rng)) <= {int})
-        from .hcl_parser import make_range
-
-        self.R = [make_range(filename, sp) for sp in zip(*[iter(rng)] * 6)]
+        self.lazy = lazy
+        self.filename = filename
+        _check(type(rng) is list and len(rng) % 6 == 0)
+        self.R = _Ranges(filename, rng)
         kinds = {"expr": self.expr, "expr?": self.opt_expr, "exprs": self.exprs, "pairs": self.pairs,
                  "steps": self.steps, "str": _str, "str?": _opt_str, "bool": _bool,
                  "template": self.template, "template?": self.opt_template}
@@ -259,18 +334,23 @@ class _Decoder:
         _check(type(i) is int)
         return self.R[i] if i >= 0 else None
 
-    def body(self, doc: Any) -> Any:
-        from .body import Attribute, Block, Body
+    def body(self, doc: Any, path: tuple[int, ...] = ()) -> Any:
+        from .body import Attribute, Block, Body, LazyAttribute
 
         _check(type(doc) is list and len(doc) == 3 and type(doc[0]) is list and type(doc[1]) is list)
         out = Body(range=self.rng(doc[2]))
         for a in doc[0]:
             _check(type(a) is list and len(a) == 4 and type(a[0]) is str and a[0] not in out.attributes)
-            out.attributes[a[0]] = Attribute(a[0], self.expr(a[1]), self.rng(a[2]), self.rng(a[3]))
-        for b in doc[1]:
+            if self.lazy is None:
+                out.attributes[a[0]] = Attribute(a[0], self.expr(a[1]), self.rng(a[2]), self.rng(a[3]))
+            else:
+                _check(type(a[1]) is list)
+                out.attributes[a[0]] = LazyAttribute(a[0], self.rng(a[2]), self.rng(a[3]),
+                                                     self.lazy.decoder(a[1], path, a[0]))
+        for i, b in enumerate(doc[1]):
             _check(type(b) is list and len(b) == 4 and type(b[0]) is str and type(b[1]) is list
                    and all(type(x) is str for x in b[1]))
-            out.blocks.append(Block(b[0], list(b[1]), self.body(b[2]), self.rng(b[3])))
+            out.blocks.append(Block(b[0], list(b[1]), self.body(b[2], (*path, i)), self.rng(b[3])))
         return out
 
     def expr(self, d: Any) -> Any:
