@@ -56,7 +56,10 @@ def shape(e: Any) -> Any:
     if isinstance(e, list | tuple):
         return [shape(x) for x in e]
     if isinstance(e, A.Expr):
-        slots = [n for c in type(e).__mro__ for n in getattr(c, "__slots__", ()) if n != "name_range"]
+        # the syntax, not what evaluation or a lazy decode keeps beside it: `const` (a constructor's
+        # value, known from the cache without evaluating), `_pending` (how to decode its items)
+        slots = [n.lstrip("_") for c in type(e).__mro__ for n in getattr(c, "__slots__", ())
+                 if n not in ("name_range", "const", "_pending")]
         return [type(e).__name__] + [shape(getattr(e, n, None)) for n in slots]
     if isinstance(e, A.AttrStep | A.IndexStep):
         return repr(e)
@@ -309,3 +312,64 @@ def test_no_pickle_or_marshal_in_configuration_loading() -> None:
         for p in (ROOT / "tfconsole" / d).rglob("*.py"):
             src = p.read_text()
             assert "import pickle" not in src and "import marshal" not in src and "Unpickler" not in src, p
+
+
+CONSTANTS = '''locals {
+  obj    = { x = 1, y = -2.5, s = "cafe\\u0301", big = 123456789012345678901234567890, tiny = 1e-30 }
+  nested = { a = { b = [true, false, null, [1, { q = "r" }]], e = {} }, t = [] }
+  tup    = [1, "two", [3, { four = 4 }]]
+  mixed  = { inner = { a = 1 }, t = "x${local.tup[0]}" }
+  keyed  = { (local.tup[1]) = 1 }
+}
+'''
+
+
+def _value_shape(v: Any) -> Any:
+    """A value with the Python type of every part: 1 and 1.0, a list and a tuple differ."""
+    if isinstance(v, dict):
+        return ("dict", [(k, _value_shape(x)) for k, x in v.items()])
+    if isinstance(v, list):
+        return ("list", [_value_shape(x) for x in v])
+    return (type(v).__name__, v)
+
+
+def test_constant_constructors_come_from_the_cache_as_values_and_items_only_when_asked(cache: Path) -> None:
+    from tfconsole.lang.eval import evaluate_constant
+
+    PC.parse_file_cached(CONSTANTS, "c.tf")
+    PC._MEMO.clear()
+    body, _ = PC.parse_file_cached(CONSTANTS, "c.tf")
+    fresh = B._parse(CONSTANTS, "c.tf")[0]
+    got = {k: a.expr for k, a in body.blocks_of("locals")[0].body.attributes.items()}
+    want = {k: a.expr for k, a in fresh.blocks_of("locals")[0].body.attributes.items()}
+    for name in ("obj", "nested", "tup"):
+        e = got[name]
+        assert e._items is None and e.const is not None  # a value, no item nodes yet
+        assert A.references(e) == [] and e._items is None
+        value, diags = evaluate_constant(want[name])
+        assert not diags.has_errors
+        assert _value_shape(e.const) == _value_shape(value)
+        assert shape(e) == shape(want[name]) and e._items is not None  # the items, decoded when asked
+    # a constructor holding a template or a computed key is no constant; a constant inside it is
+    mixed = got["mixed"]
+    assert mixed.const is None and mixed._items is not None
+    inner = dict((k.name, v) for k, v in mixed.items)["inner"]
+    assert inner.const == {"a": 1} and inner._items is None
+    assert [str(r.root) for r in A.references(mixed)] == ["local"]
+    assert got["keyed"].const is None and [r.root for r in A.references(got["keyed"])] == ["local"]
+    assert shape(body) == shape(fresh)
+
+
+def test_constant_values_from_the_cache_are_checked(cache: Path, parses: list[str]) -> None:
+    good, _, numbers = B._parse(CONSTANTS, "c.tf")
+    doc = {"format": PC.CACHE_FORMAT, "key": PC.entry_key(CONSTANTS), "body": PC.encode_body(good, numbers)}
+    obj = doc["body"]["body"][1][0][2][0][0][1]
+    assert obj[0] == "o"
+    obj[1][0][1] = ["L", 1.5, -1]  # a float literal: never written by the encoder
+    plant(cache, CONSTANTS, CS.seal(json.dumps(doc).encode()))
+    parses.clear()
+    body, diags = PC.parse_file_cached(CONSTANTS, "c.tf")
+    assert not len(diags)
+    e = body.blocks_of("locals")[0].body.attributes["obj"].expr  # malformed: this one is parsed again
+    assert e.const is None and shape(e) == shape(good.blocks_of("locals")[0].body.attributes["obj"].expr)
+    assert parses == ["c.tf"]

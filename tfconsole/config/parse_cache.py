@@ -18,6 +18,8 @@ from itertools import repeat
 from typing import Any
 
 from tfconsole.diags import Diagnostics, SourceRange
+from tfconsole.lang.strings import nfc
+from tfconsole.lang.values import note_wholly_known
 
 from . import body as _body
 from .cache_store import read_json, remove_entry, write_json
@@ -25,7 +27,7 @@ from .cache_store import read_json, remove_entry, write_json
 __all__ = ["CACHE_FORMAT", "NotCacheable", "code_key", "decode_body", "encode_body", "entry_key",
            "parse_file_cached", "read_json", "write_json"]
 
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 
 
 # ---------------------------------------------------------------------------
@@ -246,6 +248,7 @@ class _Encoder:
         self.table = {cls: (tag, fields) for tag, cls, fields in _node_table(A)}
         self.rng_list: list[int] = []
         self._rng: dict[tuple, int] = {}
+        self._const: dict[int, bool] = {}
 
     def r(self, rng: SourceRange | None) -> int:
         if rng is None:
@@ -274,11 +277,32 @@ class _Encoder:
             tag, fields = self.table[type(e)]
         except KeyError:
             raise NotCacheable(type(e).__name__) from None
+        if (tag == "O" or tag == "T") and self.constant(e):
+            tag = tag.lower()  # read back as its value, its items decoded only if asked for
         out: list = [tag]
         for name, kind in fields:
             out.append(self.field(getattr(e, name), kind))
         out.append(self.r(e.range))
         return out
+
+    def constant(self, e: Any) -> bool:
+        """A constructor made only of literals and such constructors, with every key a name:
+        what evaluation treats as a constant (eval._constant_item)."""
+        A = self.A
+        memo = self._const
+        hit = memo.get(id(e))
+        if hit is not None:
+            return hit
+        if type(e) is A.ObjectCons:
+            ok = all(type(k) is A.ObjectKey and k.name is not None and self.constant_item(v) for k, v in e.items)
+        else:
+            ok = all(self.constant_item(x) for x in e.items)
+        memo[id(e)] = ok  # the tree outlives the encoding: ids stay unique
+        return ok
+
+    def constant_item(self, v: Any) -> bool:
+        t = type(v)
+        return t is self.A.Literal or ((t is self.A.ObjectCons or t is self.A.TupleCons) and self.constant(v))
 
     def literal(self, e: Any) -> list:
         v = e.value
@@ -325,6 +349,7 @@ class _Decoder:
         self.filename = filename
         _check(type(rng) is list and len(rng) % 6 == 0)
         self.R = _Ranges(filename, rng)
+        self.nr = len(rng) // 6
         kinds = {"expr": self.expr, "expr?": self.opt_expr, "exprs": self.exprs, "pairs": self.pairs,
                  "steps": self.steps, "str": _str, "str?": _opt_str, "bool": _bool,
                  "template": self.template, "template?": self.opt_template}
@@ -379,6 +404,10 @@ class _Decoder:
             if d[1] is not None:
                 raise TypeError("object key")
             return A.ObjectKey(None, self.expr(d[2]), self.rng(d[3]))
+        if (tag == "o" or tag == "t") and len(d) == 3:
+            items, cls = d[1], (A.ObjectCons if tag == "o" else A.TupleCons)
+            read = self.pairs if tag == "o" else self.exprs
+            return cls.constant(self.value(d), lambda: read(items), self.rng(d[2]))
         if tag == "O" and len(d) == 3:
             return A.ObjectCons(self.pairs(d[1]), self.rng(d[2]))
         if tag == "T" and len(d) == 3:
@@ -389,6 +418,37 @@ class _Decoder:
         if cls is A.ObjectKey:
             _check((args[0] is None) != (args[1] is None))
         return cls(*args, self.rng(d[-1]))
+
+    def value(self, d: Any) -> Any:
+        """The value of a constant constructor or literal, read without making its nodes: what
+        evaluating them gives (eval._object, _tuple, _literal). Anything else raises."""
+        if type(d) is not list or not d:
+            raise TypeError("constant")
+        tag = d[0]
+        if len(d) == 3 and not (type(d[2]) is int and -1 <= d[2] < self.nr):  # the range the items get later
+            raise TypeError("range")
+        if tag == "L" and len(d) == 3:
+            v = d[1]
+            if type(v) is str:
+                return nfc(v)
+            if v is None or type(v) is bool:
+                return v
+        elif tag == "o" and len(d) == 3 and type(d[1]) is list:
+            out = {}
+            for p in d[1]:
+                if type(p) is not list or len(p) != 2:
+                    raise TypeError("object item")
+                k = p[0]
+                if type(k) is not list or len(k) != 4 or k[0] != "K" or type(k[1]) is not str or k[2] is not None \
+                        or type(k[3]) is not int or not -1 <= k[3] < self.nr:
+                    raise TypeError("constant key")
+                out[k[1]] = self.value(p[1])
+            return note_wholly_known(out)
+        elif tag == "t" and len(d) == 3 and type(d[1]) is list:
+            return note_wholly_known([self.value(x) for x in d[1]])
+        elif tag == "N" or tag == "I":
+            return self.expr(d).value  # a number literal, checked as any other
+        raise TypeError("constant")
 
     def opt_expr(self, d: Any) -> Any:
         return None if d is None else self.expr(d)
