@@ -353,7 +353,7 @@ def test_constant_constructors_come_from_the_cache_as_values_and_items_only_when
     # a constructor holding a template or a computed key is no constant; a constant inside it is
     mixed = got["mixed"]
     assert mixed.const is None and mixed._items is not None
-    inner = dict((k.name, v) for k, v in mixed.items)["inner"]
+    inner = {k.name: v for k, v in mixed.items}["inner"]
     assert inner.const == {"a": 1} and inner._items is None
     assert [str(r.root) for r in A.references(mixed)] == ["local"]
     assert got["keyed"].const is None and [r.root for r in A.references(got["keyed"])] == ["local"]

@@ -48,7 +48,7 @@ print(json.dumps({"rc": rc, "modules": sorted(sys.modules)}), file=sys.stderr)
 def _run(wd: Path, cache: Path, *argv: str) -> dict:
     env = dict(os.environ, XDG_CACHE_HOME=str(cache), CHECKPOINT_DISABLE="1", TF_CLI_CONFIG_FILE=os.devnull)
     proc = subprocess.run([sys.executable, "-c", PROBE, f"-chdir={wd}", *argv, "-no-color"], capture_output=True,
-                          text=True, env=env, timeout=300)
+                          text=True, env=env, timeout=300, check=False)
     last = proc.stderr.strip().splitlines()[-1]
     out = json.loads(last)
     assert out["rc"] in (0, 2), proc.stdout + proc.stderr
@@ -165,7 +165,7 @@ sys.exit(main(sys.argv[2:]))
     outs = {}
     for level in ("debug", "info"):
         p = subprocess.run([sys.executable, "-c", probe, level, f"-chdir={wd}", "plan", "-input=false", "-no-color"],
-                           capture_output=True, text=True, env=env, timeout=300)
+                           capture_output=True, text=True, env=env, timeout=300, check=False)
         assert p.returncode == 0, p.stdout + p.stderr
         outs[level] = p.stderr
     assert "LOG tfconsole.graph plan graph after" in outs["debug"]
