@@ -158,12 +158,16 @@ class _Ranges(dict):
         from .hcl_parser import make_range
 
         self.filename, self.raw, self.make, self.misses = filename, raw, make_range, 0
+        # a range is asked for by each node decoded; constant constructors (read as values) and
+        # expressions never used ask for none, so only a file decoded mostly node by node gets
+        # all its ranges at once
+        self.bulk = max(256, len(raw) // 12)
 
     def __missing__(self, i: int) -> Any:
         if not self.misses:  # every number of the list at once, in C, at the first range made
             _check(set(map(type, self.raw)) <= {int})
         self.misses += 1
-        if self.misses == 256:  # decoding expressions, not just structure: all of them in one pass
+        if self.misses == self.bulk:  # most of them wanted: the rest in one pass
             self.update(enumerate(map(self.make, repeat(self.filename), zip(*[iter(self.raw)] * 6))))
             if type(i) is int and 0 <= i < len(self):
                 return dict.__getitem__(self, i)
