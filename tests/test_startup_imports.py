@@ -19,6 +19,7 @@ from tfconsole.providers.plugin.cliconfig import current_platform
 from tfconsole.states import locking
 from tfconsole.states.fileio import atomic_write, create_temp
 from tfconsole.states.state import State, new_deposed_key, random_uuid
+from tfconsole.states.statefile import _path_text, read_state_file
 
 CONFIG = """
 locals {
@@ -35,20 +36,28 @@ output "h" {
 
 # what neither command needs on a configuration like this one (built-in providers only, no
 # plan file, nothing installed): each costs 1-5 ms of every run
-NOT_AT_START_UP = ("socket", "getpass", "secrets", "tempfile", "shutil", "zipfile", "bz2", "lzma", "logging")
+NOT_AT_START_UP = ("socket", "getpass", "secrets", "tempfile", "shutil", "zipfile", "bz2", "lzma", "logging",
+                   "pathlib", "glob", "fnmatch")
 
+# Run without `site` (-S), the module search path given explicitly: an editable install's
+# `site` imports pathlib and others before tfconsole starts, a regular install's does not.
 PROBE = """
 import json, sys
+sys.path[:0] = json.loads(sys.argv.pop(1))
 from tfconsole.command.main import main
 rc = main(sys.argv[1:])
 print(json.dumps({"rc": rc, "modules": sorted(sys.modules)}), file=sys.stderr)
 """
+ROOT = str(Path(__file__).resolve().parent.parent)
 
 
 def _run(wd: Path, cache: Path, *argv: str) -> dict:
+    import site
+
     env = dict(os.environ, XDG_CACHE_HOME=str(cache), CHECKPOINT_DISABLE="1", TF_CLI_CONFIG_FILE=os.devnull)
-    proc = subprocess.run([sys.executable, "-c", PROBE, f"-chdir={wd}", *argv, "-no-color"], capture_output=True,
-                          text=True, env=env, timeout=300, check=False)
+    paths = json.dumps([ROOT, *site.getsitepackages()])
+    proc = subprocess.run([sys.executable, "-S", "-c", PROBE, paths, f"-chdir={wd}", *argv, "-no-color"],
+                          capture_output=True, text=True, env=env, timeout=300, check=False)
     last = proc.stderr.strip().splitlines()[-1]
     out = json.loads(last)
     assert out["rc"] in (0, 2), proc.stdout + proc.stderr
@@ -61,6 +70,7 @@ def test_warm_init_and_plan_leave_heavy_modules_unloaded(tmp_path: Path) -> None
     (wd / "main.tf").write_text(CONFIG)
     cache = tmp_path / "cache"
     _run(wd, cache, "init")  # parses and fills the cache: the runs below are warm
+    _run(wd, cache, "apply", "-auto-approve", "-input=false")  # a state to read
     for argv in (("init",), ("plan", "-input=false")):
         loaded = set(_run(wd, cache, *argv)["modules"])
         assert not loaded & set(NOT_AT_START_UP), (argv, sorted(loaded & set(NOT_AT_START_UP)))
@@ -171,3 +181,31 @@ sys.exit(main(sys.argv[2:]))
     assert "LOG tfconsole.graph plan graph after" in outs["debug"]
     assert "terraform_data.a" in outs["debug"]
     assert "graph after" not in outs["info"]
+
+
+@pytest.mark.parametrize("text", ["terraform.tfstate", "/abs/dir/x.tfstate", "rel/dir/x", "../up/x", "a/../b", ".hidden",
+                                  "./x", "a//b", "a/./b", "a/", "a/.", ".", "//net/x", "///x", "x/..", "..", "a b/c"])
+def test_state_path_text_is_what_pathlib_prints(text: str) -> None:
+    assert _path_text(text) == str(Path(text))
+    assert _path_text(Path(text)) == str(Path(text))
+
+
+def test_read_state_file_takes_any_text_as_a_path(tmp_path: Path) -> None:
+    odd = tmp_path / "{not json"
+    assert read_state_file(str(odd)) == (None, read_state_file(str(odd))[1]) and not read_state_file(str(odd))[1]
+    odd.write_text("")
+    state, diags = read_state_file(str(odd))
+    assert state is None and not diags.has_errors
+
+
+def test_stale_temporaries_are_removed_and_nothing_else(tmp_path: Path) -> None:
+    from tfconsole.states.manager import remove_stale_temps
+
+    target = tmp_path / "terraform.tfstate"
+    keep = [".terraform.tfstate.tmp", "terraform.tfstate.x.tmp", ".terraform.tfstate.x.tmpx", "other.tmp",
+            ".terraform.tfstatex.tmp"]
+    gone = [".terraform.tfstate.abc.tmp", ".terraform.tfstate..tmp"]
+    for n in keep + gone:
+        (tmp_path / n).write_text("x")
+    remove_stale_temps(str(target))
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(keep)

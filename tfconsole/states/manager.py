@@ -16,7 +16,6 @@ Files beside the state file ``P`` (all created 0600):
 """
 from __future__ import annotations
 
-import glob
 import os
 import threading
 import time
@@ -47,12 +46,20 @@ def _terraform_version() -> str:
 
 
 def remove_stale_temps(path: str) -> None:
+    """Remove the temporary files a killed writer of `path` left: PREFIX*.tmp beside it (listed
+    without glob, which brings fnmatch and pathlib into every command that takes a lock)."""
     d = os.path.dirname(os.path.abspath(path))
-    for p in glob.glob(os.path.join(glob.escape(d), glob.escape(_temp_prefix(path)) + "*.tmp")):
-        try:
-            os.unlink(p)
-        except OSError:
-            pass
+    prefix = _temp_prefix(path)
+    try:
+        names = os.listdir(d)
+    except OSError:
+        return
+    for name in names:
+        if name.startswith(prefix) and name.endswith(".tmp") and len(name) >= len(prefix) + 4:
+            try:
+                os.unlink(os.path.join(d, name))
+            except OSError:
+                pass
 
 
 # ---------------------------------------------------------------------------
