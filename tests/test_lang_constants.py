@@ -40,3 +40,24 @@ def test_for_elements_share_a_literal_body() -> None:
     assert v == [{"fixed": [1, 9]}] * 3
     lit = _ev(parse_expression('[for i in [1, 2] : { fixed = [1, 9] }]'))
     assert lit[0] is lit[1] and lit[0] == {"fixed": [1, 9]}
+
+
+def test_a_literal_value_is_known_wholly_at_once_and_try_still_sees_unknowns() -> None:
+    """try() asks whether its result holds an unknown anywhere; for a literal constructor's value
+    the answer is recorded, not worked out by walking it again (values.note_wholly_known)."""
+    from tfconsole.lang import values as V
+    from tfconsole.lang.types import STRING
+
+    e = parse_expression('{ a = { b = [1, "x"] }, c = [{ d = 2 }] }')
+    value = _ev(e)
+    real = V.is_wholly_known
+    assert V._KNOWN.get(id(value)) is value and V._KNOWN.get(id(value["a"])) is value["a"]
+    assert real(value) and real(value["c"][0])
+    # try() over a part of it gives the part; over a value with an unknown inside, an unknown
+    t = parse_expression('try(x.a, "fallback")')
+    assert _ev(t, x=value) is value["a"]
+    unknown_inside = {"a": {"b": V.Unknown(STRING)}}
+    got = _ev(t, x=unknown_inside)
+    assert isinstance(got, V.Unknown)
+    # a container that is not a recorded literal is walked as before
+    assert not real({"a": [1, V.Unknown(STRING)]}) and real({"a": [1, "two"]})

@@ -56,7 +56,10 @@ def shape(e: Any) -> Any:
     if isinstance(e, list | tuple):
         return [shape(x) for x in e]
     if isinstance(e, A.Expr):
-        slots = [n for c in type(e).__mro__ for n in getattr(c, "__slots__", ()) if n != "name_range"]
+        # the syntax, not what evaluation or a lazy decode keeps beside it: `const` (a constructor's
+        # value, known from the cache without evaluating), `_pending` (how to decode its items)
+        slots = [n.lstrip("_") for c in type(e).__mro__ for n in getattr(c, "__slots__", ())
+                 if n not in ("name_range", "const", "_pending")]
         return [type(e).__name__] + [shape(getattr(e, n, None)) for n in slots]
     if isinstance(e, A.AttrStep | A.IndexStep):
         return repr(e)
@@ -188,11 +191,73 @@ def test_damaged_entries_are_ignored_and_rebuilt(cache: Path, parses: list[str],
     assert json.loads(path.read_text())["key"] == PC.entry_key(MAIN)
 
 
+BAD_EXPRESSIONS = [["B", "+", None, None, -1], ["Z", 1, -1], ["N", "x", False, -1], ["K", None, None, -1],
+                   ["L", 1.5, -1], ["O", [["not a pair"]], -1], ["S", "local", [["q", "x"]], 0]]
+
+
+@pytest.mark.parametrize("bad", BAD_EXPRESSIONS, ids=[str(b[0]) for b in BAD_EXPRESSIONS])
+def test_a_checksummed_entry_with_a_malformed_expression_is_reparsed_when_the_expression_is_used(
+        cache: Path, parses: list[str], bad: list) -> None:
+    """Expressions are decoded when first used (init never builds a `locals` tree); one found
+    malformed then is taken from a parse of the file, and the entry is rebuilt."""
+    fresh = shape(B._parse(MAIN, "main.tf")[0])
+    good, _, numbers = B._parse(MAIN, "main.tf")
+    doc = {"format": PC.CACHE_FORMAT, "key": PC.entry_key(MAIN), "body": PC.encode_body(good, numbers)}
+    [locals_block] = [b for b in doc["body"]["body"][1] if b[0] == "locals"]
+    locals_block[2][0][0][1] = bad  # attribute "a" of the locals block
+    path = plant(cache, MAIN, CS.seal(json.dumps(doc).encode()))
+    parses.clear()
+    body, diags = PC.parse_file_cached(MAIN, "main.tf")
+    assert not len(diags) and parses == []  # the structure decoded, the expression not yet
+    assert shape(body) == fresh and parses == ["main.tf"]
+    rebuilt = json.loads(path.read_text())
+    assert rebuilt["key"] == PC.entry_key(MAIN) and rebuilt["body"] != doc["body"]
+    PC._MEMO.clear()
+    parses.clear()
+    again, _ = PC.parse_file_cached(MAIN, "main.tf")
+    assert shape(again) == fresh and parses == []
+
+
+def test_expressions_are_decoded_on_first_use_and_equal_an_eager_decode(cache: Path) -> None:
+    PC.parse_file_cached(MAIN, "main.tf")
+    PC._MEMO.clear()
+    body, _ = PC.parse_file_cached(MAIN, "main.tf")
+    [loc] = body.blocks_of("locals")
+    attr = loc.body.attributes["a"]
+    assert isinstance(attr, B.LazyAttribute) and "expr" not in attr.__dict__
+    assert shape(body) == shape(B._parse(MAIN, "main.tf")[0])
+    assert attr.expr is attr.expr  # decoded once, the same tree for every caller
+
+
+def test_loading_a_cached_configuration_decodes_no_local_until_it_is_used(tmp_path: Path, cache: Path) -> None:
+    (tmp_path / "main.tf").write_text(MAIN)
+    load_config(str(tmp_path))
+    PC._MEMO.clear()
+    root, diags = load_config(str(tmp_path))
+    assert not diags.has_errors
+    local = root.locals["a"]
+    assert "expr" not in local.__dict__
+    assert isinstance(local.expr, A.ObjectCons) and local.expr is root.locals["a"].expr
+
+
+def test_an_entry_without_its_checksum_is_a_miss(cache: Path, parses: list[str]) -> None:
+    PC.parse_file_cached(MAIN, "main.tf")
+    [entry] = entries(cache)
+    data = entry.read_bytes()
+    for damaged in (data[:-3] + b'0"}', data.replace(b'"locals"', b'"lucals"'), json.dumps(json.loads(data)).encode()):
+        PC._MEMO.clear()
+        parses.clear()
+        entry.write_bytes(damaged)
+        body, _ = PC.parse_file_cached(MAIN, "main.tf")
+        assert parses == ["main.tf"] and shape(body) == shape(B._parse(MAIN, "main.tf")[0])
+        assert entry.read_bytes() == data
+
+
 def forged(cache: Path, mode: int) -> Path:
     """A well-formed entry for MAIN that says something else (a = false)."""
     other, _, numbers = B._parse("locals {\n  a = false\n}\n", "main.tf")
     doc = {"format": PC.CACHE_FORMAT, "key": PC.entry_key(MAIN), "body": PC.encode_body(other, numbers)}
-    return plant(cache, MAIN, json.dumps(doc).encode(), mode)
+    return plant(cache, MAIN, CS.seal(json.dumps(doc).encode()), mode)  # a valid checksum: only the mode refuses it
 
 
 def test_entries_others_could_write_are_not_read(cache: Path) -> None:
@@ -247,3 +312,64 @@ def test_no_pickle_or_marshal_in_configuration_loading() -> None:
         for p in (ROOT / "tfconsole" / d).rglob("*.py"):
             src = p.read_text()
             assert "import pickle" not in src and "import marshal" not in src and "Unpickler" not in src, p
+
+
+CONSTANTS = '''locals {
+  obj    = { x = 1, y = -2.5, s = "cafe\\u0301", big = 123456789012345678901234567890, tiny = 1e-30 }
+  nested = { a = { b = [true, false, null, [1, { q = "r" }]], e = {} }, t = [] }
+  tup    = [1, "two", [3, { four = 4 }]]
+  mixed  = { inner = { a = 1 }, t = "x${local.tup[0]}" }
+  keyed  = { (local.tup[1]) = 1 }
+}
+'''
+
+
+def _value_shape(v: Any) -> Any:
+    """A value with the Python type of every part: 1 and 1.0, a list and a tuple differ."""
+    if isinstance(v, dict):
+        return ("dict", [(k, _value_shape(x)) for k, x in v.items()])
+    if isinstance(v, list):
+        return ("list", [_value_shape(x) for x in v])
+    return (type(v).__name__, v)
+
+
+def test_constant_constructors_come_from_the_cache_as_values_and_items_only_when_asked(cache: Path) -> None:
+    from tfconsole.lang.eval import evaluate_constant
+
+    PC.parse_file_cached(CONSTANTS, "c.tf")
+    PC._MEMO.clear()
+    body, _ = PC.parse_file_cached(CONSTANTS, "c.tf")
+    fresh = B._parse(CONSTANTS, "c.tf")[0]
+    got = {k: a.expr for k, a in body.blocks_of("locals")[0].body.attributes.items()}
+    want = {k: a.expr for k, a in fresh.blocks_of("locals")[0].body.attributes.items()}
+    for name in ("obj", "nested", "tup"):
+        e = got[name]
+        assert e._items is None and e.const is not None  # a value, no item nodes yet
+        assert A.references(e) == [] and e._items is None
+        value, diags = evaluate_constant(want[name])
+        assert not diags.has_errors
+        assert _value_shape(e.const) == _value_shape(value)
+        assert shape(e) == shape(want[name]) and e._items is not None  # the items, decoded when asked
+    # a constructor holding a template or a computed key is no constant; a constant inside it is
+    mixed = got["mixed"]
+    assert mixed.const is None and mixed._items is not None
+    inner = {k.name: v for k, v in mixed.items}["inner"]
+    assert inner.const == {"a": 1} and inner._items is None
+    assert [str(r.root) for r in A.references(mixed)] == ["local"]
+    assert got["keyed"].const is None and [r.root for r in A.references(got["keyed"])] == ["local"]
+    assert shape(body) == shape(fresh)
+
+
+def test_constant_values_from_the_cache_are_checked(cache: Path, parses: list[str]) -> None:
+    good, _, numbers = B._parse(CONSTANTS, "c.tf")
+    doc = {"format": PC.CACHE_FORMAT, "key": PC.entry_key(CONSTANTS), "body": PC.encode_body(good, numbers)}
+    obj = doc["body"]["body"][1][0][2][0][0][1]
+    assert obj[0] == "o"
+    obj[1][0][1] = ["L", 1.5, -1]  # a float literal: never written by the encoder
+    plant(cache, CONSTANTS, CS.seal(json.dumps(doc).encode()))
+    parses.clear()
+    body, diags = PC.parse_file_cached(CONSTANTS, "c.tf")
+    assert not len(diags)
+    e = body.blocks_of("locals")[0].body.attributes["obj"].expr  # malformed: this one is parsed again
+    assert e.const is None and shape(e) == shape(good.blocks_of("locals")[0].body.attributes["obj"].expr)
+    assert parses == ["c.tf"]

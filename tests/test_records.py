@@ -170,3 +170,46 @@ def test_init_compiled_once_at_first_use() -> None:
     Lazy(1)
     assert Lazy.__dict__["__init__"] is not stub
     assert Lazy(2).a == 2
+
+
+FIELD_ATTRS = ("name", "type", "default", "default_factory", "init", "repr", "hash", "compare", "metadata",
+               "kw_only", "_field_type")
+
+
+@pytest.mark.parametrize("opts", [o for o in OPTIONS if not o.get("slots")],
+                         ids=[",".join(f"{k}={v}" for k, v in o.items()) or "default"
+                              for o in OPTIONS if not o.get("slots")])
+def test_fields_recorded_as_the_standard_decorator_records_them(opts: dict) -> None:
+    ours, theirs = make(records.dataclass, opts), make(dataclasses.dataclass, opts)
+    for name in ours:
+        got = [tuple(getattr(f, a) for a in FIELD_ATTRS) for f in dataclasses.fields(ours[name])]
+        want = [tuple(getattr(f, a) for a in FIELD_ATTRS) for f in dataclasses.fields(theirs[name])]
+        assert got == want, name
+        assert ours[name].__match_args__ == theirs[name].__match_args__
+        for f in dataclasses.fields(ours[name]):  # class attributes: the default, or none for a factory
+            assert getattr(ours[name], f.name, "absent") == getattr(theirs[name], f.name, "absent")
+
+
+def test_plain_classes_take_the_own_field_pass() -> None:
+    class Plain:
+        __annotations__ = {"a": "int", "b": "list"}
+        b = field(default_factory=list)
+
+    assert records._record_fields(Plain) is True
+    assert [f.name for f in dataclasses.fields(Plain)] == ["a", "b"]
+
+    class WithClassVar:
+        __annotations__ = {"a": "ClassVar[int]"}
+
+    assert records._record_fields(WithClassVar) is False
+
+
+def test_field_definitions_refused_alike() -> None:
+    def defs(deco: Any) -> list:
+        return [outcome(lambda: deco(type("M", (), {"__annotations__": {"a": "list"}, "a": []}))),
+                outcome(lambda: deco(type("U", (), {"__annotations__": {}, "a": field(default=1)}))),
+                outcome(lambda: deco(type("F", (), {"__annotations__": {"a": "int"},
+                                                    "a": field(default=1, default_factory=list)})))]
+
+    assert defs(records.dataclass) == defs(dataclasses.dataclass)
+    assert defs(records.dataclass)[0] == ("raised", "ValueError")

@@ -3,12 +3,16 @@
 `dataclasses.dataclass` writes the source of `__init__`, `__repr__`, `__eq__`, `__hash__` and, for
 frozen classes, `__setattr__` and `__delattr__`, and compiles each one as the class is defined:
 about 0.5 ms a class, a sixth of what `tfconsole version` costs for the ~100 classes a plan
-imports. This decorator lets the standard machinery record the fields (so `dataclasses.fields`,
-`replace`, `asdict`, `is_dataclass` and `__match_args__` work as always) but asks it for no
-method, then adds the methods itself: comparison, hashing, repr and the frozen guards as
+imports. This decorator records the fields as the standard machinery does (so `dataclasses.fields`,
+`replace`, `asdict`, `is_dataclass` and `__match_args__` work as always) and adds the methods
+itself: comparison, hashing, repr and the frozen guards as
 closures over `operator.attrgetter` (nothing to compile, as fast as the generated code), and
 `__init__` compiled at the class's first instantiation, so a class never instantiated by a
 command costs nothing more.
+
+The fields themselves are recorded by this module too, as the standard decorator records them
+(`_record_fields`), except for classes with slots, ClassVar fields or a metaclass, which the
+standard machinery records.
 
 The behaviour is the standard one for the options tfconsole uses (init, repr, eq, order,
 unsafe_hash, frozen, slots, field defaults and default factories, fields with init, repr,
@@ -52,7 +56,8 @@ def _process(cls: type, init: bool, repr_: bool, eq: bool, order: bool, unsafe_h
         raise ValueError("eq must be true if order is true")
     if cls.__doc__ is None:  # the standard decorator would work one out with inspect.signature
         cls.__doc__ = f"{cls.__name__}({', '.join(_own_annotations(cls))})"
-    cls = _standard(cls, init=False, repr=False, eq=False, slots=slots)
+    if slots or not _record_fields(cls):
+        cls = _standard(cls, init=False, repr=False, eq=False, slots=slots)
     fields = dataclasses.fields(cls)
     if init and "__init__" not in body:
         _check_defaults_order(cls, fields)
@@ -68,6 +73,76 @@ def _process(cls: type, init: bool, repr_: bool, eq: bool, order: bool, unsafe_h
         _add_frozen_guards(cls, body, {f.name for f in fields}, slots)
     _set_hash(cls, body, fields, unsafe_hash, eq, frozen)
     return cls
+
+
+# what the standard decorator records on a class, by the names it gives them (checked at import:
+# if a Python version names them otherwise, every class takes the standard path)
+_FIELD = getattr(dataclasses, "_FIELD", None)
+_FIELDS = getattr(dataclasses, "_FIELDS", None)
+_PARAMS = getattr(dataclasses, "_PARAMS", None)
+_Params = getattr(dataclasses, "_DataclassParams", None)
+
+
+def _params_for_record() -> Any:
+    """The __dataclass_params__ the standard decorator records for init, repr and eq off."""
+    if _Params is None:
+        return None
+    try:
+        return _Params(False, False, False, False, False, False)  # 3.10, 3.11
+    except TypeError:
+        pass
+    try:  # 3.12 on: match_args, kw_only, slots, weakref_slot too
+        return _Params(False, False, False, False, False, False, True, False, False, False)
+    except TypeError:
+        return None
+
+
+_RECORD_PARAMS = _params_for_record() if _FIELD is not None and _FIELDS and _PARAMS else None
+
+
+def _record_fields(cls: type) -> bool:
+    """Record the fields as `dataclasses.dataclass(init=False, repr=False, eq=False)` does, for
+    the plain classes tfconsole writes (string annotations, no ClassVar, InitVar or keyword-only
+    field, no slots): its own pass matches each annotation against regular expressions and
+    costs ~60 us a class, ~6 ms of every command. False (nothing done) when the class needs the
+    standard pass."""
+    if _RECORD_PARAMS is None or type(cls) is not type:  # an ABC or other metaclass: the standard pass
+        return False
+    own = cls.__dict__.get("__annotations__", {})  # noqa: RUF063 - the class's own, unevaluated
+    if any(type(a) is not str or "ClassVar" in a for a in own.values()):
+        return False
+    fields: dict[str, dataclasses.Field] = {}
+    for base in cls.__mro__[-1:0:-1]:
+        inherited = base.__dict__.get(_FIELDS)
+        if inherited is not None:
+            fields.update(inherited)
+    for name, ann in own.items():
+        default = getattr(cls, name, MISSING)
+        if isinstance(default, dataclasses.Field):
+            f = default
+        else:
+            if type(default).__name__ == "member_descriptor":  # a slot of a base class, not a default
+                default = MISSING
+            f = dataclasses.field(default=default)
+        f.name, f.type, f._field_type = name, ann, _FIELD  # type: ignore[attr-defined]
+        if f.kw_only is MISSING:
+            f.kw_only = False  # type: ignore[assignment]
+        if f.default is not MISSING and f.default.__class__.__hash__ is None:
+            raise ValueError(f"mutable default {type(f.default)} for field {name} is not allowed: use default_factory")
+        fields[name] = f
+        if isinstance(cls.__dict__.get(name), dataclasses.Field):
+            if f.default is MISSING:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, f.default)
+    for name, value in cls.__dict__.items():
+        if isinstance(value, dataclasses.Field) and name not in own:
+            raise TypeError(f"{name!r} is a field but has no type annotation")
+    setattr(cls, _PARAMS, _RECORD_PARAMS)
+    setattr(cls, _FIELDS, fields)
+    if "__match_args__" not in cls.__dict__:
+        cls.__match_args__ = tuple(f.name for f in fields.values() if f.init)  # type: ignore[attr-defined]
+    return True
 
 
 def _unusual(cls: type) -> bool:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
-import tempfile
 import time
 from typing import TYPE_CHECKING, Any, Mapping
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -279,6 +278,8 @@ def tls_context(cfg: dict[str, Any]) -> ssl.SSLContext:
         ctx.check_hostname = False
         ctx.verify_mode = ssl.CERT_NONE
     if cfg["client_certificate_pem"]:
+        import tempfile  # only a client certificate needs it
+
         with tempfile.TemporaryDirectory(prefix="tfconsole-tls-") as d:  # 0700
             cert, key = os.path.join(d, "cert.pem"), os.path.join(d, "key.pem")
             for path, text in ((cert, cfg["client_certificate_pem"]), (key, cfg["client_private_key_pem"])):

@@ -13,7 +13,6 @@ command layer prints errors to stderr and the *_message() texts to stdout).
 from __future__ import annotations
 
 import os
-import shutil
 
 from tfconsole.backends import Overrides, register_backend
 from tfconsole.diags import Diagnostics
@@ -115,6 +114,8 @@ class LocalBackend(WorkspaceBackend):
     def _remove_workspace(self, name: str) -> Diagnostics:
         diags = Diagnostics()
         try:
+            import shutil  # only deleting a workspace needs it
+
             shutil.rmtree(os.path.join(self.workspace_dir, name))
         except OSError as exc:
             diags.error(f"error deleting workspace {name}: {exc}")

@@ -25,7 +25,6 @@ import fcntl
 import os
 import threading
 import time
-import uuid
 import zlib
 from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any, Callable, Protocol
@@ -35,7 +34,7 @@ from tfconsole.states.journal import Journal, replay_journal
 from tfconsole.states.locking import LockInfo, lock_error
 from tfconsole.states.fileio import atomic_write, read_or_none
 from tfconsole.states.recovery import JournalRecovery
-from tfconsole.states.state import State
+from tfconsole.states.state import State, random_uuid
 from tfconsole.states.statefile import encode_bytes, read_state, state_body, state_header, terraform_version
 
 JOURNAL_DIR = "remote-journal"
@@ -249,7 +248,7 @@ class RemoteStateManager(JournalRecovery):
             diags = Diagnostics()
             body = state_body(state)
             if not state.lineage:
-                state.lineage = str(uuid.uuid4())
+                state.lineage = random_uuid()
             if self._body is not None and self._body == body:
                 state.serial = self._serial
                 self.state = state

@@ -15,7 +15,6 @@ Another part of tfconsole that implements one (a backend, plugin installation) c
 from __future__ import annotations
 
 import re
-import textwrap
 from dataclasses import field, replace
 from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from enum import Enum
@@ -413,12 +412,13 @@ def _store(args: Args, f: Flag, text: str) -> None:
 _BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
           "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}
 
-_INT = re.compile(r"[+-]?(0[xX](_?[0-9a-fA-F])+|0[bB](_?[01])+|0[oO](_?[0-7])+|0(_?[0-7])*|[1-9](_?[0-9])*)")
+# patterns, compiled by `re` at their first use: most commands parse no integer or duration flag
+_INT = r"[+-]?(0[xX](_?[0-9a-fA-F])+|0[bB](_?[01])+|0[oO](_?[0-7])+|0(_?[0-7])*|[1-9](_?[0-9])*)"
 
 
 def parse_go_int(text: str) -> int:
     """Go's strconv.ParseInt(text, 0, 64): decimal, 0x hex, 0b binary, 0o or leading-0 octal."""
-    if not _INT.fullmatch(text):
+    if not re.fullmatch(_INT, text):
         raise ValueError(text)
     sign = -1 if text[0] == "-" else 1
     body = text.lstrip("+-").replace("_", "")
@@ -431,7 +431,7 @@ def parse_go_int(text: str) -> int:
 
 
 _DURATION_UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
-_DURATION_PART = re.compile(r"(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)")
+_DURATION_PART = r"(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)"
 
 
 def parse_go_duration(text: str) -> float:
@@ -443,7 +443,7 @@ def parse_go_duration(text: str) -> float:
         raise ValueError(text)
     total, pos = 0.0, 0
     while pos < len(body):
-        m = _DURATION_PART.match(body, pos)
+        m = re.compile(_DURATION_PART).match(body, pos)
         if m is None:
             raise ValueError(text)
         total += float(m.group(1)) * _DURATION_UNITS[m.group(2)]
@@ -457,6 +457,8 @@ def parse_go_duration(text: str) -> float:
 
 def usage(cmd: Command) -> str:
     """The command's -help text, built from its declarations."""
+    import textwrap  # only for -help
+
     lines = [f"Usage: tfconsole [global options] {cmd.name} {cmd.synopsis}".rstrip(), "",
              textwrap.fill(cmd.summary, 76, initial_indent="  ", subsequent_indent="  ")]
     shown = [f for f in cmd.flags if f.status is not Status.UNSUPPORTED]

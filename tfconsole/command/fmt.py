@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import tempfile
 from typing import IO
 
 from tfconsole.config.hclfmt import format_source
@@ -203,6 +202,8 @@ class FmtCommand:
         target = os.path.realpath(path)
         try:
             mode = os.stat(target).st_mode & 0o7777
+            import tempfile  # only when writing: `plan` reaches this module through console's go_quote
+
             fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".fmt-")
             try:
                 with os.fdopen(fd, "wb") as f:
@@ -243,6 +244,8 @@ def write_text(stream: IO[str], text: str) -> None:
 def unified_diff(old: bytes, new: bytes, path: str) -> bytes | None:
     """`diff -u` between the two versions, labelled old/PATH and new/PATH (Terraform runs the
     system's diff the same way); Python's difflib stands in when there is no diff program."""
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="tfconsole-fmt-") as tmp:
         a, b = os.path.join(tmp, "old"), os.path.join(tmp, "new")
         with open(a, "wb") as f:

@@ -6,6 +6,7 @@ nothing about Terraform's block types.
 from __future__ import annotations
 
 import json
+import threading
 from dataclasses import field
 from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any
@@ -23,6 +24,32 @@ class Attribute:
     expr: A.Expr
     range: SourceRange
     name_range: SourceRange
+
+
+_DECODE_LOCK = threading.Lock()
+
+
+class LazyAttribute(Attribute):
+    """An Attribute read from the parse cache whose expression is decoded on first use: `init`
+    (and anything else that never evaluates a `locals` block) then does not build the trees of
+    a large configuration's expressions. `decode()` returns the expression; the first caller
+    decodes it under a lock, so every caller sees the same tree."""
+
+    def __init__(self, name: str, rng: SourceRange, name_range: SourceRange, decode: Any):
+        self.name = name
+        self.range = rng
+        self.name_range = name_range
+        self._decode = decode
+
+    def __getattr__(self, key: str) -> Any:  # only for what the instance does not hold yet
+        if key != "expr":
+            raise AttributeError(key)
+        with _DECODE_LOCK:
+            e = self.__dict__.get("expr")
+            if e is None:
+                e = self.__dict__["expr"] = self._decode()
+                self._decode = None
+        return e
 
 
 @dataclass

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import stat
 import time
+import zlib
 from typing import Any
 
 import orjson
@@ -25,6 +26,35 @@ MAX_AGE_S = 30 * 86400
 MAX_ENTRIES = 2000
 MAX_TOTAL_BYTES = 512 * 1024 * 1024
 _DAY = 86400
+
+
+# An entry is a JSON object whose last member is "crc": the CRC-32 of the bytes before it. A
+# reader checks it before anything else: a damaged or half-made entry is a miss, even where its
+# damage would only show when a part of it is decoded late (parse_cache decodes an attribute's
+# expression when first used). It guards against damage, not forgery (see the module docstring
+# for who may write here).
+_SEAL = b',"crc":"%08x"}'
+_SEAL_LEN = len(_SEAL % 0)
+
+
+def seal(data: bytes) -> bytes:
+    """`data` (a JSON object with at least one member) with its checksum as the last member."""
+    if not data.endswith(b"}") or data == b"{}":
+        raise ValueError("only a non-empty JSON object is sealed")
+    body = data[:-1]
+    return body + _SEAL % zlib.crc32(body)
+
+
+def unseal(data: bytes) -> bytes | None:
+    """`data` when its checksum holds, else None."""
+    if len(data) <= _SEAL_LEN:
+        return None
+    body, tail = data[:-_SEAL_LEN], data[-_SEAL_LEN:]
+    try:
+        ok = tail == _SEAL % zlib.crc32(body)
+    except (TypeError, ValueError):
+        return None
+    return data if ok else None
 
 
 def cache_dir(create: bool = True) -> str | None:
@@ -89,6 +119,9 @@ def read_json(kind: str, key: str) -> Any:
         return None
     finally:
         os.close(fd)
+    data = unseal(data)
+    if data is None:
+        return None
     try:
         return orjson.loads(data)  # a third faster than json on a large entry
     except (ValueError, RecursionError):
@@ -102,7 +135,7 @@ def write_json(kind: str, key: str, doc: Any) -> bool:
     if path is None:
         return False
     try:
-        data = orjson.dumps(doc)
+        data = seal(orjson.dumps(doc))
     except (ValueError, TypeError, RecursionError):  # orjson's errors are TypeErrors
         return False
     tmp = None
@@ -123,6 +156,16 @@ def write_json(kind: str, key: str, doc: Any) -> bool:
             except OSError:
                 pass
         return False
+
+
+def remove_entry(kind: str, key: str) -> None:
+    """Remove the entry stored under (kind, key), if any (one found malformed)."""
+    path = _entry_path(kind, key, create=False)
+    if path is not None:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
 
 
 def prune(directory: str) -> int:

@@ -17,7 +17,7 @@ from tfconsole.lang.typeexpr import type_constraint
 from .body import Attribute, Block, Body, parse_json_file
 from .parse_cache import parse_file_cached
 from .model import (
-    Check, Import, Lifecycle, Local, Module, ModuleCall, Moved, Output, ProviderBlock, Provisioner, Removed,
+    Check, Import, LazyLocal, Lifecycle, Module, ModuleCall, Moved, Output, ProviderBlock, Provisioner, Removed,
     RequiredProvider, ResourceConfig, Variable, decode_rule, expr_as_keyword, static_value, traversal_list,
     traversal_to_path,
 )
@@ -320,7 +320,7 @@ def _locals(mod: Module, b: Block, diags: Diagnostics) -> None:
                         f"A local value named \"{name}\" was already defined at {mod.locals[name].range}. Local "
                         "value names must be unique within a module.", attr.range)
             continue
-        mod.locals[name] = Local(name, attr.expr, attr.range)
+        mod.locals[name] = LazyLocal(name, attr, attr.range)
 
 
 def _output(mod: Module, b: Block, diags: Diagnostics) -> None:

@@ -45,6 +45,22 @@ class Local:
     range: SourceRange
 
 
+class LazyLocal(Local):
+    """A Local whose expression is its attribute's, taken when first used: a LazyAttribute (from
+    the parse cache) is then decoded only if something reads the local's expression."""
+
+    def __init__(self, name: str, attr: Any, rng: SourceRange):
+        self.name = name
+        self.range = rng
+        self._attr = attr
+
+    def __getattr__(self, key: str) -> Any:  # only for what the instance does not hold yet
+        if key != "expr":
+            raise AttributeError(key)
+        e = self.__dict__["expr"] = self._attr.expr
+        return e
+
+
 @dataclass
 class Output:
     name: str

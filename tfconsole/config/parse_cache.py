@@ -14,17 +14,20 @@ is not used. Every failure (no home, read-only disk, a planted file) only costs 
 from __future__ import annotations
 
 import hashlib
+from itertools import repeat
 from typing import Any
 
 from tfconsole.diags import Diagnostics, SourceRange
+from tfconsole.lang.strings import nfc
+from tfconsole.lang.values import note_wholly_known
 
 from . import body as _body
-from .cache_store import read_json, write_json
+from .cache_store import read_json, remove_entry, write_json
 
 __all__ = ["CACHE_FORMAT", "NotCacheable", "code_key", "decode_body", "encode_body", "entry_key",
            "parse_file_cached", "read_json", "write_json"]
 
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 
 
 # ---------------------------------------------------------------------------
@@ -90,7 +93,7 @@ def parse_file_cached(text: str, filename: str) -> tuple[Any, Diagnostics]:
     doc = read_json("hcl", key)
     if type(doc) is dict and doc.get("format") == CACHE_FORMAT and doc.get("key") == key:
         try:
-            body = decode_body(doc.get("body"), filename)
+            body = decode_body(doc.get("body"), filename, text, key)
         except ValueError:
             body = None
     if body is None:
@@ -129,15 +132,93 @@ def encode_body(body: Any, numbers: dict[int, tuple[Any, str, bool]]) -> dict:
     return {"rng": enc.rng_list, "body": out}
 
 
-def decode_body(doc: Any, filename: str) -> Any:
+def decode_body(doc: Any, filename: str, text: str | None = None, key: str | None = None) -> Any:
     """The Body stored in `doc`, with `filename` in every range; ValueError if `doc` is not a
-    well-formed entry."""
+    well-formed entry. Given the file's `text` (and its cache `key`), each attribute's expression
+    is decoded only when first used (body.LazyAttribute); should that expression's part of the
+    entry then turn out malformed, the text is parsed instead and the entry removed."""
     from tfconsole.lang import ast as A
 
     try:
-        return _Decoder(A, filename, doc["rng"]).body(doc["body"])
+        lazy = None if text is None else _LazyFile(text, filename, key)
+        dec = _Decoder(A, filename, doc["rng"], lazy)
+        if lazy is not None:
+            lazy.dec = dec
+        return dec.body(doc["body"])
     except Exception as exc:  # noqa: BLE001 - whatever a malformed entry trips, it is only a miss
         raise ValueError(f"malformed parse cache entry: {exc!r}") from None
+
+
+class _Ranges(dict):
+    """Range index -> SourceRange, each made when first asked for (a decode of the block and
+    attribute structure alone needs few of a file's ranges) and then shared."""
+
+    def __init__(self, filename: str, raw: list):
+        super().__init__()
+        from .hcl_parser import make_range
+
+        self.filename, self.raw, self.make, self.misses = filename, raw, make_range, 0
+        # a range is asked for by each node decoded; constant constructors (read as values) and
+        # expressions never used ask for none, so only a file decoded mostly node by node gets
+        # all its ranges at once
+        self.bulk = max(256, len(raw) // 12)
+
+    def __missing__(self, i: int) -> Any:
+        if not self.misses:  # every number of the list at once, in C, at the first range made
+            _check(set(map(type, self.raw)) <= {int})
+        self.misses += 1
+        if self.misses == self.bulk:  # most of them wanted: the rest in one pass
+            self.update(enumerate(map(self.make, repeat(self.filename), zip(*[iter(self.raw)] * 6))))
+            if type(i) is int and 0 <= i < len(self):
+                return dict.__getitem__(self, i)
+        j = 6 * i
+        sp = tuple(self.raw[j:j + 6])
+        if len(sp) != 6 or type(i) is not int or i < 0:
+            raise TypeError("range")
+        r = self[i] = self.make(self.filename, sp)
+        return r
+
+
+class _LazyFile:
+    """What an attribute decoded late needs: the decoder of its entry, and the file's text to
+    parse should the entry fail it."""
+
+    def __init__(self, text: str, filename: str, key: str | None):
+        self.text, self.filename, self.key = text, filename, key
+        self.dec: _Decoder | None = None
+        self.parsed: Any = None
+
+    def decoder(self, raw: list, path: tuple[int, ...], name: str) -> Any:
+        return lambda: self.expr(raw, path, name)
+
+    def expr(self, raw: list, path: tuple[int, ...], name: str) -> Any:
+        try:
+            assert self.dec is not None
+            return self.dec.expr(raw)
+        except Exception:  # noqa: BLE001 - a malformed entry: the file itself decides
+            return self.reparsed(path, name)
+
+    def reparsed(self, path: tuple[int, ...], name: str) -> Any:
+        if self.parsed is None:
+            body, diags, numbers = _body._parse(self.text, self.filename)
+            if body is None or len(diags):
+                raise RuntimeError(f"{self.filename}: the parse cache entry for this file is malformed and the "
+                                   "file does not parse; run the command again")
+            if self.key is not None:  # the entry rebuilt from the file, as a miss would have
+                try:
+                    write_json("hcl", self.key, {"format": CACHE_FORMAT, "key": self.key,
+                                                 "body": encode_body(body, numbers)})
+                except NotCacheable:
+                    remove_entry("hcl", self.key)
+            self.parsed = body
+        b = self.parsed
+        try:
+            for i in path:
+                b = b.blocks[i].body
+            return b.attributes[name].expr
+        except (IndexError, KeyError):
+            raise RuntimeError(f"{self.filename}: the parse cache entry for this file does not match it; run the "
+                               "command again") from None
 
 
 def _node_table(A: Any) -> list[tuple[str, type, list[tuple[str, str]]]]:
@@ -171,6 +252,7 @@ class _Encoder:
         self.table = {cls: (tag, fields) for tag, cls, fields in _node_table(A)}
         self.rng_list: list[int] = []
         self._rng: dict[tuple, int] = {}
+        self._const: dict[int, bool] = {}
 
     def r(self, rng: SourceRange | None) -> int:
         if rng is None:
@@ -199,11 +281,32 @@ class _Encoder:
             tag, fields = self.table[type(e)]
         except KeyError:
             raise NotCacheable(type(e).__name__) from None
+        if (tag == "O" or tag == "T") and self.constant(e):
+            tag = tag.lower()  # read back as its value, its items decoded only if asked for
         out: list = [tag]
         for name, kind in fields:
             out.append(self.field(getattr(e, name), kind))
         out.append(self.r(e.range))
         return out
+
+    def constant(self, e: Any) -> bool:
+        """A constructor made only of literals and such constructors, with every key a name:
+        what evaluation treats as a constant (eval._constant_item)."""
+        A = self.A
+        memo = self._const
+        hit = memo.get(id(e))
+        if hit is not None:
+            return hit
+        if type(e) is A.ObjectCons:
+            ok = all(type(k) is A.ObjectKey and k.name is not None and self.constant_item(v) for k, v in e.items)
+        else:
+            ok = all(self.constant_item(x) for x in e.items)
+        memo[id(e)] = ok  # the tree outlives the encoding: ids stay unique
+        return ok
+
+    def constant_item(self, v: Any) -> bool:
+        t = type(v)
+        return t is self.A.Literal or ((t is self.A.ObjectCons or t is self.A.TupleCons) and self.constant(v))
 
     def literal(self, e: Any) -> list:
         v = e.value
@@ -244,12 +347,13 @@ def _check(ok: bool) -> None:
 class _Decoder:
     """Rebuilds a Body; every field's type is checked, any surprise raises."""
 
-    def __init__(self, A: Any, filename: str, rng: Any):
+    def __init__(self, A: Any, filename: str, rng: Any, lazy: _LazyFile | None = None):
         self.A = A
-        _check(type(rng) is list and len(rng) % 6 == 0 and set(map(type, rng)) <= {int})
-        from .hcl_parser import make_range
-
-        self.R = [make_range(filename, sp) for sp in zip(*[iter(rng)] * 6)]
+        self.lazy = lazy
+        self.filename = filename
+        _check(type(rng) is list and len(rng) % 6 == 0)
+        self.R = _Ranges(filename, rng)
+        self.nr = len(rng) // 6
         kinds = {"expr": self.expr, "expr?": self.opt_expr, "exprs": self.exprs, "pairs": self.pairs,
                  "steps": self.steps, "str": _str, "str?": _opt_str, "bool": _bool,
                  "template": self.template, "template?": self.opt_template}
@@ -259,18 +363,23 @@ class _Decoder:
         _check(type(i) is int)
         return self.R[i] if i >= 0 else None
 
-    def body(self, doc: Any) -> Any:
-        from .body import Attribute, Block, Body
+    def body(self, doc: Any, path: tuple[int, ...] = ()) -> Any:
+        from .body import Attribute, Block, Body, LazyAttribute
 
         _check(type(doc) is list and len(doc) == 3 and type(doc[0]) is list and type(doc[1]) is list)
         out = Body(range=self.rng(doc[2]))
         for a in doc[0]:
             _check(type(a) is list and len(a) == 4 and type(a[0]) is str and a[0] not in out.attributes)
-            out.attributes[a[0]] = Attribute(a[0], self.expr(a[1]), self.rng(a[2]), self.rng(a[3]))
-        for b in doc[1]:
+            if self.lazy is None:
+                out.attributes[a[0]] = Attribute(a[0], self.expr(a[1]), self.rng(a[2]), self.rng(a[3]))
+            else:
+                _check(type(a[1]) is list)
+                out.attributes[a[0]] = LazyAttribute(a[0], self.rng(a[2]), self.rng(a[3]),
+                                                     self.lazy.decoder(a[1], path, a[0]))
+        for i, b in enumerate(doc[1]):
             _check(type(b) is list and len(b) == 4 and type(b[0]) is str and type(b[1]) is list
                    and all(type(x) is str for x in b[1]))
-            out.blocks.append(Block(b[0], list(b[1]), self.body(b[2]), self.rng(b[3])))
+            out.blocks.append(Block(b[0], list(b[1]), self.body(b[2], (*path, i)), self.rng(b[3])))
         return out
 
     def expr(self, d: Any) -> Any:
@@ -299,6 +408,10 @@ class _Decoder:
             if d[1] is not None:
                 raise TypeError("object key")
             return A.ObjectKey(None, self.expr(d[2]), self.rng(d[3]))
+        if (tag == "o" or tag == "t") and len(d) == 3:
+            items, cls = d[1], (A.ObjectCons if tag == "o" else A.TupleCons)
+            read = self.pairs if tag == "o" else self.exprs
+            return cls.constant(self.value(d), lambda: read(items), self.rng(d[2]))
         if tag == "O" and len(d) == 3:
             return A.ObjectCons(self.pairs(d[1]), self.rng(d[2]))
         if tag == "T" and len(d) == 3:
@@ -309,6 +422,37 @@ class _Decoder:
         if cls is A.ObjectKey:
             _check((args[0] is None) != (args[1] is None))
         return cls(*args, self.rng(d[-1]))
+
+    def value(self, d: Any) -> Any:
+        """The value of a constant constructor or literal, read without making its nodes: what
+        evaluating them gives (eval._object, _tuple, _literal). Anything else raises."""
+        if type(d) is not list or not d:
+            raise TypeError("constant")
+        tag = d[0]
+        if len(d) == 3 and not (type(d[2]) is int and -1 <= d[2] < self.nr):  # the range the items get later
+            raise TypeError("range")
+        if tag == "L" and len(d) == 3:
+            v = d[1]
+            if type(v) is str:
+                return nfc(v)
+            if v is None or type(v) is bool:
+                return v
+        elif tag == "o" and len(d) == 3 and type(d[1]) is list:
+            out = {}
+            for p in d[1]:
+                if type(p) is not list or len(p) != 2:
+                    raise TypeError("object item")
+                k = p[0]
+                if type(k) is not list or len(k) != 4 or k[0] != "K" or type(k[1]) is not str or k[2] is not None \
+                        or type(k[3]) is not int or not -1 <= k[3] < self.nr:
+                    raise TypeError("constant key")
+                out[k[1]] = self.value(p[1])
+            return note_wholly_known(out)
+        elif tag == "t" and len(d) == 3 and type(d[1]) is list:
+            return note_wholly_known([self.value(x) for x in d[1]])
+        elif tag == "N" or tag == "I":
+            return self.expr(d).value  # a number literal, checked as any other
+        raise TypeError("constant")
 
     def opt_expr(self, d: Any) -> Any:
         return None if d is None else self.expr(d)

@@ -4,7 +4,7 @@ The order is the design: a comment at each step says why it stands where it does
 """
 from __future__ import annotations
 
-import logging
+import sys
 from typing import Any
 
 from tfconsole.diags import Diagnostics
@@ -23,7 +23,16 @@ from .transforms.imports import MissingImportTargetsTransformer
 from .transforms.provider_values import ProviderValuesTransformer
 from .transforms.expand import ExpandInstancesTransformer, ExpandOrphansTransformer, ValidateInstancesTransformer
 
-log = logging.getLogger("tfconsole.graph")
+
+def _debug_log() -> Any:
+    """The "tfconsole.graph" logger when it logs at debug level, else None. A program that never
+    imported `logging` cannot have configured it, so the module (~4 ms of start-up) is not
+    imported just to learn that."""
+    logging = sys.modules.get("logging")
+    if logging is None:
+        return None
+    log = logging.getLogger("tfconsole.graph")
+    return log if log.isEnabledFor(logging.DEBUG) else None
 
 
 def plan_steps() -> list[Transform]:
@@ -170,9 +179,10 @@ def build(steps: list[Any], b: Any, name: str) -> tuple[Graph, Diagnostics]:
     """Run the steps in order on a new graph; `b` is what they build from (a BuildContext, or
     a vertex's ExpandFacts), its `diags` what they report."""
     g = Graph()
+    log = _debug_log()
     for step in steps:
         step.transform(g, b)
-        if log.isEnabledFor(logging.DEBUG):
+        if log is not None:
             log.debug("%s graph after %r:\n%s", name, step, g.string())
         if b.diags.has_errors and isinstance(step, (CycleValidationTransformer, SelfReferenceTransformer)):
             break

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any, Iterator
 
@@ -126,14 +127,51 @@ class AnonSymbol(Expr):
 
 NOT_CONSTANT = object()  # see TupleCons.const
 
+# Guards the first use of a constructor's items decoded late (see _Lazy): every caller must see
+# the same item nodes.
+_ITEMS_LOCK = threading.Lock()
 
-class TupleCons(Expr):
+
+class _LazyItems:
+    """A constructor whose value is known without its item nodes: the parse cache stores a
+    constructor made only of literals so that its value is read straight from the entry, and its
+    items are decoded only if something asks for them (a deep-merge module's 15 layers of nested
+    literals are evaluated, never inspected item by item)."""
+
+    __slots__ = ()
+
+    @property
+    def items(self) -> Any:
+        items = self._items  # type: ignore[attr-defined]
+        if items is None:
+            with _ITEMS_LOCK:
+                items = self._items  # type: ignore[attr-defined]
+                if items is None:
+                    items = self._items = self._pending()  # type: ignore[attr-defined]
+                    self._pending = None
+        return items
+
+    @items.setter
+    def items(self, value: Any) -> None:
+        self._items = value
+
+    @classmethod
+    def constant(cls, value: Any, pending: Any, rng: SourceRange | None) -> Any:
+        """The constructor whose evaluation gives `value` (made only of literals); `pending()`
+        makes its item nodes when first needed."""
+        node = cls.__new__(cls)
+        node._items, node._pending, node.const, node.range = None, pending, value, rng
+        return node
+
+
+class TupleCons(_LazyItems, Expr):
     # `const`: the value, once evaluated, when every item is a literal or such a constructor
     # (None: not evaluated yet, NOT_CONSTANT: it is not one); see eval._tuple
-    __slots__ = ("items", "const")
+    __slots__ = ("_items", "_pending", "const")
 
     def __init__(self, items: list[Expr], rng: SourceRange | None):
-        self.items = items
+        self._items = items
+        self._pending = None
         self.range = rng
         self.const: Any = None
 
@@ -141,11 +179,12 @@ class TupleCons(Expr):
         return iter(self.items)
 
 
-class ObjectCons(Expr):
-    __slots__ = ("items", "const")  # `const` as in TupleCons
+class ObjectCons(_LazyItems, Expr):
+    __slots__ = ("_items", "_pending", "const")  # `const` as in TupleCons
 
     def __init__(self, items: list[tuple[Expr, Expr]], rng: SourceRange | None):
-        self.items = items  # (key expr, value expr); a bare identifier key is a Literal string
+        self._items = items  # (key expr, value expr); a bare identifier key is a Literal string
+        self._pending = None
         self.range = rng
         self.const: Any = None
 
@@ -915,6 +954,9 @@ def references(expr: Expr) -> list[ScopeTraversal]:
 
 
 def _refs(e: Expr, bound: frozenset, out: list) -> None:
+    t = type(e)
+    if (t is ObjectCons or t is TupleCons) and e.const is not None and e.const is not NOT_CONSTANT:  # type: ignore[attr-defined]
+        return  # a constructor of literals refers to nothing (and its items may not be decoded)
     if isinstance(e, ScopeTraversal):
         if e.root not in bound:
             out.append(e)

@@ -19,7 +19,7 @@ from .strings import nfc
 from .types import BOOL, DYNAMIC, NUMBER, STRING, DynamicType, ObjectType, TupleType
 from .values import (
     ConversionError, Null, Sensitive, TList, TMap, TSet, Unknown, convert, equal, format_number,
-    is_null, is_wholly_known, mark, type_of, unify_types, unmark, unmark_deep,
+    is_null, is_wholly_known, mark, note_wholly_known, type_of, unify_types, unmark, unmark_deep,
 )
 
 
@@ -240,7 +240,7 @@ def _tuple(e: A.TupleCons, s: Scope) -> Any:
         return c
     out = [ev(i, s) for i in e.items]
     if c is None:
-        e.const = out if all(_constant_item(i) for i in e.items) else A.NOT_CONSTANT
+        e.const = note_wholly_known(out) if all(_constant_item(i) for i in e.items) else A.NOT_CONSTANT
     return out
 
 
@@ -250,7 +250,8 @@ def _object(e: A.ObjectCons, s: Scope) -> Any:
         return c
     out = _object_value(e, s)
     if c is None:
-        e.const = out if all(k.name is not None and _constant_item(v) for k, v in e.items) else A.NOT_CONSTANT
+        e.const = note_wholly_known(out) if all(k.name is not None and _constant_item(v) for k, v in e.items) \
+            else A.NOT_CONSTANT
     return out
 
 

@@ -164,6 +164,23 @@ def is_unknown(v: Any) -> bool:
     return type(v) is Unknown
 
 
+# Containers known to hold no unknown value at any depth: the values of constructors made only of
+# literals (parse cache constants, eval's constant constructors). try() and can() ask about such
+# values over and over (a deep merge tries every layer of large nested literals). Keyed by id,
+# with the container itself kept, so an id cannot be reused while it is listed.
+_KNOWN: dict[int, Any] = {}
+_KNOWN_MAX = 500_000
+
+
+def note_wholly_known(v: Any) -> Any:
+    """Record that the container `v` (dict or list, never changed afterwards) holds no unknown
+    value at any depth; returns v."""
+    if len(_KNOWN) >= _KNOWN_MAX:
+        _KNOWN.clear()
+    _KNOWN[id(v)] = v
+    return v
+
+
 def is_wholly_known(v: Any) -> bool:
     t = type(v)
     if t is Unknown:
@@ -171,9 +188,9 @@ def is_wholly_known(v: Any) -> bool:
     if t is Sensitive:
         return is_wholly_known(v.value)
     if t is dict or t is TMap:
-        return all(is_wholly_known(x) for x in v.values())
+        return _KNOWN.get(id(v)) is v or all(is_wholly_known(x) for x in v.values())
     if t is list or t is TList or t is TSet:
-        return all(is_wholly_known(x) for x in v)
+        return _KNOWN.get(id(v)) is v or all(is_wholly_known(x) for x in v)
     return True
 
 

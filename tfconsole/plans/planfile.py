@@ -27,14 +27,14 @@ import json
 import math
 import os
 import posixpath
-import shutil
 import struct
-import tempfile
-import zipfile
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import zipfile
 
 from tfconsole import TERRAFORM_VERSION, __version__
 from tfconsole.diags import Diagnostics
@@ -111,6 +111,8 @@ def write_plan(plan: Plan, path: str) -> Diagnostics:
 
 
 def plan_bytes(plan: Plan) -> bytes:
+    import zipfile  # here, not at the top: ~3 ms of start-up for commands that never read or write a plan file
+
     from tfconsole.states.statefile import write_state
 
     entries = snapshot_entries(plan)
@@ -144,6 +146,8 @@ def _dumps(doc: Any, fast: bool = True) -> bytes:
 
 
 def _put(zf: zipfile.ZipFile, name: str, text: str | bytes) -> None:
+    import zipfile
+
     info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
     info.external_attr = 0o100600 << 16  # a regular file, owner read/write
     info.compress_type = zipfile.ZIP_DEFLATED
@@ -267,6 +271,8 @@ def read_plan(path: str) -> Plan:
 
 
 def parse_plan(data: bytes) -> Plan:
+    import zipfile
+
     if data.startswith(OLD_PICKLE_MAGIC):
         raise PlanFileError("this plan file was written by an older tfconsole in a format that is no longer read "
                             "(it could run code when loaded); create a new plan with \"tfconsole plan -out=FILE\"")
@@ -305,6 +311,8 @@ def _check_directory(data: bytes) -> None:
 
 
 def _read_entries(zf: zipfile.ZipFile) -> tuple[dict[str, bytes], dict[str, str]]:
+    import zipfile
+
     docs: dict[str, bytes] = {}
     config: dict[str, str] = {}
     infos = zf.infolist()
@@ -445,6 +453,9 @@ def _state_meta(j: dict | None) -> StateMeta | None:
 def materialized_config(plan: Plan) -> Iterator[str]:
     """The plan's configuration snapshot written to a fresh private temporary directory; yields
     the root module's directory there, and removes everything on exit."""
+    import shutil
+    import tempfile
+
     tmp = tempfile.mkdtemp(prefix="tfconsole-plan-")
     try:
         for name, text in snapshot_entries(plan).items():

@@ -5,7 +5,6 @@ Below the manager, the journal and the lock, which all use it; it imports nothin
 from __future__ import annotations
 
 import os
-import tempfile
 
 
 def fsync_dir(path: str) -> None:
@@ -21,6 +20,22 @@ def fsync_dir(path: str) -> None:
         os.close(fd)
 
 
+def create_temp(directory: str, prefix: str, suffix: str) -> tuple[int, str]:
+    """A new file of mode 0600 under a random name in `directory`, opened for writing: the
+    guarantees of tempfile.mkstemp (created exclusively, not following a link, not inherited
+    by child processes) without importing tempfile (shutil, random: ~4 ms of the start-up of
+    every command that takes a lock). OSError when it cannot be made."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) \
+        | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        name = os.path.join(directory, prefix + os.urandom(6).hex() + suffix)
+        try:
+            return os.open(name, flags, 0o600), name
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no unused temporary name in {directory}")
+
+
 def _temp_prefix(path: str) -> str:
     return "." + os.path.basename(path) + "."
 
@@ -30,7 +45,7 @@ def atomic_write(path: str, data: bytes) -> None:
     crash at any point leaves one of the two. The file is created 0600."""
     d = os.path.dirname(os.path.abspath(path))
     os.makedirs(d, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=_temp_prefix(path), suffix=".tmp", dir=d)
+    fd, tmp = create_temp(d, _temp_prefix(path), ".tmp")
     try:
         try:
             view = memoryview(data)

@@ -16,11 +16,9 @@ Files beside the state file ``P`` (all created 0600):
 """
 from __future__ import annotations
 
-import glob
 import os
 import threading
 import time
-import uuid
 from typing import Any, Callable
 
 from tfconsole.diags import Diagnostics
@@ -29,7 +27,7 @@ from .fileio import _temp_prefix, atomic_write, read_or_empty, read_or_none
 from .journal import Journal
 from .locking import LOCK_ERROR_SUMMARY, LockInfo, StateLock, lock_error
 from .recovery import JournalRecovery
-from .state import State
+from .state import State, random_uuid
 from .statefile import encode_bytes, read_state, state_body, state_header, terraform_version
 
 __all__ = [
@@ -48,12 +46,20 @@ def _terraform_version() -> str:
 
 
 def remove_stale_temps(path: str) -> None:
+    """Remove the temporary files a killed writer of `path` left: PREFIX*.tmp beside it (listed
+    without glob, which brings fnmatch and pathlib into every command that takes a lock)."""
     d = os.path.dirname(os.path.abspath(path))
-    for p in glob.glob(os.path.join(glob.escape(d), glob.escape(_temp_prefix(path)) + "*.tmp")):
-        try:
-            os.unlink(p)
-        except OSError:
-            pass
+    prefix = _temp_prefix(path)
+    try:
+        names = os.listdir(d)
+    except OSError:
+        return
+    for name in names:
+        if name.startswith(prefix) and name.endswith(".tmp") and len(name) >= len(prefix) + 4:
+            try:
+                os.unlink(os.path.join(d, name))
+            except OSError:
+                pass
 
 
 # ---------------------------------------------------------------------------
@@ -251,7 +257,7 @@ class StateManager(JournalRecovery):
             diags = Diagnostics()
             body = state_body(state)
             if not state.lineage:
-                state.lineage = str(uuid.uuid4())
+                state.lineage = random_uuid()
             if self._body is not None and _same_body(self._body, body):
                 state.serial = self._serial
                 self.state = state

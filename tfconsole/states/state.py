@@ -11,7 +11,7 @@ the structure around it, which keeps the plan's three copies of a large state li
 from __future__ import annotations
 
 import copy
-import uuid
+import os
 from dataclasses import field
 from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any, Iterator
@@ -70,7 +70,7 @@ class OutputState:
 @dataclass
 class State:
     serial: int = 0
-    lineage: str = field(default_factory=lambda: str(uuid.uuid4()))
+    lineage: str = field(default_factory=lambda: random_uuid())
     terraform_version: str = "1.15.0"
     resources: dict[AbsResource, ResourceState] = field(default_factory=dict)
     outputs: dict[str, OutputState] = field(default_factory=dict)
@@ -169,4 +169,15 @@ def _each_for(key: InstanceKey) -> str:
 
 
 def new_deposed_key() -> str:
-    return uuid.uuid4().hex[:8]
+    return os.urandom(4).hex()  # the first 8 hex digits of a random UUID: all random
+
+
+def random_uuid(raw: bytes | None = None) -> str:
+    """A version 4 UUID (RFC 4122: random bits, the version nibble 4, the variant bits 10) in
+    its text form, from `raw` (16 bytes) or fresh random bytes: what str(uuid.uuid4()) gives,
+    without importing `uuid` (and `platform` behind it) into every command."""
+    b = bytearray(os.urandom(16) if raw is None else raw)
+    b[6] = (b[6] & 0x0F) | 0x40
+    b[8] = (b[8] & 0x3F) | 0x80
+    h = b.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"

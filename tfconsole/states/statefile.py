@@ -33,7 +33,6 @@ import math
 import os
 from decimal import Decimal
 from json.encoder import encode_basestring  # type: ignore[attr-defined]  # C-accelerated
-from pathlib import Path
 from typing import Any, Callable
 
 try:  # C encoder for the bulk of a state (attribute values); _data is the reference and the fallback
@@ -797,10 +796,11 @@ def read_state(src: str | bytes | os.PathLike, source: str = "") -> tuple[State 
     """
     diags = Diagnostics()
     if _src_is_path(src):
-        path = Path(src)
-        source = source or str(path)
+        path = _path_text(src)
+        source = source or path
         try:
-            data = path.read_bytes()
+            with open(path, "rb") as f:
+                data = f.read()
         except FileNotFoundError:
             return None, diags
         except OSError as exc:
@@ -838,7 +838,28 @@ def read_state(src: str | bytes | os.PathLike, source: str = "") -> tuple[State 
 
 
 def read_state_file(path: str | os.PathLike) -> tuple[State | None, Diagnostics]:
-    return read_state(Path(path))
+    return read_state(_PathArg(_path_text(path)))
+
+
+class _PathArg(str):
+    """A str that read_state takes as a path whatever it looks like (as it took a Path)."""
+
+    def __fspath__(self) -> str:
+        return str.__str__(self)
+
+
+def _path_text(src: str | os.PathLike) -> str:
+    """str(pathlib.Path(src)), without importing pathlib (and urllib.parse, ipaddress, fnmatch
+    behind it) into every command that reads a state: on POSIX a path with no empty or "."
+    component and no trailing slash is already what Path prints; anything else goes through
+    pathlib."""
+    text = os.fspath(src)
+    if isinstance(text, str) and os.name == "posix" and text and "//" not in text and "/./" not in text \
+            and not text.startswith("./") and not text.endswith(("/", "/.")) and text != ".":
+        return text
+    from pathlib import Path
+
+    return str(Path(text))
 
 
 def _check_version(raw: dict, diags: Diagnostics) -> bool:

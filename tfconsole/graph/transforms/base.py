@@ -1,7 +1,6 @@
 """Shared pieces of the transforms: the build context, the Transform base and small helpers."""
 from __future__ import annotations
 
-import logging
 from dataclasses import field
 from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any
@@ -15,7 +14,6 @@ from ..dag import Graph
 from ..nodes.resource import ApplyInstanceNode, DestroyInstanceNode, PlanOrphanNode, ResourceNode
 from ..nodes.values import ProviderNode
 
-log = logging.getLogger("tfconsole.graph")
 
 
 @dataclass

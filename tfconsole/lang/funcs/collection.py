@@ -275,6 +275,8 @@ def _keys_rt(args):
 @register("keys", [Param("inputMap", DYNAMIC, allow_unknown=True, allow_marked=True)], _keys_rt)
 def _keys(args, ctx):
     v, marked = unmark(args[0])
+    if type(v) is dict:  # an object: its attribute names in its type's order, without the type of every value
+        return mark(sorted(v), marked)
     rt = _keys_rt([v])
     t = _ty(v)
     if isinstance(t, ObjectType):

@@ -4,7 +4,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
-import uuid as _uuid
 import warnings
 
 from ..types import NUMBER, STRING
@@ -101,14 +100,13 @@ def _uuid_random(args, ctx):
     return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
-_NS = {"dns": _uuid.NAMESPACE_DNS, "url": _uuid.NAMESPACE_URL, "oid": _uuid.NAMESPACE_OID,
-       "x500": _uuid.NAMESPACE_X500}
-
-
 @register("uuidv5", [Param("namespace", STRING), Param("name", STRING)], STRING)
 def _uuidv5(args, ctx):
+    import uuid as _uuid  # here: the module (and `platform` behind it) costs ~2 ms at start-up
+
     ns_name, name = args
-    ns = _NS.get(ns_name)
+    ns = {"dns": _uuid.NAMESPACE_DNS, "url": _uuid.NAMESPACE_URL, "oid": _uuid.NAMESPACE_OID,
+          "x500": _uuid.NAMESPACE_X500}.get(ns_name)
     if ns is None:
         try:
             ns = _uuid.UUID(ns_name)

@@ -4,13 +4,13 @@ from __future__ import annotations
 import json
 import os
 import threading
-import uuid
 from typing import Any
 
 from tfconsole.diags import Diagnostics
 from tfconsole.lang.types import DYNAMIC, STRING, MapType
 from tfconsole.lang.values import Unknown, equal, from_json_typed, is_null, type_of
 from tfconsole.lang.types import type_from_json
+from tfconsole.states.state import random_uuid
 
 from ..interface import (
     ApplyRequest, ApplyResponse, Attr, BlockSchema, IdentitySchema, ImportedObject, PlanRequest, PlanResponse,
@@ -195,7 +195,7 @@ class _RandomIds:
                 self._buf, self._pos = os.urandom(4096), 0
             raw = self._buf[self._pos:self._pos + 16]
             self._pos += 16
-        return str(uuid.UUID(bytes=raw, version=4))
+        return random_uuid(raw)
 
 
 _random_ids = _RandomIds()

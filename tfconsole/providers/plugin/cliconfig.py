@@ -16,7 +16,6 @@ Problems are diagnostics with Terraform's texts; the file is read as data, never
 from __future__ import annotations
 
 import os
-import platform
 import re
 from dataclasses import field
 from tfconsole.records import dataclass  # the standard decorator without its start-up cost
@@ -31,8 +30,13 @@ WILDCARD = "*"
 
 def current_platform() -> str:
     """GOOS_GOARCH of this machine, as provider packages are named."""
-    osname = platform.system().lower() or "linux"
-    machine = platform.machine().lower()
+    try:  # what platform.system() and machine() read on POSIX, without importing `platform` (~1.5 ms)
+        un = os.uname()
+        osname, machine = un.sysname.lower() or "linux", un.machine.lower()
+    except AttributeError:  # no uname (Windows)
+        import platform
+
+        osname, machine = platform.system().lower() or "linux", platform.machine().lower()
     arch = {"x86_64": "amd64", "amd64": "amd64", "aarch64": "arm64", "arm64": "arm64", "i386": "386",
             "i686": "386", "armv7l": "arm", "armv6l": "arm", "ppc64le": "ppc64le", "s390x": "s390x"}.get(machine,
                                                                                                       machine)

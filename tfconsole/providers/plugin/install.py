@@ -24,9 +24,7 @@ Terraform's lines) and problems as diagnostics with Terraform's texts.
 from __future__ import annotations
 
 import os
-import shutil
 import stat
-import zipfile
 from collections.abc import Callable
 from dataclasses import field
 from tfconsole.records import dataclass  # the standard decorator without its start-up cost
@@ -160,6 +158,8 @@ def _link_dir(pkg: mirror.Package, target: str, allowed: tuple[str, ...]) -> Non
     try:
         os.symlink(source, new)
     except OSError:
+        import shutil
+
         shutil.copytree(source, new, symlinks=True)
 
 
@@ -176,11 +176,18 @@ def _remove(path: str) -> None:
     if os.path.islink(path) or os.path.isfile(path):
         os.unlink(path)
     elif os.path.isdir(path):
+        import shutil
+
         shutil.rmtree(path)
 
 
 def _unzip(archive: str, target: str) -> None:
     """Extract a provider archive; entries may not leave the target or be links (data, not code)."""
+    # zipfile and shutil (with bz2, lzma behind them, ~4 ms) only when something is installed:
+    # every command reads this module to find installed providers
+    import shutil
+    import zipfile
+
     with zipfile.ZipFile(archive) as z:
         for info in z.infolist():
             name = info.filename

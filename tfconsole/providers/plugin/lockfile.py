@@ -17,8 +17,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
-import tempfile
-import zipfile
 from dataclasses import field
 from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 
@@ -72,6 +70,8 @@ def hash_dir(path: str) -> str:
 def hash_zip(path: str) -> str:
     """h1: of a .zip package, from its members."""
     entries: list[tuple[str, bytes]] = []
+    import zipfile  # here: with bz2/lzma/shutil behind it, ~3 ms of every command's start-up
+
     with zipfile.ZipFile(path) as z:
         for info in z.infolist():
             h = hashlib.sha256()
@@ -187,6 +187,8 @@ def save(locks: Locks, path: str) -> Diagnostics:
     data = render(locks).encode("utf-8")
     directory = os.path.dirname(os.path.abspath(path))
     try:
+        import tempfile  # only writing the lock file needs it
+
         fd, tmp = tempfile.mkstemp(prefix=".terraform.lock.", dir=directory)
         try:
             with os.fdopen(fd, "wb") as fh:
