@@ -65,3 +65,37 @@ def test_plain_values_take_the_c_path_and_others_do_not(monkeypatch: pytest.Monk
         calls.clear()
         statefile.write_state(_state([0, {"a": [odd]}]))
         assert {"id": "i1", "value": {"a": [odd]}} in calls, odd
+
+
+# every field of an instance object and of a resource, so the C path's direct document building
+# (_object_tree, _resource_tree) is held to the reference layout for each of them
+paths = st.lists(st.lists(st.sampled_from([{"type": "get_attr", "value": "input"},
+                                           {"type": "index", "value": {"value": 0, "type": "number"}},
+                                           {"type": "index", "value": {"value": "k", "type": "string"}}]),
+                          min_size=1, max_size=3), max_size=2)
+objects = st.builds(
+    ObjectState, attributes=st.dictionaries(st.sampled_from(["id", "input", "zz"]), values, max_size=3),
+    status=st.sampled_from(["ready", "tainted"]), schema_version=st.integers(0, 3), sensitive_attributes=paths,
+    private=st.none() | st.just("cHJpdg=="), dependencies=st.lists(st.sampled_from(["b.x", "a.y", "module.m.c.z"]),
+                                                                   max_size=3),
+    create_before_destroy=st.booleans(), identity=st.none() | st.fixed_dictionaries({"id": texts}),
+    identity_schema_version=st.integers(0, 2),
+    attributes_flat=st.none() | st.dictionaries(st.sampled_from(["%", "id"]), texts, max_size=2))
+instances = st.tuples(st.sampled_from(["", "module.m.", 'module.n["k"].']),
+                      st.sampled_from(["[0]", "[2]", '["a"]', ""]), objects,
+                      st.lists(st.sampled_from(["00000001", "0000000a"]), max_size=2, unique=True))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(instances, min_size=1, max_size=6))
+def test_every_object_field_same_bytes_as_the_reference_encoder(monkeypatch: pytest.MonkeyPatch,
+                                                                insts: list) -> None:
+    s = State()
+    for i, (module, key, obj, deposed) in enumerate(insts):
+        addr = parse_instance(f"{module}terraform_data.r{i % 2}{key}")
+        addr = addr[0] if isinstance(addr, tuple) else addr
+        if s.current(addr) is None or not deposed:
+            s.set_current(addr, obj, P)
+        for dk in deposed:
+            s.set_deposed(addr, dk, obj.copy(), P)
+    assert statefile.write_state(s) == _reference(s, monkeypatch)

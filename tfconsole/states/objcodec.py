@@ -13,6 +13,8 @@ from tfconsole.lang.values import (
 )
 from tfconsole.providers.interface import Schema
 
+from .state import ObjectState
+
 
 def encode_object(value: dict[str, Any], schema: Schema) -> tuple[dict[str, Any], list[Any]]:
     """(attributes JSON, sensitive_attributes) for the state file."""
@@ -22,6 +24,65 @@ def encode_object(value: dict[str, Any], schema: Schema) -> tuple[dict[str, Any]
     for k, v in value.items():
         _state_marks(v, [{"type": "get_attr", "value": k}], out)
     return attrs, out
+
+
+class EncodeOnRead(ObjectState):
+    """A state object made from a value, whose attributes JSON and sensitive paths are worked
+    out when first read: the refreshed objects of a plan. A plan that is neither saved nor
+    applied (`plan`, `plan -detailed-exitcode`) never reads them, and encoding them was a
+    tenth of such a plan's walk. Encoding is deterministic and the value immutable, so two
+    threads reading at once both compute the same pair and either may keep it."""
+
+    def __init__(self, value: dict[str, Any], schema: Schema, status: str, private: str | None,
+                 dependencies: list[str], create_before_destroy: bool, identity: Any,
+                 identity_schema_version: int) -> None:
+        self._pending = (value, schema)
+        self._encoded: tuple[dict[str, Any], list[Any]] | None = None
+        self.status = status
+        self.schema_version = schema.version
+        self.private = private
+        self.dependencies = dependencies
+        self.create_before_destroy = create_before_destroy
+        self.identity = identity
+        self.identity_schema_version = identity_schema_version
+        self.attributes_flat = None
+
+    def _encode(self) -> tuple[dict[str, Any], list[Any]]:
+        enc = self._encoded
+        if enc is None:
+            enc = self._encoded = encode_object(*self._pending)
+        return enc
+
+    @property  # type: ignore[override]
+    def attributes(self) -> dict[str, Any]:
+        return self._encode()[0]
+
+    @attributes.setter
+    def attributes(self, v: dict[str, Any]) -> None:
+        self._encoded = (v, self._encode()[1])
+
+    @property  # type: ignore[override]
+    def sensitive_attributes(self) -> list[Any]:
+        return self._encode()[1]
+
+    @sensitive_attributes.setter
+    def sensitive_attributes(self, v: list[Any]) -> None:
+        self._encoded = (self._encode()[0], v)
+
+    def __eq__(self, other: Any) -> bool:
+        if isinstance(other, ObjectState):
+            return _object_fields(self) == _object_fields(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as ObjectState
+
+    def __repr__(self) -> str:
+        return "EncodeOnRead" + repr(self.copy()).removeprefix("ObjectState")
+
+
+def _object_fields(o: ObjectState) -> tuple:
+    return (o.attributes, o.status, o.schema_version, o.sensitive_attributes, o.private, o.dependencies,
+            o.create_before_destroy, o.identity, o.identity_schema_version, o.attributes_flat)
 
 
 def _state_marks(v: Any, path: list[dict], out: list[Any]) -> None:

@@ -38,7 +38,7 @@ from tfconsole.lang.values import (
 )
 from tfconsole.plans import Action, ResourceInstanceChange
 from tfconsole.providers.interface import Provider, Schema
-from tfconsole.states.objcodec import decode_object, encode_object, mark_stored
+from tfconsole.states.objcodec import EncodeOnRead, decode_object, encode_object, mark_stored
 from tfconsole.states.state import ObjectState, State
 from tfconsole.states.sync import SyncState
 
@@ -184,12 +184,11 @@ class WalkContext:
         if value is None:
             refreshed.set_current(addr, None, provider)
             return
-        attrs, sens = encode_object(value, schema)  # outside the lock: it is the slow part
-        obj = ObjectState(attributes=attrs, status=old.status, schema_version=schema.version,
-                          sensitive_attributes=sens, private=old.private if private is NOT_FOUND else private,
-                          dependencies=old.dependencies, create_before_destroy=old.create_before_destroy,
-                          identity=old.identity if identity is None else identity[0],
-                          identity_schema_version=old.identity_schema_version if identity is None else identity[1])
+        # encoded when first read: a plan neither saved nor applied never reads it
+        obj = EncodeOnRead(value, schema, old.status, old.private if private is NOT_FOUND else private,
+                           old.dependencies, old.create_before_destroy,
+                           old.identity if identity is None else identity[0],
+                           old.identity_schema_version if identity is None else identity[1])
         refreshed.set_current(addr, obj, provider)
 
     def record_drift(self, addr: AbsResourceInstance, provider: str, before: Any, after: Any,

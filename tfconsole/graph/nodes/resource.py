@@ -591,6 +591,8 @@ def check_rules(rules: list[CheckRule], scope: Scope, summary: str, addr: str,
                 report: Any = None) -> Diagnostics:
     """Evaluate conditions; report(status, message) is told each one's result when given."""
     diags = Diagnostics()
+    if not rules:  # most resources: nothing to evaluate (asked at every instance)
+        return diags
     note = report or (lambda status, message=None: None)
     for rule in rules:
         ok, d = evaluate(rule.condition, scope)
@@ -620,14 +622,14 @@ def check_rules(rules: list[CheckRule], scope: Scope, summary: str, addr: str,
 
 def check_reporter(ctx: Any, addr: Any) -> Any:
     """report(status, message) recording into the walk's check results for a resource instance."""
-    from tfconsole.plans.checks import resource_addrs
-
     # the addresses are worked out at the first report: most resources have no conditions, and
     # an apply asks for a reporter at every instance
     addrs: list[tuple[dict, dict]] = []
 
     def report(status: str, message: str | None = None) -> None:
         if not addrs:
+            from tfconsole.plans.checks import resource_addrs
+
             addrs.append(resource_addrs(addr))
         static, dynamic = addrs[0]
         ctx.checks.report(static, dynamic, status, message)
@@ -1410,9 +1412,10 @@ class ApplyInstanceNode(Node, Executable):
             ctx.save_object(addr, ch.provider, value, schema, "ready", resp.private, self.resource_node.dependencies,
                             rc.lifecycle.create_before_destroy or ch.create_before_destroy, exp.mode if exp else "",
                             identity)
-        post_scope = scope_for(ctx, addr.module, key=addr.key, expansion=exp, self_value=value)
-        diags.extend(check_rules(rc.lifecycle.postconditions, post_scope, "Resource postcondition failed", addr_s,
-                                 check_reporter(ctx, addr)))
+        if rc.lifecycle.postconditions:
+            post_scope = scope_for(ctx, addr.module, key=addr.key, expansion=exp, self_value=value)
+            diags.extend(check_rules(rc.lifecycle.postconditions, post_scope, "Resource postcondition failed",
+                                     addr_s, check_reporter(ctx, addr)))
         ctx.hook.post_apply(addr_s, action, time.monotonic() - t0, None if not diags.has_errors else "failed",
                             _id_hint(value))
         return diags

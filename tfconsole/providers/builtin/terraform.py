@@ -65,6 +65,10 @@ class TerraformProvider(Provider):
             planned["output"] = _output_unknown(planned.get("input"))
         else:
             planned["output"] = prior.get("output")
+            if planned.keys() == prior.keys() and planned.get("id") is prior.get("id"):
+                # nothing changes: the prior object itself, which the caller recognises as
+                # equal without comparing it attribute by attribute
+                return PlanResponse(prior)
         planned["id"] = prior.get("id")
         return PlanResponse(planned)
 
