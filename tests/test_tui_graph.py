@@ -335,3 +335,48 @@ def test_the_bridge_input_pause_waits_while_a_key_is_handled(monkeypatch: pytest
     assert done.wait(10)
     waiter.join()
     bridge.walk_finished("apply", True, False)
+
+
+@pytest.mark.anyio
+async def test_a_big_live_graph_is_first_laid_out_off_the_loop_and_g_shows_it_coming(tmp_path: Path) -> None:
+    """A big walk's graph gets its first layout from the worker, started with the walk: `g`
+    pressed before it is ready paints the view at once with a "Laying out" heading (the event
+    loop never lays out the walk's graph), then the rows come with the cursor on the vertex the
+    key asked for."""
+    import threading
+
+    from tfconsole.tui.messages import VertexBatch, WalkStarted
+    from tfconsole.tui.models import graph as graph_model
+
+    (tmp_path / "main.tf").write_text('resource "terraform_data" "a" {}\n')
+    app = ConsoleApp(str(tmp_path))
+    built_on: list[str] = []  # the threads that laid out a graph with vertices
+    build = graph_model.GraphLayout.build
+
+    def recording_build(self: graph_model.GraphLayout) -> None:
+        if self.graph.deps:
+            built_on.append(threading.current_thread().name)
+        build(self)
+
+    gate = threading.Event()
+    async with app.run_test(size=(120, 30)) as pilot:
+        graph_model.GraphLayout.build = recording_build  # type: ignore[method-assign]
+        app.bridge.input_pause = lambda: gate.wait(30)  # type: ignore[method-assign]
+        try:
+            app.LAYOUT_IN_THREAD_ABOVE = 0  # (any size counts as big)
+            app.busy = True
+            names = ["root", "provider", "res.a", "res.b"]
+            app.post_message(WalkStarted("apply", names))
+            app.post_message(VertexBatch([], deps={"res.a": ["provider"], "res.b": ["res.a"]}))
+            await wait_for(pilot, lambda: "res.b" in app.walk_graph.deps and app._layout_running)
+            app.action_graph("res.b")
+            await pilot.pause(0.1)
+            assert app.view == "graph"
+            assert [r.text for r in app.graph_canvas.rows] == ["Laying out 4 vertices…"]
+        finally:
+            gate.set()
+        await wait_for(pilot, lambda: app.graph_canvas.cursor_row is not None
+                       and app.graph_canvas.cursor_row.name == "res.b")
+        graph_model.GraphLayout.build = build  # type: ignore[method-assign]
+        assert built_on and "MainThread" not in built_on
+        app.busy = False

@@ -23,6 +23,7 @@ from ..widgets.graph_canvas import GraphCanvas
 from .common import STATUS_STYLE, VERTEX_SUFFIX
 
 GRAPH_MODES = ("layers", "timeline")
+PENDING_LAYOUT = GraphLayout(WalkGraph())  # what a big live graph shows until its first layout comes
 
 
 def _row_identity(row: Row) -> tuple[str, Any]:
@@ -114,6 +115,9 @@ class GraphView:
             self.walk_graph.add(name)
         self.walk_timings, self.critical = {}, []
         self._graph_dirty = True
+        if self._big_live_graph():  # laid out off the loop at once: `g` then finds it ready
+            self._graph_laid_out = time.monotonic()
+            self._start_layout()
 
     def _graph_batch(self, deps: dict[str, list[str]], expansions: dict[str, list[str]],
                      edges: dict[str, list[tuple[str, str]]]) -> None:
@@ -226,7 +230,14 @@ class GraphView:
         old = self._graph_key
         # a big live graph is laid out again only by the worker (_start_layout): until its
         # layout arrives, every use takes the last one of the same graph
-        stale = stale or self._layout_deferred or (g is self.walk_graph and self._big_live_graph())
+        big = g is self.walk_graph and self._big_live_graph()
+        if big and (old is None or old[0] != key[0]):
+            # this walk's graph has no layout yet (the walk started moments ago): the worker
+            # makes it (started at the walk's start) and the view draws it when it comes, rather
+            # than the event loop spending 50-100 ms on it while the walk runs
+            self._start_layout()
+            return PENDING_LAYOUT
+        stale = stale or self._layout_deferred or big
         if stale and old is not None and (old[0], old[2:]) == (key[0], key[2:]) and self._graph_layout is not None:
             return self._graph_layout
         if self._graph_layout is None or self._graph_key != key:
@@ -249,7 +260,10 @@ class GraphView:
             rows.append(Row("heading", "", text="Timeline"))
             rows.extend(timeline_rows(timings, self.graph_needle))
         else:
-            rows.append(Row("heading", "", text=f"Dependency layers · {len(layout.index)} rows"))
+            if layout is PENDING_LAYOUT:
+                rows.append(Row("heading", "", text=f"Laying out {len(self._shown_graph().deps)} vertices…"))
+            else:
+                rows.append(Row("heading", "", text=f"Dependency layers · {len(layout.index)} rows"))
             rows.extend(layout.rows)
         return rows
 
@@ -275,7 +289,8 @@ class GraphView:
             at = next((i for i, r in enumerate(rows) if _row_identity(r) == same), None)
         if at is None:
             at = next((i for i, r in enumerate(rows) if r.kind in ("vertex", "module", "bar")), 0)
-        self.graph_focus = ""
+        if layout is not PENDING_LAYOUT:  # (the vertex asked for is found in the layout to come)
+            self.graph_focus = ""
         canvas.set_rows(rows, at)
         g = self._shown_graph()
         live = "live" if self.busy and g is self.walk_graph else (self.walk_operation or "plan")
