@@ -253,6 +253,12 @@ async def run_app(d: Path, parallelism: int, size: tuple[int, int], max_keys: in
             if max_keys is not None and i >= max_keys:
                 await asyncio.sleep(0.05)
                 continue
+            pane = app.graph_canvas if app.view == "graph" else app._tree("plan")
+            if KEYS[i % len(KEYS)] in ("up", "down") and len(pane.rows) < 2 and app.busy:
+                # nothing to move to (the live graph's first layout is still being made: the
+                # view says "Laying out"): such a key could show no effect; wait for the rows
+                await asyncio.sleep(0.01)
+                continue
             key, cond = effect_of(app, KEYS[i % len(KEYS)])
             i += 1
             busy = app.busy

@@ -380,3 +380,43 @@ async def test_a_big_live_graph_is_first_laid_out_off_the_loop_and_g_shows_it_co
         graph_model.GraphLayout.build = build  # type: ignore[method-assign]
         assert built_on and "MainThread" not in built_on
         app.busy = False
+
+
+@pytest.mark.anyio
+async def test_a_big_graph_is_laid_out_as_its_walk_ended_by_the_worker(tmp_path: Path) -> None:
+    """When a big walk ends, its final graph (with what the last batches added) is laid out on
+    the worker, not on the event loop, and drawn when it comes."""
+    import threading
+
+    from tfconsole.tui.messages import VertexBatch, WalkFinished, WalkStarted
+    from tfconsole.tui.models import graph as graph_model
+
+    (tmp_path / "main.tf").write_text('resource "terraform_data" "a" {}\n')
+    app = ConsoleApp(str(tmp_path))
+    built_on: list[str] = []
+    build = graph_model.GraphLayout.build
+
+    def recording_build(self: graph_model.GraphLayout) -> None:
+        if self.graph.deps:
+            built_on.append(threading.current_thread().name)
+        build(self)
+
+    async with app.run_test(size=(120, 30)) as pilot:
+        graph_model.GraphLayout.build = recording_build  # type: ignore[method-assign]
+        try:
+            app.LAYOUT_IN_THREAD_ABOVE = 0
+            app.RELAYOUT_EVERY = 3600.0  # no relayout during the walk: only its start's and its end's
+            app.busy = True
+            app.post_message(WalkStarted("apply", ["root", "res.a"]))
+            await wait_for(pilot, lambda: "res.a" in app.walk_graph.deps)
+            app.action_graph("res.a")
+            await wait_for(pilot, lambda: any(r.name == "res.a" for r in app.graph_canvas.rows))
+            late = [f"res.a[{i}]" for i in range(3)]
+            app.post_message(VertexBatch([], expansions={"res.a": late}))
+            await wait_for(pilot, lambda: all(c in app.walk_graph.deps for c in late))
+            app.post_message(WalkFinished("apply", True, False))
+            await wait_for(pilot, lambda: all(any(r.name == c for r in app.graph_canvas.rows) for c in late))
+        finally:
+            graph_model.GraphLayout.build = build  # type: ignore[method-assign]
+        assert built_on and "MainThread" not in built_on
+        app.busy = False

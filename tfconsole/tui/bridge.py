@@ -81,6 +81,10 @@ class HookBridge(Hook):
             self._next_hold = now + (now - self._hold_from)
         self._go.set()
 
+    def holding(self) -> bool:
+        """A key came during the walk and is not on screen yet (its hold has not ended)."""
+        return self._walking and self._hold_until > time.perf_counter()
+
     def input_pause(self) -> None:
         """For other work off the event loop (the live graph's layout): wait while a key is
         handled, as the walk's hook calls do."""

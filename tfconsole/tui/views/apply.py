@@ -165,7 +165,13 @@ class ApplyView:
     def on_vertex_batch(self, msg: VertexBatch) -> None:
         """A batch, handled in chunks: when the loop fell behind, a batch holds thousands of
         updates (the bridge coalesces while it waits), and a key pressed meanwhile waits for one
-        chunk (about 10 ms), not for the whole batch; the rest comes after the keys queued."""
+        chunk (about 10 ms), not for the whole batch; the rest comes after the keys queued. A
+        key that came before the batch is handled (the bridge holds for it) goes first."""
+        if self.bridge.holding():
+            # a key came and is not on screen yet: it goes first (its handling and paint do not
+            # wait for this batch, nor repaint the rows it changes); the batch follows its paint
+            self.call_after_refresh(self.on_vertex_batch, msg)
+            return
         rest = None
         if len(msg.updates) > self.BATCH_CHUNK:
             rest = VertexBatch(msg.updates[self.BATCH_CHUNK:])

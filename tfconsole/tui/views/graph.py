@@ -129,10 +129,15 @@ class GraphView:
             self._graph_dirty = True
 
     def _graph_walk_finished(self) -> None:
-        """The walk is over: the graph is laid out as it ended (no stale layout any more)."""
+        """The walk is over: the graph is laid out as it ended (a big one by the worker: the
+        view shows the last layout until that one comes)."""
         self._walk_live = False
+        big = self._big_walk_graph()
+        if big:
+            self._graph_laid_out = time.monotonic()
+            self._start_layout()
         if self.view == "graph":
-            self._rebuild_graph_tree()
+            self._rebuild_graph_tree(stale_layout=big)
 
     def _graph_walk_done(self, timings: dict[str, tuple[float, float]]) -> None:
         """After an apply: the critical path over its recorded times and the walk's edges."""
@@ -145,7 +150,10 @@ class GraphView:
     LAYOUT_IN_THREAD_ABOVE = 2000  # vertices: a bigger live graph is laid out on a worker thread
 
     def _big_live_graph(self) -> bool:
-        return self._walk_live and len(self.walk_graph.deps) > self.LAYOUT_IN_THREAD_ABOVE
+        return self._walk_live and self._big_walk_graph()
+
+    def _big_walk_graph(self) -> bool:
+        return len(self.walk_graph.deps) > self.LAYOUT_IN_THREAD_ABOVE
 
     def _start_layout(self) -> None:
         """Lay out a snapshot of the growing walk graph on a worker thread (tens of ms at 10,000
@@ -168,11 +176,18 @@ class GraphView:
         key, layout = result
         g = self.walk_graph
         if key[0] != id(g) or key[2:] != (frozenset(self.graph_collapsed), self.graph_needle):
-            return  # another walk, or other filters, since the snapshot
+            # another walk, or other filters, since the snapshot: lay out what is there now
+            # (a new walk's graph must not wait for the next relayout to be drawn at all)
+            if self._big_live_graph():
+                self._graph_laid_out = time.monotonic()
+                self._start_layout()
+            return
         self._graph_layout, self._graph_key = layout, key
         if self.view == "graph":
             self._rebuild_graph_tree(stale_layout=True)
         self._graph_dirty = g.version != key[1] or self.view != "graph"
+        if not self._walk_live and g.version != key[1] and self._big_walk_graph():
+            self._start_layout()  # the walk ended after the snapshot: its final graph, now
 
     def _graph_live_refresh(self, changed: set[str] | None = None, settle: bool = False) -> None:
         """Repaint the visible rows whose status reads differently (the vertices `changed`, or
@@ -230,7 +245,8 @@ class GraphView:
         old = self._graph_key
         # a big live graph is laid out again only by the worker (_start_layout): until its
         # layout arrives, every use takes the last one of the same graph
-        big = g is self.walk_graph and self._big_live_graph()
+        # (also a big graph whose walk just ended, while the worker lays it out as it ended)
+        big = g is self.walk_graph and (self._big_live_graph() or self._layout_running and self._big_walk_graph())
         if big and (old is None or old[0] != key[0]):
             # this walk's graph has no layout yet (the walk started moments ago): the worker
             # makes it (started at the walk's start) and the view draws it when it comes, rather
