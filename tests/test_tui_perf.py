@@ -251,3 +251,28 @@ def test_heap_policy_collects_after_an_operation_only_when_idle() -> None:
     finally:
         policy.stop()
     assert gc.get_threshold() == usual and gc.get_freeze_count() == 0
+
+
+async def test_a_status_batch_waits_for_a_key_not_yet_on_screen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch that meets a key not yet painted (the bridge holds for it) is handled after the
+    key's paint, not before it; then every update lands."""
+    from tfconsole.tui import bridge as bridge_module
+    from tfconsole.tui.messages import VertexBatch, VertexUpdate
+
+    monkeypatch.setattr(bridge_module, "INPUT_PRIORITY", 30.0)  # (the hold's limit: not speed)
+    d = tmp_path / "cfg"
+    d.mkdir()
+    (d / "main.tf").write_text('resource "terraform_data" "a" {}\n')
+    app = ConsoleApp(str(d))
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.bridge.walk_started("apply", ["v1", "v2"])
+        await wait_for(pilot, lambda: len(app.vertices) == 2)
+        app.bridge.hold(30.0)  # a key came
+        try:
+            app.post_message(VertexBatch([VertexUpdate("v1", "running", 0.0)]))
+            await pilot.pause(0.3)
+            assert app.vertices["v1"].status == "waiting"  # the key goes first
+        finally:
+            app.bridge.release()  # its paint
+        await wait_for(pilot, lambda: app.vertices["v1"].status == "running")
+        app.bridge.walk_finished("apply", True, False)
