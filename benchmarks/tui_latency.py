@@ -46,6 +46,7 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import tfconsole.tui  # noqa: E402,F401 - first: it sets the console's frame rate before textual loads
 from textual import events  # noqa: E402
 from textual._compositor import CompositorUpdate  # noqa: E402
 
@@ -383,7 +384,10 @@ def report(runs: list[dict[str, Any]]) -> str:
                      f"median of p50 {statistics.median(a['p50_ms'] for a in ok):.0f} ms, "
                      f"median of p95 {statistics.median(a['p95_ms'] for a in ok):.0f} ms")
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
-    lines.append(f"machine: {os.cpu_count()} CPUs, load average {load[0]:.2f} at the end" if load else "")
+    from textual import constants
+
+    lines.append(f"machine: {os.cpu_count()} CPUs, load average {load[0]:.2f} at the end; "
+                 f"Textual at {constants.MAX_FPS} frames a second" if load else "")
     return "\n".join(x for x in lines if x)
 
 

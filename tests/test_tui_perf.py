@@ -276,3 +276,17 @@ async def test_a_status_batch_waits_for_a_key_not_yet_on_screen(tmp_path: Path, 
             app.bridge.release()  # its paint
         await wait_for(pilot, lambda: app.vertices["v1"].status == "running")
         app.bridge.walk_finished("apply", True, False)
+
+
+def test_the_console_paints_at_144_frames_a_second_unless_the_user_says_otherwise() -> None:
+    """Textual reads TEXTUAL_FPS once, when it is first imported: the console sets 144 before
+    that (a key's paint waits for the next frame), and keeps a value the user set."""
+    import os
+
+    code = "import tfconsole.tui.app, textual.constants as c; print(c.MAX_FPS)"
+    env = {k: v for k, v in os.environ.items() if k != "TEXTUAL_FPS"}
+    ours = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert ours.stdout.strip() == "144", ours.stderr
+    users = subprocess.run([sys.executable, "-c", code], env={**env, "TEXTUAL_FPS": "30"},
+                           capture_output=True, text=True, timeout=120)
+    assert users.stdout.strip() == "30", users.stderr
