@@ -156,3 +156,17 @@ async def test_an_apply_of_the_plan_shown_restarts_its_counters_on_the_same_grou
         app._set_instance_status("terraform_data.a[1]", VertexUpdate("terraform_data.a[1]", "running", 0.0))
         resource = app.instance_nodes["terraform_data.a[1]"].parent
         assert "1 running" in str(app._plan_decoration(resource))
+
+
+async def test_a_read_worker_ending_does_not_count_as_an_operation_ending(tmp_path: Path) -> None:
+    """A state read cancelled by a newer one (exclusive workers) reports through the same path
+    as an operation; it must not make the views read the state again (that read cancels the
+    running one, which ended the same way: the reads never finished)."""
+    async with planned(tmp_path, 'resource "terraform_data" "a" {}\n') as (app, pilot):
+        await pilot.press("s")
+        await wait_for(pilot, lambda: app.state_outcome is not None)
+        outcome, app.op_name = app.state_outcome, "apply"  # the last operation was an apply
+        reads: list[int] = []
+        app.run_load_state = lambda: reads.append(1)  # type: ignore[method-assign]
+        app._op_finished("state cancelled")  # as _worker_changed reports a cancelled read
+        assert app.state_outcome is outcome and reads == []

@@ -395,14 +395,15 @@ class ConsoleApp(ReviewView, PlanView, ApplyView, GraphView, StateView, OrphansV
                 handler(worker.result)
 
     def _op_finished(self, status: str) -> None:
-        if self.busy and self.op_name:
+        ended = bool(self.busy and self.op_name)  # an operation ended (not a read worker)
+        if ended:
             self.busy = False
         self.op_ctx = None
         bar = self.query_one(StatusBar)
         bar.operation = status
         bar.timing = ""
         self._refresh_counts()
-        if self._stale_state or self.op_name in ("apply", "destroy"):  # (a plan writes no state)
+        if ended and (self._stale_state or self.op_name in ("apply", "destroy")):  # (a plan writes no state)
             self._state_after_op()
 
     # ------------------------------------------------------------------ search (plan or graph)
