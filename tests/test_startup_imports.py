@@ -209,3 +209,21 @@ def test_stale_temporaries_are_removed_and_nothing_else(tmp_path: Path) -> None:
         (tmp_path / n).write_text("x")
     remove_stale_temps(str(target))
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(keep)
+
+
+def test_graph_debug_log_while_another_thread_imports_logging(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`logging` may be in sys.modules half-executed (a provider plugin's client imports it on a
+    walker thread while another thread builds a graph): the builder then logs nothing instead of
+    failing with "partially initialized module 'logging' has no attribute 'getLogger'"."""
+    import types
+    from importlib.machinery import ModuleSpec
+
+    from tfconsole.graph import builder
+
+    half = types.ModuleType("logging")
+    half.__spec__ = ModuleSpec("logging", None)
+    half.__spec__._initializing = True  # type: ignore[attr-defined] - as the import machinery marks it
+    monkeypatch.setitem(sys.modules, "logging", half)
+    assert builder._debug_log() is None
+    half.__spec__._initializing = False  # type: ignore[attr-defined] - names still missing
+    assert builder._debug_log() is None

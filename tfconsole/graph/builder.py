@@ -31,8 +31,15 @@ def _debug_log() -> Any:
     logging = sys.modules.get("logging")
     if logging is None:
         return None
-    log = logging.getLogger("tfconsole.graph")
-    return log if log.isEnabledFor(logging.DEBUG) else None
+    # another thread may be importing it right now (a provider plugin's client does, during a
+    # walk): a module still being executed is in sys.modules without all its names yet
+    if getattr(getattr(logging, "__spec__", None), "_initializing", False):
+        return None
+    try:
+        log = logging.getLogger("tfconsole.graph")
+        return log if log.isEnabledFor(logging.DEBUG) else None
+    except (AttributeError, NameError):  # (the same, should the import machinery not say so)
+        return None
 
 
 def plan_steps() -> list[Transform]:
