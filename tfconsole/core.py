@@ -21,7 +21,7 @@ from tfconsole.graph.builder import (
 from tfconsole.graph.dag import Graph
 from tfconsole.graph.transforms import BuildContext, parse_targets
 from tfconsole.lang.values import equal, is_null, to_json_typed, type_of, unmark_deep
-from tfconsole.plans import Action, OutputChange, Plan, block_structure
+from tfconsole.plans import Action, OutputChange, Plan, block_structure, non_legacy
 from tfconsole.plans.checks import merged, to_state
 from tfconsole.plans.staleness import state_meta
 from tfconsole.states.state import OutputState, State
@@ -246,7 +246,9 @@ class Context:
             rep_addrs.add(t)
         exc = parse_targets(list(excludes or []), diags, "-exclude")
         if not diags.has_errors and not _validated:
-            diags.append(self._validate_for_plugins())
+            vd = self._validate_for_plugins()
+            if vd.has_errors:  # Terraform reports validation's errors alone, without "Planning failed"
+                return Plan(errored=True, validation_failed=True), diags.append(vd)
         if diags.has_errors:
             return Plan(errored=True), diags
         if destroy and refresh and not prior.is_empty():
@@ -330,11 +332,22 @@ class Context:
 
     def _finish_plan(self, plan: Plan, ctx: WalkContext, prior: State) -> None:
         plan.changes = sorted(ctx.changes.values(), key=_change_sort_key)
-        for ch in plan.changes:  # which attributes the plan renderer shows as write-only
-            schema = ctx.schema_for(ch.provider, ch.addr.resource) if ch.mode == "managed" else None
-            ch.write_only = sorted(n for n, a in schema.block.attributes.items() if a.write_only) if schema else []
-            if schema is not None and schema.block.blocks:
-                ch.blocks = block_structure(schema.block)
+        # per schema, what the plan renderer needs of it: the write-only attributes, whether it is
+        # legacy-shaped, its nested blocks (computed once: a plan may hold 20,000 changes)
+        render_facts: dict[int, tuple[list[str], bool, dict]] = {}
+        for ch in plan.changes:
+            schema = ctx.schema_for(ch.provider, ch.addr.resource)
+            if schema is None:
+                ch.write_only = []
+                continue
+            facts = render_facts.get(id(schema))
+            if facts is None:
+                block = schema.block
+                facts = render_facts[id(schema)] = (
+                    sorted(n for n, a in block.attributes.items() if a.write_only), not non_legacy(block),
+                    block_structure(block) if block.blocks else {})
+            wo, ch.legacy, ch.blocks = facts
+            ch.write_only = list(wo) if ch.mode == "managed" else []
         plan.expansions = {ra: (e.mode, list(e.keys)) for ra, e in ctx.resource_expansions.items() if not e.unknown}
         plan.drift = list(ctx.drift)
         plan.prior_state = prior

@@ -16,6 +16,9 @@ Terraform is one of its clients, so a mistake in those definitions shows as Terr
     tag { key = "..." value = "..." }  a set block
     opts { level = 1 token_wo = "..." } a single block with a write-only attribute (logged too)
   }
+  data "tfident_lookup" "x" {          answers with result = "found-<name>"; a list block
+    name = "..."                       filter { key, values } and a single block mode { strict,
+  }                                    pin (sensitive) }
   ephemeral "tfident_later" "x" {      answers OpenEphemeralResource with `deferred` (reason
     name   = "..."                     RESOURCE_CONFIG_UNKNOWN) when defer is true
     defer  = true
@@ -64,6 +67,14 @@ THING = P.message("Schema")(version=0, block=_block(
 LATER = P.message("Schema")(version=0, block=_block(
     _attr("name", "string", required=True), _attr("defer", "bool", optional=True),
     _attr("value", "string", computed=True)))
+FILTER = NB(type_name="filter", nesting=NB.NestingMode.Value("LIST"),
+           block=_block(_attr("key", "string", required=True), _attr("values", ["list", "string"], optional=True)))
+MODE = NB(type_name="mode", nesting=NB.NestingMode.Value("SINGLE"),
+          block=_block(_attr("strict", "bool", optional=True), _attr("pin", "string", optional=True,
+                                                                      sensitive=True)))
+LOOKUP = P.message("Schema")(version=0, block=_block(
+    _attr("name", "string", required=True), _attr("result", "string", computed=True),
+    blocks=(FILTER, MODE)))
 PROVIDER = P.message("Schema")(version=0, block=_block())
 
 
@@ -106,6 +117,7 @@ class TfIdent:
     def GetProviderSchema(self, req: Any) -> Any:
         return {"provider": PROVIDER, "resource_schemas": {"tfident_thing": THING},
                 "ephemeral_resource_schemas": {"tfident_later": LATER},
+                "data_source_schemas": {"tfident_lookup": LOOKUP},
                 "server_capabilities": P.message("ServerCapabilities")()}
 
     def GetResourceIdentitySchemas(self, req: Any) -> Any:
@@ -216,6 +228,14 @@ class TfIdent:
         _log("ident.log", json.dumps({"call": "close"}))
         return {}
 
+    def ValidateDataResourceConfig(self, req: Any) -> Any:
+        return {}
+
+    def ReadDataSource(self, req: Any) -> Any:
+        config = _value(req.config)
+        _log("ident.log", json.dumps({"call": "read_data", "name": config["name"]}))
+        return {"state": _dv(dict(config, result=f"found-{config['name']}"))}
+
     def StopProvider(self, req: Any) -> Any:
         return {}
 
@@ -233,7 +253,8 @@ class TfIdent:
 RPCS = ["GetProviderSchema", "GetResourceIdentitySchemas", "UpgradeResourceIdentity", "ValidateProviderConfig",
         "ConfigureProvider", "ValidateResourceConfig", "ValidateEphemeralResourceConfig", "UpgradeResourceState",
         "ImportResourceState", "ReadResource", "PlanResourceChange", "ApplyResourceChange",
-        "OpenEphemeralResource", "CloseEphemeralResource", "StopProvider"]
+        "OpenEphemeralResource", "CloseEphemeralResource", "ValidateDataResourceConfig", "ReadDataSource",
+        "StopProvider"]
 
 
 def main() -> None:

@@ -20,8 +20,10 @@ from typing import Any
 
 from tfconsole.lang.values import is_null, unmark, unmark_deep
 
+from .views import legacy_nulls
+
 WRITE_ONLY = "(write-only attribute)"
-_SYMBOL = {"create": "+", "delete": "-", "update": "~", "noop": " "}
+_SYMBOL = {"create": "+", "delete": "-", "update": "~", "noop": " ", "read": "<="}
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,7 @@ class Drawing:
     attr_line: Callable[..., str]  # "<col>S key = text"
     key: Callable[[str], str]  # an attribute name as written
     is_unknown: Callable[[Any], bool]
+    legacy: bool = False  # the resource's schema is legacy-shaped: "" is drawn as null
 
 
 def _combine(current: str, child: str) -> str:
@@ -45,7 +48,7 @@ def _combine(current: str, child: str) -> str:
 
 
 def block_lines(blocks: dict[str, Any], before: Any, after: Any, col: int, show_unchanged: bool,
-                has_attributes: bool, views: Drawing) -> tuple[str, list[str]]:
+                has_attributes: bool, views: Drawing, legacy: bool | None = None) -> tuple[str, list[str]]:
     """(the blocks' combined action, the lines of every nested block of one (resource or block)
     body, drawn at column col, with the unchanged-blocks note)."""
     out: list[str] = []
@@ -54,8 +57,21 @@ def block_lines(blocks: dict[str, Any], before: Any, after: Any, col: int, show_
     for name in sorted(blocks):
         desc = blocks[name]
         group_started = False  # each block type's group is set apart from what precedes it
-        for label, b, a in _elements(desc["nesting"], _get(before, name), _get(after, name)):
-            elem_action, lines = _element(name, label, b, a, desc, col, show_unchanged, views)
+        b_all, a_all = _get(before, name), _get(after, name)
+        if views.is_unknown(a_all):
+            # a dynamic block over a collection not known yet: one line, drawn with the action of
+            # the block that holds it (known once its other contents are), then what it replaces
+            if not group_started and has_attributes:
+                out.append("")
+            group_started = True
+            out.append(PendingUnknown(col, name))
+            a_all = None
+        b_sens, a_sens = _marked(before, name), _marked(after, name)
+        for label, b, a in _elements(desc["nesting"], b_all, a_all):
+            elem_legacy = (views.legacy if legacy is None else legacy) and not desc.get("non_legacy", False)
+            elem_action, lines = _element(name, label, b, a, desc, col, show_unchanged, views, elem_legacy)
+            if b_sens or a_sens:
+                elem_action, lines = _sensitive(name, label, elem_action, lines, b_sens, a_sens, col)
             action = _combine(action, elem_action)
             if elem_action == "noop" and not show_unchanged:
                 hidden += 1
@@ -68,6 +84,63 @@ def block_lines(blocks: dict[str, Any], before: Any, after: Any, col: int, show_
         out.append("")
         out.append(f"{' ' * (col + 2)}# ({hidden} unchanged block{'s' if hidden != 1 else ''} hidden)")
     return action, out
+
+
+class PendingUnknown(str):
+    """The line of a whole block collection not known yet, waiting for its holder's action."""
+
+    col: int
+    name: str
+
+    def __new__(cls, col: int, name: str) -> "PendingUnknown":
+        obj = super().__new__(cls, "")
+        obj.col, obj.name = col, name
+        return obj
+
+    def draw(self, action: str) -> str:
+        sym = _SYMBOL.get(action, "+")
+        pad = " " * (self.col - len(sym) + 1)
+        return f"{pad}{sym} {self.name} (known after apply)"
+
+
+def resolve(lines: list[str], action: str) -> list[str]:
+    """lines with each pending unknown-collection line drawn with the holder's action."""
+    return [ln.draw(action) if type(ln) is PendingUnknown else ln for ln in lines]
+
+
+def _marked(value: Any, name: str) -> bool:
+    """Whether the whole collection of blocks `name` is marked sensitive in value (a set of
+    blocks holding a sensitive value is: a set cannot hold marked elements)."""
+    if value is None:
+        return False
+    v = unmark(value)[0]
+    return isinstance(v, dict) and unmark(v.get(name))[1] != 0
+
+
+def _sensitive(name: str, label: str, action: str, drawn: list[str], b_sens: bool, a_sens: bool,
+               col: int) -> tuple[str, list[str]]:
+    """A block of a sensitive collection, drawn as Terraform draws it: no contents; a warning
+    when its sensitivity changes."""
+    shown = (action == "create" and a_sens) or (action == "delete" and b_sens) or \
+        (action in ("update", "noop") and (a_sens or b_sens))
+    if not shown:
+        return action, drawn
+    if action == "noop" and b_sens != a_sens:
+        action = "update"
+    pad = " " * col
+    lines = []
+    if b_sens != a_sens and action not in ("create", "delete"):
+        if b_sens:
+            lines += [f"{pad}# Warning: this block will no longer be marked as sensitive",
+                      f"{pad}# after applying this change."]
+        else:
+            lines += [f"{pad}# Warning: this block will be marked as sensitive and will not",
+                      f"{pad}# display in UI output after applying this change."]
+    lines += [f"{pad}{_SYMBOL[action]} {name}{label} {{",
+              f"{pad}    # At least one attribute in this block is (or was) sensitive,",
+              f"{pad}    # so its contents will not be displayed.",
+              f"{pad}  }}"]
+    return action, lines
 
 
 def _get(value: Any, name: str) -> Any:
@@ -101,7 +174,7 @@ def _elements(nesting: str, b: Any, a: Any) -> list[tuple[str, Any, Any]]:
 
 
 def _element(name: str, label: str, b: Any, a: Any, desc: dict[str, Any], col: int, show_unchanged: bool,
-             views: Drawing) -> tuple[str, list[str]]:
+             views: Drawing, legacy: bool = False) -> tuple[str, list[str]]:
     """(the element's action, its lines): header, attributes, nested blocks, closing brace."""
     b = unmark(b)[0] if b is not None else None
     a = unmark(a)[0] if a is not None else None
@@ -113,16 +186,24 @@ def _element(name: str, label: str, b: Any, a: Any, desc: dict[str, Any], col: i
     inner = col + 4
     for n in names:
         bv, av = (b or {}).get(n), (a or {}).get(n)
+        # whether it is drawn goes by the values; what is drawn, for a legacy schema, has "" as null
+        sb, sa = (legacy_nulls(bv), legacy_nulls(av)) if legacy else (bv, av)
         if action == "create":
             if is_null(unmark(av)[0]) and not views.is_unknown(av):
                 continue
-            attrs.append((n, "create", [views.render(av, inner, "+")]))
+            if is_null(unmark(sa)[0]) and not views.is_unknown(sa):
+                attrs.append((n, "noop", []))
+                continue
+            attrs.append((n, "create", [views.render(sa, inner, "+")]))
         elif action == "delete":
             if is_null(unmark(bv)[0]):
                 continue
-            attrs.append((n, "delete", [views.render(bv, inner, "-") + " -> null"]))
+            if is_null(unmark(sb)[0]):
+                attrs.append((n, "noop", []))
+                continue
+            attrs.append((n, "delete", [views.render(sb, inner, "-") + " -> null"]))
         else:
-            got = views.diff_attr(inner, n, 0, bv, av, "", identifying=show_unchanged or n in ("id", "name", "tags"))
+            got = views.diff_attr(inner, n, 0, sb, sa, "", identifying=show_unchanged or n in ("id", "name", "tags"))
             if got == ["\x00hidden"]:
                 if is_null(unmark_deep(bv)[0]) and is_null(unmark_deep(av)[0]):
                     continue
@@ -130,7 +211,8 @@ def _element(name: str, label: str, b: Any, a: Any, desc: dict[str, Any], col: i
             else:
                 sym = got[0][inner:inner + 1]
                 attrs.append((n, {"+": "create", "-": "delete", "~": "update"}.get(sym, "noop"), got))
-    child_action, child_lines = block_lines(nested, b, a, inner, show_unchanged, bool(attrs or write_only), views)
+    child_action, child_lines = block_lines(nested, b, a, inner, show_unchanged, bool(attrs or write_only), views,
+                                            legacy)
     for act in [t[1] for t in attrs] + [child_action]:
         action = _combine(action, act)
     wo_action = "noop" if action == "update" else action
@@ -144,6 +226,9 @@ def _element(name: str, label: str, b: Any, a: Any, desc: dict[str, Any], col: i
         if act == "noop" and not show_unchanged and n not in ("id", "name", "tags"):
             hidden += 1
             continue
+        while len(got) > 1 and got[0].startswith(" " * inner + "# "):  # warnings above the attribute
+            lines.append(got[0])
+            got = got[1:]
         if got and got[0].startswith(" " * inner) and len(got) == 1 and got[0][inner + 2:].startswith(views.key(n)):
             # a line _diff_attr drew: realign its key to this block's width
             text = got[0][inner + 2:].split(" = ", 1)[1]
@@ -153,6 +238,6 @@ def _element(name: str, label: str, b: Any, a: Any, desc: dict[str, Any], col: i
             lines.append(views.attr_line(inner, _SYMBOL[act], n, width, text))
     if hidden:
         lines.append(f"{' ' * (inner + 2)}# ({hidden} unchanged attribute{'s' if hidden != 1 else ''} hidden)")
-    lines.extend(child_lines)
+    lines.extend(resolve(child_lines, action))
     lines.append(f"{' ' * (col + 2)}}}")
     return action, lines

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from typing import TYPE_CHECKING, Any
 
 from tfconsole.diags import Diagnostics
@@ -36,6 +37,7 @@ class CLIHook(Hook):
         self.stream = stream
         self.lock = threading.Lock()
         self._flush_due = False
+        self._reads: dict[str, float] = {}  # data source reads under way: when each started
 
     def _p(self, s: str) -> None:
         if self.stream is None:
@@ -97,10 +99,20 @@ class CLIHook(Hook):
         self._p(f"{addr}: Provisioning with '{provisioner}'...")
 
     def pre_refresh(self, addr: str, id_hint: str | None) -> None:
-        if addr.startswith("data.") or ".data." in addr:
+        if _is_data(addr):  # a data source read: Terraform reports it as an apply of "read"
+            self._reads[addr] = time.monotonic()
             self._p(f"{addr}: Reading...")
         else:
             self._p(f"{addr}: Refreshing state...{f' [id={id_hint}]' if id_hint else ''}")
+
+    def post_refresh(self, addr: str, id_hint: str | None = None) -> None:
+        if _is_data(addr):
+            started = self._reads.pop(addr, None)
+            self.post_apply(addr, "read", time.monotonic() - started if started else 0.0, None, id_hint)
+
+
+def _is_data(addr: str) -> bool:
+    return addr.startswith("data.") or ".data." in addr
 
 
 class CLIView(OperationView):

@@ -205,13 +205,24 @@ class CLI:
         return st or State(), True
 
     def decoder(self) -> Callable:
-        from tfconsole.providers.registry import ProviderSession
-
         from .views import state_decoder
 
-        session = ProviderSession(".")
-        self._contexts.append(session)  # closed with the command
-        return state_decoder(session)
+        return state_decoder(self._schema_session())
+
+    def block_finder(self) -> Callable:
+        """blocks(addr, provider): the nested blocks `show` draws as blocks."""
+        from .views import state_shapes
+
+        return state_shapes(self._schema_session())
+
+    def _schema_session(self) -> Any:
+        session = getattr(self, "_session", None)
+        if session is None:
+            from tfconsole.providers.registry import ProviderSession
+
+            session = self._session = ProviderSession(".")
+            self._contexts.append(session)  # closed with the command
+        return session
 
     # ------------------------------------------------------------------ commands
     def cmd_version(self, a: Args) -> int:
@@ -425,15 +436,45 @@ class CLI:
         if state.is_empty() and not state.outputs:
             self.out("No state.")
             return
-        decode = self.decoder()
-        for addr, inst in sorted(state.all_instances(), key=lambda x: str(x[0])):
-            if inst.current is None:
-                continue
+        from tfconsole.addrs import key_str
+
+        decode, blocks = self.decoder(), self.block_finder()
+        # Terraform's order: the root module's resources, then each child module's, depth
+        # first; a module after the first to print starts with one more blank line
+        shown = sorted(((tuple((n, key_str(k)) for n, k in addr.module.steps), str(addr.resource), addr, inst)
+                        for addr, inst in state.all_instances() if inst.current is not None),
+                       key=lambda x: (x[0], x[1]))
+        module = None
+        for i, (steps, _, addr, inst) in enumerate(shown):
+            if i:
+                self.out("" if steps == module else "\n")
+            module = steps
             rs = state.resources[addr.abs_resource()]
             v = decode(addr, rs.provider, inst.current)
-            self.out(render_state_instance(addr, v))
+            self.out(render_state_instance(addr, v, shape=blocks(addr, rs.provider)))
+        if state.outputs:
             self.out("")
-        self._print_outputs(state)
+        self._print_state_outputs(state)
+
+    def _print_state_outputs(self, state: Any) -> None:
+        """`show`'s outputs: drawn as the plan draws values (not as `output` prints them)."""
+        from tfconsole.lang.types import type_from_json
+        from tfconsole.lang.values import from_json_typed
+
+        from .views import render_value
+
+        if not state.outputs:
+            return
+        self.out("\nOutputs:\n")
+        for name, o in sorted(state.outputs.items()):
+            if o.sensitive:
+                val = "(sensitive value)"
+            else:
+                try:
+                    val = render_value(from_json_typed(o.value, type_from_json(o.type)), 0, plain=True)
+                except (ValueError, TypeError):  # a type that does not fit its value: shown as stored
+                    val = render_value(o.value, 0, plain=True)
+            self.out(f"{name} = {val}")
 
     def _show_file(self, a: Args, path: str) -> int:
         """show PLANFILE (or a state file, as Terraform also accepts)."""
@@ -580,7 +621,7 @@ class CLI:
             return 1
         rs = state.resources[addr.abs_resource()]
         v = self.decoder()(addr, rs.provider, obj)
-        self.out(render_state_instance(addr, v))
+        self.out(render_state_instance(addr, v, shape=self.block_finder()(addr, rs.provider)))
         return 0
 
     def _edited(self, res: Any) -> int:

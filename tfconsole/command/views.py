@@ -95,7 +95,9 @@ def format_diagnostics(diags: Diagnostics, files: dict[str, str] | None = None, 
 # values in plan diffs
 
 
-def render_value(v: Any, indent: int = 0) -> str:
+def render_value(v: Any, indent: int = 0, plain: bool = False) -> str:
+    """A value as the plan shows it after `key = `, its key's action symbol at column indent;
+    plain: as `show` draws state, without symbol columns (key at column indent)."""
     v, marked = unmark(v)
     if marked:
         return "(sensitive value)"
@@ -112,21 +114,23 @@ def render_value(v: Any, indent: int = 0) -> str:
         if "\n" in v and v.endswith("\n"):
             pad = " " * (indent + 4)
             body = "\n".join(pad + ln for ln in v[:-1].split("\n"))
-            return f"<<-EOT\n{body}\n{' ' * (indent + 2)}EOT"
+            return f"<<-EOT\n{body}\n{' ' * (indent + (0 if plain else 2))}EOT"
         return _quote(v)
     if t in (list, TList, TSet):
         if not v:
             return "[]"
         pad = " " * (indent + 4)
-        items = [f"{pad}{render_value(x, indent + 4)}," for x in v]
-        return "[\n" + "\n".join(items) + "\n" + " " * (indent + 2) + "]"
+        items = [f"{pad}{render_value(x, indent + 4, plain)}," for x in v]
+        return "[\n" + "\n".join(items) + "\n" + " " * (indent + (0 if plain else 2)) + "]"
     if t in (dict, TMap):
+        if plain and t is dict:  # state shows an object without its null attributes
+            v = {k: x for k, x in v.items() if not is_null(unmark(x)[0])}
         if not v:
             return "{}"
         pad = " " * (indent + 4)
         width = max(len(_key(k)) for k in v)
-        items = [f"{pad}{_key(k).ljust(width)} = {render_value(x, indent + 4)}" for k, x in v.items()]
-        return "{\n" + "\n".join(items) + "\n" + " " * (indent + 2) + "}"
+        items = [f"{pad}{_key(k).ljust(width)} = {render_value(x, indent + 4, plain)}" for k, x in v.items()]
+        return "{\n" + "\n".join(items) + "\n" + " " * (indent + (0 if plain else 2)) + "}"
     return str(v)
 
 
@@ -223,6 +227,10 @@ def render_change(ch: ResourceInstanceChange) -> str:
     lines.append(f"{sym if a is Action.FORGET else sym.rjust(3)} {kind} \"{res.type}\" \"{res.name}\" {{")
     before = redact_echoes(ch.before) or {}
     after = redact_echoes(ch.after if a is not Action.FORGET else ch.before) or {}
+    # what is drawn: in a legacy-shaped schema, empty strings as null (whether an attribute is
+    # drawn at all still goes by the values themselves, as Terraform's renderer decides it)
+    shown_b = {k: legacy_nulls(v) for k, v in before.items()} if ch.legacy else before
+    shown_a = {k: legacy_nulls(v) for k, v in after.items()} if ch.legacy else after
     names = sorted((set(before) | set(after)) - set(ch.blocks))
     replace_attrs = {p[0] for p in ch.replace_paths if p}
     body: list[str] = []
@@ -257,16 +265,23 @@ def render_change(ch: ResourceInstanceChange) -> str:
         if a is Action.DELETE:
             if n not in visible:  # null before
                 continue
-            body.append(_attr_line(col, "-", n, width, _render(b, col, "-") + " -> null"))
+            if is_null(unmark(shown_b.get(n))[0]):  # legacy: an empty string, unchanged
+                hidden += 1
+                continue
+            body.append(_attr_line(col, "-", n, width, _render(shown_b.get(n), col, "-") + " -> null"))
         elif a in (Action.CREATE, Action.READ):
             if n not in visible:  # null (and known) after
                 continue
-            body.append(_attr_line(col, "+", n, width, _render(af, col, "+")))
+            shown = shown_a.get(n)
+            if is_null(unmark(shown)[0]) and not _is_unknown(shown):  # legacy: an empty string, unchanged
+                hidden += 1
+                continue
+            body.append(_attr_line(col, "+", n, width, _render(shown, col, "+")))
         else:
             # Terraform's renderer does not annotate dynamically-typed attributes
             note = " # forces replacement" if n in replace_attrs and not _is_dynamic_attr(ch, n) else ""
             # an import shows every attribute it keeps (Terraform's ShowUnchangedChildren)
-            got = _diff_attr(col, n, width, b, af, note,
+            got = _diff_attr(col, n, width, shown_b.get(n), shown_a.get(n), note,
                              identifying=n in ("id", "name", "tags") or ch.importing is not None)
             if got == ["\x00hidden"]:
                 if not is_null(unmark(b)[0]):
@@ -277,12 +292,13 @@ def render_change(ch: ResourceInstanceChange) -> str:
     if hidden:
         lines.append(f"        # ({hidden} unchanged attribute{'s' if hidden != 1 else ''} hidden)")
     if ch.blocks:
-        from .blockdiff import Drawing, block_lines
+        from .blockdiff import Drawing, block_lines, resolve
 
-        drawing = Drawing(_render, _diff_attr, _attr_line, _key, _is_unknown)
-        lines.extend(block_lines(ch.blocks, before if a is not Action.CREATE else None,
-                                 after if a not in (Action.DELETE, Action.FORGET) else None, 6,
-                                 ch.importing is not None, bool(keys), drawing)[1])
+        drawing = Drawing(_render, _diff_attr, _attr_line, _key, _is_unknown, ch.legacy)
+        top = "create" if a in (Action.CREATE, Action.READ) else "delete" if a is Action.DELETE else "update"
+        lines.extend(resolve(block_lines(ch.blocks, before if a is not Action.CREATE else None,
+                                         after if a not in (Action.DELETE, Action.FORGET) else None, 6,
+                                         ch.importing is not None, bool(keys), drawing)[1], top))
     lines.append("    }")
     return "\n".join(lines)
 
@@ -366,6 +382,9 @@ def _diff_attr(col: int, key: str, width: int, b: Any, a: Any, note: str, identi
     """Lines for one attribute of an update/replace (or the marker "\x00hidden" when unchanged)."""
     bu, bm = unmark_deep(b)
     au, am = unmark_deep(a)
+    b_sens, a_sens = _shallow_sensitive(b), _shallow_sensitive(a)
+    if b_sens or a_sens:
+        return _diff_sensitive(col, key, width, bu, au, _is_unknown(a), b_sens, a_sens, note, identifying)
     if is_null(bu) and is_null(au) and not _is_unknown(a):
         return ["\x00hidden"]
     if not _is_unknown(a) and _equal_typed(bu, au) and bm == am:
@@ -389,6 +408,63 @@ def _diff_attr(col: int, key: str, width: int, b: Any, a: Any, note: str, identi
         if isinstance(b0, list) and isinstance(a0, list) and is_wholly_known_plain(a0):
             return [_attr_line(col, "~", key, width, _diff_list(col, b0, a0), note)]
     return [_attr_line(col, "~", key, width, f"{_render(b, col, '-')} -> {_render(a, col, '+')}", note)]
+
+
+def legacy_nulls(v: Any) -> Any:
+    """v with every empty string (at any depth) as null: how Terraform's renderer shows the
+    values of a legacy-shaped schema (plans.non_legacy), whose SDK may return either."""
+    inner, marks = unmark(v)
+    t = type(inner)
+    if t is str:
+        out: Any = None if inner == "" else inner
+    elif t in (list, TList, TSet):
+        items = [legacy_nulls(x) for x in inner]
+        out = items if t is list else TList(items, inner.etype) if t is TList else TSet(items, inner.etype, ordered=True)
+    elif t in (dict, TMap):
+        out = {k: legacy_nulls(x) for k, x in inner.items()}
+        if t is TMap:
+            out = TMap(out, inner.etype)
+    else:
+        return v
+    return Sensitive(out, marks) if marks else out
+
+
+def _shallow_sensitive(v: Any) -> bool:
+    from tfconsole.lang.values import SENSITIVE
+
+    return bool(unmark(v)[1] & SENSITIVE)
+
+
+def _diff_sensitive(col: int, key: str, width: int, bu: Any, au: Any, unknown_after: bool, b_sens: bool,
+                    a_sens: bool, note: str, identifying: bool) -> list[str]:
+    """A sensitive attribute (before, after or both), as Terraform's sensitive renderer draws
+    it: never its value, a warning when its sensitivity changes."""
+    b_null, a_null = is_null(bu), is_null(au) and not unknown_after
+    if b_null and a_null:
+        inner = "noop"
+    elif b_null:
+        inner = "create"
+    elif a_null:
+        inner = "delete"
+    else:
+        inner = "noop" if not unknown_after and _equal_typed(bu, au) else "update"
+    action = "update" if inner == "noop" and b_sens != a_sens and not (b_null and a_null) else inner
+    if action == "noop" and not identifying:
+        return ["\x00hidden"]
+    sym = {"create": "+", "delete": "-", "update": "~", "noop": " "}[action]
+    lines = []
+    if b_sens != a_sens and inner not in ("create", "delete"):
+        pad = " " * col
+        if b_sens:
+            lines += [f"{pad}# Warning: this attribute value will no longer be marked as sensitive",
+                      f"{pad}# after applying this change."]
+        else:
+            lines += [f"{pad}# Warning: this attribute value will be marked as sensitive and will not",
+                      f"{pad}# display in UI output after applying this change."]
+        if inner == "noop":
+            lines[-1] += " The value is unchanged."
+    text = "(sensitive value)" + (" -> null" if action == "delete" else "")
+    return lines + [_attr_line(col, sym, key, width, text, note)]
 
 
 def is_wholly_known_plain(v: Any) -> bool:
@@ -553,20 +629,76 @@ def state_decoder(session: Any) -> Any:
     return decode
 
 
-def render_state_instance(addr: Any, value: dict[str, Any], deposed: str | None = None) -> str:
-    """`terraform state show` / `show` form of one object."""
+def render_state_instance(addr: Any, value: dict[str, Any], deposed: str | None = None,
+                          shape: dict[str, Any] | None = None) -> str:
+    """`terraform state show` / `show` form of one object. shape: what the schema says of its
+    body (state_shapes): nested blocks are drawn as blocks, write-only attributes as such, and
+    a legacy-shaped schema's empty strings as null."""
     res = addr.resource
     kind = "data" if res.mode == "data" else "resource"
     head = f"# {addr}:" if not deposed else f"# {addr}: (deposed object {deposed})"
     lines = [head, f"{kind} \"{res.type}\" \"{res.name}\" {{"]
-    value = redact_echoes(value) or {}
-    rows = [(k, v) for k, v in sorted(value.items()) if not is_null(unmark(v)[0])]
-    if rows:
-        width = max(len(k) for k, _ in rows)
-        for k, v in rows:
-            lines.append(f"    {k.ljust(width)} = {render_value(v, 2)}")
+    shape = shape or {}
+    lines.extend(_state_body(redact_echoes(value) or {}, shape, 4, not shape.get("non_legacy", True)))
     lines.append("}")
     return "\n".join(lines)
+
+
+def _state_body(value: dict[str, Any], shape: dict[str, Any], col: int, legacy: bool) -> list[str]:
+    """The attributes (null ones left out) then the nested blocks of one body, at column col."""
+    blocks = shape.get("blocks") or {}
+    write_only = set(shape.get("write_only") or ())
+    rows = [(k, render_value(legacy_nulls(v) if legacy else v, col, plain=True)) for k, v in sorted(value.items())
+            if k not in blocks and k not in write_only and not is_null(unmark(v)[0])]
+    rows = sorted(rows + [(k, "(write-only attribute)") for k in write_only])
+    lines = []
+    if rows:
+        width = max(len(_key(k)) for k, _ in rows)
+        lines += [f"{' ' * col}{_key(k).ljust(width)} = {text}" for k, text in rows]
+    pad = " " * col
+    for name in sorted(blocks):
+        desc = blocks[name]
+        inner, marks = unmark(value.get(name))
+        if inner is None or is_null(inner) or type(inner) is Unknown:
+            continue
+        if desc["nesting"] in ("single", "group"):
+            elems = [("", inner)]
+        elif desc["nesting"] == "map":
+            elems = [(" " + json.dumps(k, ensure_ascii=False), x) for k, x in sorted(inner.items())]
+        else:
+            elems = [("", x) for x in inner]
+        if elems and lines:
+            lines.append("")
+        for label, elem in elems:
+            elem, elem_marks = unmark(elem)
+            lines.append(f"{pad}{name}{label} {{")
+            if marks or elem_marks:
+                lines += [f"{pad}  # At least one attribute in this block is (or was) sensitive,",
+                          f"{pad}  # so its contents will not be displayed."]
+            elif isinstance(elem, dict):
+                lines.extend(_state_body(elem, desc, col + 4, legacy and not desc.get("non_legacy", False)))
+            lines.append(f"{pad}}}")
+    return lines
+
+
+def state_shapes(session: Any) -> Any:
+    """shape(addr, provider) -> what render_state_instance needs of the instance's schema (its
+    nested blocks, write-only attributes, whether it is legacy-shaped); {} without a schema."""
+    from tfconsole.plans import block_structure, non_legacy
+    from tfconsole.walk.context import provider_source_of
+
+    def shape(addr: Any, provider: str) -> dict[str, Any]:
+        schemas = session.schemas(provider_source_of(provider))
+        if schemas is None:
+            return {}
+        schema = schemas[0 if addr.resource.mode == "managed" else 1].get(addr.resource.type)
+        if schema is None:
+            return {}
+        block = schema.block
+        return {"blocks": block_structure(block), "non_legacy": non_legacy(block),
+                "write_only": sorted(n for n, a in block.attributes.items() if a.write_only)}
+
+    return shape
 
 
 def _no_changes(headline: str, text: str) -> str:
@@ -668,7 +800,8 @@ def render_output_changes(ocs: list[Any], all_changes: list[Any] | None = None) 
         o = _as_json_shaped(o)
         if o.sensitive:
             sym = {Action.CREATE: "+", Action.UPDATE: "~", Action.DELETE: "-"}.get(o.action, " ")
-            out.append(_attr_line(2, sym, o.name, width, "(sensitive value)"))
+            out.append(_attr_line(2, sym, o.name, width,
+                                  "(sensitive value)" + (" -> null" if o.action is Action.DELETE else "")))
         elif o.action is Action.DELETE:
             out.append(_attr_line(2, "-", o.name, width, _render(o.before, 2, "-") + " -> null"))
         elif o.action is Action.UPDATE and is_wholly_known_plain(o.after) and not unmark_deep(o.before)[1] \

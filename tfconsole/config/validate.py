@@ -11,6 +11,7 @@ from tfconsole.diags import Diagnostics
 from tfconsole.lang import ast as A
 from tfconsole.providers.interface import BlockSchema, Schema
 
+from . import dynblock
 from .body import Body
 from .model import Module, ResourceConfig
 
@@ -25,7 +26,7 @@ def validate_module_tree(root: Module, schema_for: SchemaLookup) -> Diagnostics:
             if schema is not None:
                 _check_body(rc.body, schema.block, diags, rc)
                 _check_ignore_changes(rc, schema.block, diags)
-            _check_refs(mod, _exprs_of_resource(rc), diags, own=rc)
+            _check_refs(mod, _exprs_of_resource(rc), diags, own=rc, iterators=dynblock.iterator_names(rc.body))
         for loc in mod.locals.values():
             _check_refs(mod, [loc.expr], diags)
         for out in mod.outputs.values():
@@ -81,23 +82,27 @@ def _check_body(body: Body, schema: BlockSchema, diags: Diagnostics, rc: Resourc
         if s.required and name not in body.attributes:
             diags.error("Missing required argument",
                         f"The argument \"{name}\" is required, but no definition was found.", rc.range, address=addr)
-    for blk in body.blocks:
-        nb = schema.blocks.get(blk.type)
+    for kind, inner, blk in dynblock.blocks_for_check(body):
+        nb = schema.blocks.get(kind)
+        if nb is None and dynblock.is_dynamic(blk):
+            continue  # expanding it reports this, in the validate walk (where Terraform does)
         if nb is None:
-            diags.error("Unsupported block type", f"Blocks of type \"{blk.type}\" are not expected here.",
+            diags.error("Unsupported block type", f"Blocks of type \"{kind}\" are not expected here.",
                         blk.range, address=addr)
         else:
-            _check_body(blk.body, nb.block, diags, rc)
+            _check_body(inner, nb.block, diags, rc)
 
 
 def _check_refs(mod: Module, exprs: list[A.Expr | None], diags: Diagnostics,
-                own: ResourceConfig | None = None) -> None:
+                own: ResourceConfig | None = None, iterators: set[str] = frozenset()) -> None:  # type: ignore[assignment]
     where = "the root module" if mod.path.is_root else str(mod.path)
     for e in exprs:
         if e is None:
             continue
         for ref in A.references(e):
             root, steps = ref.root, ref.steps
+            if root in iterators:  # a dynamic block's iteration variable
+                continue
             first = steps[0].name if steps and isinstance(steps[0], A.AttrStep) else None
             if root == "var" and first and first not in mod.variables:
                 diags.error("Reference to undeclared input variable",

@@ -1088,6 +1088,9 @@ def _conditional(e: A.Conditional, s: Scope) -> Any:
         fv = ev(e.false, s)
     except EvalError as exc:
         ferr = exc
+    # the result carries the marks of the condition and of both results, whichever is chosen
+    # (HCL's: a consumer must handle either branch's marks anyway)
+    cm |= (unmark(tv)[1] if terr is None else 0) | (unmark(fv)[1] if ferr is None else 0)
     if type(c) is Unknown:
         if terr:
             raise terr

@@ -104,6 +104,9 @@ class ResourceInstanceChange:
     before_identity: Any = None
     after_identity: Any = None
     identity_version: int = 0
+    # the resource type's schema has none of the newer features (non_legacy): Terraform's plan
+    # renderer then shows an empty string as null, as the legacy SDK cannot tell them apart
+    legacy: bool = False
 
     @property
     def address(self) -> str:
@@ -116,11 +119,43 @@ class ResourceInstanceChange:
 
 def block_structure(block: Any) -> dict[str, Any]:
     """A schema block's nested blocks, as JSON data for the plan renderer: name -> {nesting,
-    write_only (attribute names), blocks (the same, nested)}."""
+    write_only (attribute names), non_legacy (see non_legacy), blocks (the same, nested)}."""
     return {name: {"nesting": nb.nesting,
                    "write_only": sorted(n for n, a in nb.block.attributes.items() if a.write_only),
+                   "non_legacy": non_legacy(nb.block),
                    "blocks": block_structure(nb.block)}
             for name, nb in sorted(block.blocks.items())}
+
+
+def non_legacy(block: Any) -> bool:
+    """Whether a schema block uses what the legacy SDK could not express (Terraform's renderer
+    decides by this whether "" is shown as null): map or group nested blocks, nested attribute
+    types, dynamic, object or tuple types, collections of non-primitive collections."""
+    from tfconsole.lang.types import DynamicType, ListType, MapType, ObjectType, PrimitiveType, SetType, TupleType
+
+    if any(nb.nesting in ("map", "group") for nb in block.blocks.values()):
+        return True
+    collections = (ListType, SetType, MapType)
+
+    def has_dynamic(t: Any) -> bool:
+        if isinstance(t, DynamicType):
+            return True
+        if isinstance(t, collections):
+            return has_dynamic(t.elem)
+        if isinstance(t, ObjectType):
+            return any(has_dynamic(x) for _, x in t.attrs)
+        if isinstance(t, TupleType):
+            return any(has_dynamic(x) for x in t.elems)
+        return False
+
+    for attr in block.attributes.values():
+        t = attr.type
+        if getattr(attr, "nested", None) is not None or has_dynamic(t) or isinstance(t, (ObjectType, TupleType)):
+            return True
+        if isinstance(t, collections) and isinstance(t.elem, collections) and \
+                not isinstance(t.elem.elem, PrimitiveType):
+            return True
+    return False
 
 
 @dataclass(frozen=True)

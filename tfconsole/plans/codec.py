@@ -331,6 +331,7 @@ def encode_change(ch: ResourceInstanceChange) -> dict:
         "generated_config": ch.generated_config,
         "import_private": _encode_private(ch.import_private),
         "write_only": list(ch.write_only),
+        "legacy": ch.legacy,
     }
 
 
@@ -379,6 +380,7 @@ def _change(j: Any, where: str | None) -> ResourceInstanceChange:
         blocks=_blocks(field(j, "blocks", dict, where, optional=True) or {}, _in(where, ".blocks")),
         after_identity=field(j, "after_identity", dict, where, optional=True),
         identity_version=field(j, "identity_version", int, where, optional=True) or 0,
+        legacy=field(j, "legacy", bool, where, optional=True) or False,
     )
 
 
@@ -395,6 +397,8 @@ def _blocks(j: dict, where: str | None) -> dict[str, Any]:
                 or type(desc.get("blocks")) is not dict):
             raise CodecError(f"{where}.{name}: expected a nested block description")
         _names(desc.get("write_only") if type(desc.get("write_only")) is list else [None], f"{where}.{name}")
+        if type(desc.get("non_legacy", False)) is not bool:
+            raise CodecError(f"{where}.{name}: expected a nested block description")
         _blocks(desc["blocks"], f"{where}.{name}.blocks")
     return j
 

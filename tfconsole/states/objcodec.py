@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from tfconsole.lang.values import (
-    Sensitive, TList, TMap, TSet, apply_sensitive_paths, from_json_typed, mark, to_json_typed, unmark_deep,
+    Null, Sensitive, TList, TMap, TSet, Unknown, apply_sensitive_paths, from_json_typed, mark, to_json_typed, unmark,
+    unmark_deep,
 )
 from tfconsole.providers.interface import Schema
 
@@ -180,11 +181,58 @@ def tuple_to_state_path(path: tuple) -> list[dict]:
 
 
 def mark_sensitive_attrs(value: dict[str, Any], schema: Schema) -> dict[str, Any]:
-    sens = schema.block.sensitive_attrs()
-    if not sens:
+    """value with the schema's sensitive attributes marked, in nested blocks too."""
+    return _mark_block(value, schema.block)
+
+
+def _mark_block(value: dict[str, Any], block: Any) -> dict[str, Any]:
+    sens = block.sensitive_attrs()
+    nested = _sensitive_blocks(block)
+    if not sens and not nested:
         return value
     out = dict(value)
     for k in sens:
         if k in out and out[k] is not None:
             out[k] = mark(out[k])
+    for name, nb in nested:
+        v = out.get(name)
+        inner, marks = unmark(v)
+        if inner is None or type(inner) in (Null, Unknown):
+            continue
+        if nb.nesting in ("single", "group"):
+            got: Any = _mark_block(inner, nb.block)
+        elif nb.nesting == "map":
+            got = type(inner)({k: _mark_elem(x, nb.block) for k, x in inner.items()})
+            if isinstance(inner, TMap):
+                got.etype = inner.etype
+        else:
+            got = [_mark_elem(x, nb.block) for x in inner]
+            got = TSet(got, inner.etype, ordered=True) if isinstance(inner, TSet) else \
+                TList(got, inner.etype) if isinstance(inner, TList) else got
+        out[name] = mark(got, marks)
     return out
+
+
+def _mark_elem(v: Any, block: Any) -> Any:
+    inner, marks = unmark(v)
+    if type(inner) is not dict:
+        return v
+    return mark(_mark_block(inner, block), marks)
+
+
+# id(BlockSchema) -> (the block, its nested block types that hold a sensitive attribute)
+_NESTED_SENSITIVE: dict[int, tuple[Any, tuple]] = {}
+
+
+def _sensitive_blocks(block: Any) -> tuple:
+    facts = _NESTED_SENSITIVE.get(id(block))
+    if facts is None or facts[0] is not block:
+        found = tuple((name, nb) for name, nb in sorted(block.blocks.items()) if _holds_sensitive(nb.block))
+        if len(_NESTED_SENSITIVE) >= 512:
+            _NESTED_SENSITIVE.clear()
+        facts = _NESTED_SENSITIVE[id(block)] = (block, found)
+    return facts[1]
+
+
+def _holds_sensitive(block: Any) -> bool:
+    return bool(block.sensitive_attrs()) or any(_holds_sensitive(nb.block) for nb in block.blocks.values())

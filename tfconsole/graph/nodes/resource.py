@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from tfconsole.addrs import AbsResource, AbsResourceInstance, InstanceKey, ModuleInstance
 from tfconsole.addrs import Module as ModulePath
+from tfconsole.config import dynblock
 from tfconsole.config.body import Body
 from tfconsole.config.model import CheckRule, ResourceConfig
 from tfconsole.diags import SOURCELESS, Diagnostics, SourceRange
@@ -260,22 +261,35 @@ def evaluate_body(body: Body, schema: BlockSchema, scope: Scope, block_range: So
                         f"The argument \"{name}\" is required, but no definition was found.", block_range,
                         address=addr)
         out[name] = Null(s.type) if not isinstance(s.type, DynamicType) else None
-    for blk in body.blocks:
-        if blk.type not in schema.blocks:
-            diags.error("Unsupported block type", f"Blocks of type \"{blk.type}\" are not expected here.",
-                        blk.range, address=addr)
+    generated, d = dynblock.expand(body, scope, addr, schema.blocks)
+    diags.extend(d)
+    for g in generated:
+        if g.type not in schema.blocks:
+            diags.error("Unsupported block type", f"Blocks of type \"{g.type}\" are not expected here.",
+                        g.range, address=addr)
     for name, nb in schema.blocks.items():
-        blocks = body.blocks_of(name)
-        vals = []
-        for blk in blocks:
-            v, d = evaluate_body(blk.body, nb.block, scope, blk.range, addr, ephemeral_ok)
-            diags.extend(d)
-            vals.append(v)
+        blocks = [g for g in generated if g.type == name]
         inner_ty = nb.block.implied_type()
+        if any(g.unknown for g in blocks):  # a dynamic block over a collection not known yet
+            out[name] = Unknown(dict(schema.implied_type().attrs)[name])
+            continue
+        vals = []
+        for g in blocks:
+            v, d = evaluate_body(g.body, nb.block, g.scope, g.range, addr, ephemeral_ok)
+            diags.extend(d)
+            if g.marks:  # a marked for_each marks each attribute set in the generated block
+                # (HCL marks the block too, but Terraform's plan keeps the attributes' marks only)
+                v = {k: mark(x, g.marks) if k in g.body.attributes else x for k, x in v.items()}
+            vals.append(v)
         if nb.nesting == "single":
             out[name] = vals[0] if vals else Null(inner_ty)
         elif nb.nesting == "set":
-            out[name] = TSet(vals, inner_ty)
+            # a set cannot hold marked elements: their marks move to the set (as cty's do)
+            clean = [unmark_deep(x) for x in vals]
+            marks = 0
+            for _, m in clean:
+                marks |= m
+            out[name] = mark(TSet([c for c, _ in clean], inner_ty), marks) if marks else TSet(vals, inner_ty)
         else:
             out[name] = TList(vals, inner_ty)
         if nb.min_items and len(vals) < nb.min_items:
@@ -1301,7 +1315,8 @@ class ApplyInstanceNode(Node, Executable):
             t0 = time.monotonic()
             result, d = provider.read_data_source(addr.resource.type, unmark_deep(config)[0])
             diags.extend(_with_addr(d, addr_s, rc.range))
-            ctx.hook.post_apply(addr_s, "read", time.monotonic() - t0, None if not d.has_errors else "failed", None)
+            ctx.hook.post_apply(addr_s, "read", time.monotonic() - t0, None if not d.has_errors else "failed",
+                                _id_hint(result) if not d.has_errors else None)
             if d.has_errors or result is None:
                 return diags
             value = remark(result, marks, schema)

@@ -131,6 +131,20 @@ class StateView:
             self._decoded[key] = value
         return self._decoded[key]
 
+    def _instance_blocks(self, addr: Any, state: Any = None) -> dict[str, Any]:
+        """The nested blocks of an instance's schema, drawn as blocks ({} without a schema)."""
+        from tfconsole.command.views import state_shapes
+
+        if state is None:
+            state = self.state_outcome.state if self.state_outcome is not None else None
+        rs = state.resources.get(addr.abs_resource()) if state is not None else None
+        if rs is None or self._schema_session is None:
+            return {}
+        try:
+            return state_shapes(self._schema_session)(addr, rs.provider)
+        except Exception:  # noqa: BLE001 - no schema: the object is drawn as plain attributes
+            return {}
+
     def _applied_text(self, addr_text: str) -> Text | None:
         """After an apply, an instance as the apply left it (the values saved, as `state show`
         prints them, sensitive hidden), or that it was destroyed; None if unknown."""
@@ -149,7 +163,7 @@ class StateView:
             return Text(f"# {addr_text}: destroyed by the apply", style="bold")
         value = self._decode_instance(addr_text, obj, state)
         t = Text(f"# {addr_text}: applied", style="bold green")
-        t.append("\n" + render_state_instance(addr, value).split("\n", 1)[1])
+        t.append("\n" + render_state_instance(addr, value, shape=self._instance_blocks(addr, state)).split("\n", 1)[1])
         return t
 
     def _load_attributes(self, inode: TreeNode) -> None:
@@ -213,7 +227,8 @@ class StateView:
         value = self._decode_instance(info.addr, obj)
         if self.reveal:
             value = unmark_deep(value)[0]
-        body = render_state_instance(parse_instance(info.addr), value).split("\n", 1)[1]  # "# ADDR:" is above
+        addr = parse_instance(info.addr)
+        body = render_state_instance(addr, value, shape=self._instance_blocks(addr)).split("\n", 1)[1]  # "# ADDR:" is above
         t.append("\n" + body)
         if obj.dependencies:
             t.append("\n\ndepends on: " + ", ".join(obj.dependencies), style="dim")
