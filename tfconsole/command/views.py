@@ -185,6 +185,20 @@ def redact_echoes(obj: dict[str, Any] | None) -> dict[str, Any] | None:
     return out
 
 
+def _redact_both(before: dict[str, Any] | None, after: dict[str, Any] | None) -> tuple[dict, dict]:
+    """redact_echoes on both sides of a change, an attribute hidden on one side hidden on both:
+    the redaction is tfconsole's own and must not read as a change of sensitivity."""
+    rb, ra = redact_echoes(before) or {}, redact_echoes(after) or {}
+    hidden = {k for side, orig in ((rb, before), (ra, after)) if orig
+              for k, v in side.items() if v is not orig.get(k)}
+    if not hidden:
+        return rb, ra
+    from tfconsole.lang.values import mark
+
+    return ({k: mark(v) if k in hidden and v is not None else v for k, v in rb.items()},
+            {k: mark(v) if k in hidden and v is not None else v for k, v in ra.items()})
+
+
 _HEADER_TAILS = {
     Action.CREATE: " will be created",
     Action.UPDATE: " will be updated in-place",
@@ -225,8 +239,7 @@ def render_change(ch: ResourceInstanceChange) -> str:
     kind = "data" if res.mode == "data" else "resource"
     sym = {Action.READ: " <=", Action.FORGET: " ."}.get(a, a.symbol)
     lines.append(f"{sym if a is Action.FORGET else sym.rjust(3)} {kind} \"{res.type}\" \"{res.name}\" {{")
-    before = redact_echoes(ch.before) or {}
-    after = redact_echoes(ch.after if a is not Action.FORGET else ch.before) or {}
+    before, after = _redact_both(ch.before, ch.after if a is not Action.FORGET else ch.before)
     # what is drawn: in a legacy-shaped schema, empty strings as null (whether an attribute is
     # drawn at all still goes by the values themselves, as Terraform's renderer decides it)
     shown_b = {k: legacy_nulls(v) for k, v in before.items()} if ch.legacy else before
@@ -387,7 +400,8 @@ def _diff_attr(col: int, key: str, width: int, b: Any, a: Any, note: str, identi
         return _diff_sensitive(col, key, width, bu, au, _is_unknown(a), b_sens, a_sens, note, identifying)
     if is_null(bu) and is_null(au) and not _is_unknown(a):
         return ["\x00hidden"]
-    if not _is_unknown(a) and _equal_typed(bu, au) and bm == am:
+    if not _is_unknown(a) and _equal_typed(bu, au) and bm == am and \
+            (not bm or sorted(sensitive_paths(b), key=repr) == sorted(sensitive_paths(a), key=repr)):
         if identifying and not is_null(bu):
             return [_attr_line(col, " ", key, width, _render(a, col, " "))]
         return ["\x00hidden"]
@@ -400,9 +414,10 @@ def _diff_attr(col: int, key: str, width: int, b: Any, a: Any, note: str, identi
         # Terraform shows id, name and tags whole, unchanged parts included
         text = _json_string(col, "update", b0, a0, note, show_unchanged=identifying)
         return [_attr_line(col, "~", key, width, text, "" if "\n" in text else note)]
+    if type(a0) is not Unknown and isinstance(b0, dict) and isinstance(a0, dict) and type(b0) is type(a0):
+        # marks inside are drawn element by element (a marked element by the sensitive rule)
+        return [_attr_line(col, "~", key, width, _diff_map(col, b0, a0, isinstance(a0, TMap)), note)]
     if not bm and not am and type(a0) is not Unknown:
-        if isinstance(b0, dict) and isinstance(a0, dict) and type(b0) is type(a0):
-            return [_attr_line(col, "~", key, width, _diff_map(col, b0, a0, isinstance(a0, TMap)), note)]
         if type(b0) is list and type(a0) is list and len(b0) == len(a0):
             return [_attr_line(col, "~", key, width, _diff_tuple(col, b0, a0), note)]
         if isinstance(b0, list) and isinstance(a0, list) and is_wholly_known_plain(a0):

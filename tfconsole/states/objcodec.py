@@ -86,6 +86,19 @@ def _object_fields(o: ObjectState) -> tuple:
             o.create_before_destroy, o.identity, o.identity_schema_version, o.attributes_flat)
 
 
+def same_state_paths(value: dict[str, Any], stored: list[Any] | None) -> bool:
+    """Whether value's marks are the sensitive paths a state object holds (in any order)."""
+    mine: list[Any] = []
+    for k, v in value.items():
+        _state_marks(v, [{"type": "get_attr", "value": k}], mine)
+    if len(mine) != len(stored or ()):
+        return False
+    import json
+
+    return sorted(json.dumps(p, sort_keys=True) for p in mine) == \
+        sorted(json.dumps(p, sort_keys=True) for p in stored or ())
+
+
 def _state_marks(v: Any, path: list[dict], out: list[Any]) -> None:
     """v4 state paths of every marked value: objects step by get_attr, maps and lists by index."""
     t = type(v)

@@ -25,7 +25,7 @@ from tfconsole.plans import (
     ResourceInstanceChange,
 )
 from tfconsole.providers.interface import ApplyRequest, BlockSchema, PlanRequest, Schema
-from tfconsole.states.objcodec import decode_object, encode_object, remark
+from tfconsole.states.objcodec import decode_object, encode_object, remark, same_state_paths
 from tfconsole.plans.objchange import (
     assert_object_compatible, assert_plan_valid, format_error, format_path, write_only_values,
 )
@@ -968,6 +968,10 @@ class PlanInstanceNode(_InstanceNode):
                         rc.range, address=addr_s)
             return diags
         after = remark(planned, config_marks, schema)
+        if action is Action.NOOP and obj is not None and importing is None and \
+                (config_marks or obj.sensitive_attributes or schema.block.sensitive_attrs() or schema.block.blocks) \
+                and not same_state_paths(after, obj.sensitive_attributes):
+            action = Action.UPDATE  # only what is sensitive changes: state must record it (Terraform's rule)
         before = prior
         change = ResourceInstanceChange(
             addr=addr, action=action, provider=provider_addr, before=before, after=after,
