@@ -20,7 +20,7 @@ from typing import Any
 
 from tfconsole.lang.values import is_null, unmark, unmark_deep
 
-from .views import legacy_nulls
+from .views import legacy_nulls, sensitivity_warning
 
 WRITE_ONLY = "(write-only attribute)"
 _SYMBOL = {"create": "+", "delete": "-", "update": "~", "noop": " ", "read": "<="}
@@ -130,12 +130,7 @@ def _sensitive(name: str, label: str, action: str, drawn: list[str], b_sens: boo
     pad = " " * col
     lines = []
     if b_sens != a_sens and action not in ("create", "delete"):
-        if b_sens:
-            lines += [f"{pad}# Warning: this block will no longer be marked as sensitive",
-                      f"{pad}# after applying this change."]
-        else:
-            lines += [f"{pad}# Warning: this block will be marked as sensitive and will not",
-                      f"{pad}# display in UI output after applying this change."]
+        lines += sensitivity_warning(col, "block", b_sens)
     lines += [f"{pad}{_SYMBOL[action]} {name}{label} {{",
               f"{pad}    # At least one attribute in this block is (or was) sensitive,",
               f"{pad}    # so its contents will not be displayed.",

@@ -444,6 +444,15 @@ def legacy_nulls(v: Any) -> Any:
     return Sensitive(out, marks) if marks else out
 
 
+def sensitivity_warning(col: int, what: str, was_sensitive: bool) -> list[str]:
+    """Terraform's two warning lines above an attribute or block whose sensitivity changes."""
+    pad = " " * col
+    if was_sensitive:
+        return [f"{pad}# Warning: this {what} will no longer be marked as sensitive", f"{pad}# after applying this change."]
+    return [f"{pad}# Warning: this {what} will be marked as sensitive and will not",
+            f"{pad}# display in UI output after applying this change."]
+
+
 def _shallow_sensitive(v: Any) -> bool:
     from tfconsole.lang.values import SENSITIVE
 
@@ -469,13 +478,7 @@ def _diff_sensitive(col: int, key: str, width: int, bu: Any, au: Any, unknown_af
     sym = {"create": "+", "delete": "-", "update": "~", "noop": " "}[action]
     lines = []
     if b_sens != a_sens and inner not in ("create", "delete"):
-        pad = " " * col
-        if b_sens:
-            lines += [f"{pad}# Warning: this attribute value will no longer be marked as sensitive",
-                      f"{pad}# after applying this change."]
-        else:
-            lines += [f"{pad}# Warning: this attribute value will be marked as sensitive and will not",
-                      f"{pad}# display in UI output after applying this change."]
+        lines = sensitivity_warning(col, "attribute value", b_sens)
         if inner == "noop":
             lines[-1] += " The value is unchanged."
     text = "(sensitive value)" + (" -> null" if action == "delete" else "")
