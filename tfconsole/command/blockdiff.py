@@ -18,9 +18,8 @@ from collections.abc import Callable
 from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any
 
-from tfconsole.lang.values import is_null, unmark, unmark_deep
+from tfconsole.lang.values import Sensitive, TList, TMap, TSet, is_null, unmark, unmark_deep
 
-from .views import legacy_nulls, sensitivity_warning
 
 WRITE_ONLY = "(write-only attribute)"
 _SYMBOL = {"create": "+", "delete": "-", "update": "~", "noop": " ", "read": "<="}
@@ -236,3 +235,31 @@ def _element(name: str, label: str, b: Any, a: Any, desc: dict[str, Any], col: i
     lines.extend(resolve(child_lines, action))
     lines.append(f"{' ' * (col + 2)}}}")
     return action, lines
+
+
+def legacy_nulls(v: Any) -> Any:
+    """v with every empty string (at any depth) as null: how Terraform's renderer shows the
+    values of a legacy-shaped schema (plans.non_legacy), whose SDK may return either."""
+    inner, marks = unmark(v)
+    t = type(inner)
+    if t is str:
+        out: Any = None if inner == "" else inner
+    elif t in (list, TList, TSet):
+        items = [legacy_nulls(x) for x in inner]
+        out = items if t is list else TList(items, inner.etype) if t is TList else TSet(items, inner.etype, ordered=True)
+    elif t in (dict, TMap):
+        out = {k: legacy_nulls(x) for k, x in inner.items()}
+        if t is TMap:
+            out = TMap(out, inner.etype)
+    else:
+        return v
+    return Sensitive(out, marks) if marks else out
+
+
+def sensitivity_warning(col: int, what: str, was_sensitive: bool) -> list[str]:
+    """Terraform's two warning lines above an attribute or block whose sensitivity changes."""
+    pad = " " * col
+    if was_sensitive:
+        return [f"{pad}# Warning: this {what} will no longer be marked as sensitive", f"{pad}# after applying this change."]
+    return [f"{pad}# Warning: this {what} will be marked as sensitive and will not",
+            f"{pad}# display in UI output after applying this change."]

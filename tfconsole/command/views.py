@@ -14,6 +14,8 @@ from tfconsole.lang.values import (
     unmark, unmark_deep,
 )
 from tfconsole.plans import Action, Plan, ResourceInstanceChange
+
+from .blockdiff import legacy_nulls, sensitivity_warning
 from tfconsole.states.state import State
 
 # ---------------------------------------------------------------------------
@@ -425,34 +427,6 @@ def _diff_attr(col: int, key: str, width: int, b: Any, a: Any, note: str, identi
     return [_attr_line(col, "~", key, width, f"{_render(b, col, '-')} -> {_render(a, col, '+')}", note)]
 
 
-def legacy_nulls(v: Any) -> Any:
-    """v with every empty string (at any depth) as null: how Terraform's renderer shows the
-    values of a legacy-shaped schema (plans.non_legacy), whose SDK may return either."""
-    inner, marks = unmark(v)
-    t = type(inner)
-    if t is str:
-        out: Any = None if inner == "" else inner
-    elif t in (list, TList, TSet):
-        items = [legacy_nulls(x) for x in inner]
-        out = items if t is list else TList(items, inner.etype) if t is TList else TSet(items, inner.etype, ordered=True)
-    elif t in (dict, TMap):
-        out = {k: legacy_nulls(x) for k, x in inner.items()}
-        if t is TMap:
-            out = TMap(out, inner.etype)
-    else:
-        return v
-    return Sensitive(out, marks) if marks else out
-
-
-def sensitivity_warning(col: int, what: str, was_sensitive: bool) -> list[str]:
-    """Terraform's two warning lines above an attribute or block whose sensitivity changes."""
-    pad = " " * col
-    if was_sensitive:
-        return [f"{pad}# Warning: this {what} will no longer be marked as sensitive", f"{pad}# after applying this change."]
-    return [f"{pad}# Warning: this {what} will be marked as sensitive and will not",
-            f"{pad}# display in UI output after applying this change."]
-
-
 def _shallow_sensitive(v: Any) -> bool:
     from tfconsole.lang.values import SENSITIVE
 
@@ -464,9 +438,9 @@ def _diff_sensitive(col: int, key: str, width: int, bu: Any, au: Any, unknown_af
     """A sensitive attribute (before, after or both), as Terraform's sensitive renderer draws
     it: never its value, a warning when its sensitivity changes."""
     b_null, a_null = is_null(bu), is_null(au) and not unknown_after
-    if b_null and a_null:
-        inner = "noop"
-    elif b_null:
+    if b_null and a_null:  # nothing on either side: not drawn at all, as Terraform's renderer skips it
+        return ["\x00hidden"]
+    if b_null:
         inner = "create"
     elif a_null:
         inner = "delete"
