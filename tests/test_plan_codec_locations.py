@@ -82,3 +82,26 @@ def test_fields_left_at_their_default_are_left_out_and_read_back():
     empty = decode_change(plain, "c")
     assert (empty.replace_paths, empty.sensitive_paths, empty.write_only, empty.blocks, empty.create_before_destroy,
             empty.identity_version, empty.generated_config, empty.before) == ([], [], [], {}, False, 0, "", None)
+
+
+def test_plain_changes_decode_as_the_general_decoder_does():
+    """The short path for changes holding only addr/action/provider/before/after/schema_type
+    gives what the general decoder gives, and a bad field still fails with its location."""
+    from tfconsole.plans.codec import _change
+
+    update = ResourceInstanceChange(addr=parse_instance('module.m["k"].terraform_data.a[2]'), action=Action.UPDATE,
+                                    provider="provider[\"terraform.io/builtin/terraform\"]",
+                                    before={"id": "x", "input": "old"}, after={"id": "x", "input": Unknown(STRING)},
+                                    schema_type=ObjectType.of({"id": STRING, "input": DYNAMIC}))
+    for j in (_change_json(4), encode_change(update)):
+        fast, general = decode_change(j, "c"), _change(j, None)
+        for name in general.__dataclass_fields__:
+            assert getattr(fast, name) == getattr(general, name), name
+    j = encode_change(update)
+    j["before"] = "not an object"
+    with pytest.raises(CodecError, match=r"^m changes\[1\] \(module\.m\[\"k\"\]\.terraform_data\.a\[2\]\)\.before"):
+        decode_change(j, "m changes[1]")
+    j = encode_change(update)
+    j["provider"] = 7
+    with pytest.raises(CodecError, match=r"\.provider: expected str"):
+        decode_change(j, "m changes[1]")
