@@ -110,7 +110,41 @@ def test_progress_lines_are_flushed_together_soon_after_they_are_written() -> No
         hook.pre_refresh(f"terraform_data.a[{i}]", f"id-{i}")
     assert stream.flushed == []  # no flush per line
     assert stream.flush_seen.wait(30)  # one flush, shortly after
-    assert stream.flushed == [f"terraform_data.a[{i}]: Refreshing state... [id=id-{i}]\n" for i in range(200)]
+    assert "".join(stream.flushed) == "".join(f"terraform_data.a[{i}]: Refreshing state... [id=id-{i}]\n"
+                                              for i in range(200))
+
+
+def test_progress_lines_of_many_threads_all_come_out_before_what_the_cli_prints_next() -> None:
+    """Worker threads only queue their lines; anything the CLI writes afterwards (the plan, a
+    diagnostic, an interrupt message on stdout) comes after every line queued before it."""
+    import io
+    import threading
+
+    from tfconsole.command.main import CLI
+
+    out = io.StringIO()
+    cli = CLI(out, io.StringIO())
+    hook = cli._progress_hook()
+
+    def work(t: int) -> None:
+        for i in range(300):
+            hook.pre_refresh(f"terraform_data.t{t}[{i}]", None)
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(8)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    cli.out("Plan: 0 to add")
+    cli.interrupts.say = cli.interrupts._write_human
+    hook.pre_refresh("terraform_data.last", None)
+    cli.interrupts._say("Stopping operation...", "stopping")
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 8 * 300 + 3
+    assert lines[8 * 300:] == ["Plan: 0 to add", "terraform_data.last: Refreshing state...", "Stopping operation..."]
+    for t in range(8):  # each thread's lines in the order it wrote them
+        mine = [ln for ln in lines if ln.startswith(f"terraform_data.t{t}[")]
+        assert mine == [f"terraform_data.t{t}[{i}]: Refreshing state..." for i in range(300)]
 
 
 def test_an_interrupt_message_follows_the_progress_lines_already_written() -> None:

@@ -131,7 +131,7 @@ def test_plan_file_is_private_and_data_only(tmp_path: Path) -> None:
         names = zf.namelist()
         meta = json.loads(zf.read("tfconsole-plan.json"))
     assert names[0] == "tfconsole-plan.json" and "tfconfig/main.tf" in names
-    assert meta["format"] == "tfconsole-plan" and meta["format_version"] == 1
+    assert meta["format"] == "tfconsole-plan" and meta["format_version"] == 2
     assert meta["prior_state_meta"] == {"lineage": "", "serial": 0}
 
 
@@ -176,6 +176,28 @@ def _valid_entries(d: Path) -> dict[str, bytes]:
     assert run(d, "plan", "-out=valid").returncode == 0
     with zipfile.ZipFile(d / "valid") as zf:
         return {n: zf.read(n) for n in zf.namelist()}
+
+
+def test_a_version_1_plan_file_with_every_change_field_written_still_reads(tmp_path: Path) -> None:
+    """Version 1 wrote every field of a change; version 2 leaves out those at their default.
+    A version 1 file reads as the same plan."""
+    from tfconsole.plans.planfile import parse_plan
+
+    d = write(tmp_path, CONFIG)
+    valid = _valid_entries(d)
+    meta = json.loads(valid["tfconsole-plan.json"])
+    assert meta["changes"]
+    v1_defaults = {"before": None, "prev_run_addr": None, "deposed": None, "replace_paths": [], "reason": None,
+                   "private": None, "create_before_destroy": False, "sensitive_paths": [], "each_value": None,
+                   "importing": None, "before_identity": None, "after_identity": None, "blocks": {},
+                   "identity_version": 0, "generated_config": "", "import_private": None, "write_only": []}
+    v1 = dict(meta, format_version=1, changes=[dict(v1_defaults, **c) for c in meta["changes"]])
+    old = parse_plan(_zip(dict(valid, **{"tfconsole-plan.json": json.dumps(v1).encode()})))
+    new = parse_plan(_zip(valid))
+    assert len(old.changes) == len(new.changes)
+    for a, b in zip(old.changes, new.changes):
+        for name in a.__dataclass_fields__:
+            assert getattr(a, name) == getattr(b, name), name
 
 
 def _hostile_files(d: Path, marker: Path) -> dict[str, bytes]:

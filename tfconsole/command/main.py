@@ -24,10 +24,19 @@ class CLI:
         self.color = True
         self._contexts: list[Any] = []
         self.interrupts = Interrupts(self.stderr, self.stdout)
+        self.interrupts.before_output = lambda: self.flush_progress(blocking=False)
+        self._progress: list[Any] = []  # the CLIHooks whose queued lines go out before other output
         self.json_view: Any = None  # the -json UI stream (jsonui.JSONView), when a command streams one
         self.program = False  # this process is the tfconsole program (not a caller of main())
 
+    def flush_progress(self, blocking: bool = True) -> None:
+        """Write the progress lines the walk's hooks still hold (cliview.CLIHook)."""
+        for hook in self._progress:
+            if hook.pending():
+                hook.flush(blocking)
+
     def out(self, s: str = "") -> None:
+        self.flush_progress()
         self.stdout.write(s + "\n")
         self.stdout.flush()
 
@@ -36,6 +45,7 @@ class CLI:
 
         if self.json_view is not None:
             return self.json_view.diagnostics(diags)
+        self.flush_progress()
         for d in sort_diagnostics(diags):
             stream = self.stderr if d.is_error or warnings_to_stderr else self.stdout
             stream.write(format_diagnostic(d, self.files, color=self.color) + "\n")
@@ -103,7 +113,7 @@ class CLI:
         """The operation request a command's flags describe, reporting through a CLIView."""
         from tfconsole.operations import OperationRequest
 
-        from .cliview import CLIHook, CLIView  # with the operations: commands like init need neither
+        from .cliview import CLIView  # with the operations: commands like init need neither
 
         cli_vars: list[tuple[str, str]] = []
         # -var and -var-file in command-line order: a later one wins
@@ -114,8 +124,15 @@ class CLI:
             working_dir=".", cli_vars=cli_vars, parallelism=max(1, a.value("parallelism", 10)),
             lock=a.value("lock", True), lock_timeout=a.value("lock-timeout", 0.0), state_path=a.value("state", None),
             hooks=[self.json_view.hook] if self.json_view is not None else [] if a.value("json", False) else
-            [CLIHook(self.out, self.stdout)], view=CLIView(self, a),
+            [self._progress_hook()], view=CLIView(self, a),
             dry_run=bool(a.value("dry-run", False)), **kw)
+
+    def _progress_hook(self) -> Any:
+        from .cliview import CLIHook
+
+        hook = CLIHook(self.out, self.stdout)
+        self._progress.append(hook)
+        return hook
 
     def context(self, a: Args, req: Any = None) -> Any:
         from tfconsole.operations import new_context

@@ -35,6 +35,7 @@ class Interrupts:
         self.received = 0
         self._operation: Any = None  # the core.Context whose walk is running
         self.say: Callable[[str, str], None] = self._write_human
+        self.before_output: Callable[[], None] | None = None  # writes what the CLI still holds
 
     def install(self) -> bool:
         """Take over SIGINT and SIGTERM (only the main thread may); False when not possible."""
@@ -73,6 +74,8 @@ class Interrupts:
 
     def _flush_stdout(self) -> None:
         try:
+            if self.before_output is not None:
+                self.before_output()
             if self.stdout is not None:
                 self.stdout.flush()
         except (OSError, ValueError, RuntimeError):
@@ -80,7 +83,6 @@ class Interrupts:
 
     def _write_human(self, text: str, kind: str) -> None:
         stream = self.stdout if kind == "stopping" and self.stdout is not None else self.stderr
-        if stream is self.stderr:
-            self._flush_stdout()  # buffered progress lines come before the message, as printed
+        self._flush_stdout()  # buffered progress lines come before the message, as printed
         stream.write(text if kind != "stopping" else text + "\n")
         stream.flush()

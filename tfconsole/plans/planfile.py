@@ -59,7 +59,11 @@ except ImportError:  # pragma: no cover - orjson is a dependency; without it onl
     _orjson = None  # type: ignore[assignment]
 
 FORMAT = "tfconsole-plan"
-FORMAT_VERSION = 1
+# 2: a change leaves out the fields holding their default (plans.codec.encode_change); a
+# version 1 file, with every field, reads the same. An older tfconsole refuses version 2 by
+# its number instead of calling the file damaged.
+FORMAT_VERSION = 2
+READ_VERSIONS = (1, 2)
 META = "tfconsole-plan.json"
 VARIABLES = "variables.json"
 PRIOR_STATE = "tfstate"
@@ -390,9 +394,9 @@ def _build_plan(docs: dict[str, bytes], config: dict[str, str]) -> Plan:
     if type(meta) is not dict or meta.get("format") != FORMAT:
         raise PlanFileError("the file is not a tfconsole plan file (unknown metadata)")
     version = meta.get("format_version")
-    if version != FORMAT_VERSION:
+    if version not in READ_VERSIONS or type(version) is not int:
         raise PlanFileError(f"the plan file has format version {json.dumps(version)}; this tfconsole "
-                            f"({__version__}) reads version {FORMAT_VERSION} only")
+                            f"({__version__}) reads versions {' and '.join(map(str, READ_VERSIONS))} only")
     w = META
     plan = Plan(
         destroy=field(meta, "destroy", bool, w), refresh_only=field(meta, "refresh_only", bool, w),

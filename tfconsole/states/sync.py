@@ -21,7 +21,7 @@ class SyncState:
         self._state = state if state is not None else State()
         self._journal = journal
         self._lock = threading.RLock()
-        self._index: tuple[set, dict] | None = None  # see _by_resource
+        self._index: tuple[list, dict] | None = None  # see _by_resource
 
     # ---- plumbing
     @property
@@ -75,31 +75,38 @@ class SyncState:
             rs = self._state.resources.get(addr)
             return list(rs.instances) if rs else []
 
-    def resources_where(self, keep: Callable[[AbsResource], bool], resource: Any = None
+    def resources_where(self, keep: Callable[[AbsResource], bool], resource: Any = None, module: Any = None
                         ) -> list[tuple[AbsResource, str, list[tuple[Any, bool]]]]:
         """(address, provider, [(instance key, has a current object)]) of every resource whose
-        address `keep` accepts, copied under the lock. With `resource` (a config-level Resource),
-        only the addresses of that resource are offered to `keep`: every resource vertex of a
-        plan asks this, so scanning all of the state each time would be quadratic."""
+        address `keep` accepts, copied under the lock. With `resource` (a config-level Resource)
+        and `module` (a config-level Module), only the addresses of that resource in instances
+        of that module are offered to `keep`: every resource vertex of a plan asks this, so
+        scanning all of the state each time would be quadratic."""
         with self._lock:
             resources = self._state.resources
             if resource is None:
                 candidates: Any = resources
             else:
-                candidates = self._by_resource(resources).get(resource, ())
+                by_module = self._by_resource(resources).get(resource, {})
+                candidates = by_module.get(module, ()) if module is not None else \
+                    [ra for ras in by_module.values() for ra in ras]
             return [(ra, rs.provider, [(k, i.current is not None) for k, i in rs.instances.items()])
                     for ra in candidates if (rs := resources.get(ra)) is not None and keep(ra)]
 
-    def _by_resource(self, resources: dict) -> dict[Any, list[AbsResource]]:
-        """State addresses grouped by config-level resource; rebuilt whenever the set of
-        addresses differs from the one it was built from (a C-speed keys comparison)."""
+    def _by_resource(self, resources: dict) -> dict[Any, dict[Any, list[AbsResource]]]:
+        """State addresses grouped by config-level resource and module; rebuilt whenever the
+        addresses differ from the ones it was built from. The test compares the list of keys,
+        which compares the same key objects by identity (a set comparison hashed each address,
+        and an address's hash is not cached: that was most of the orphan scan's cost); a key
+        removed and added again is a new object or in a new place, so it rebuilds."""
         cached = self._index
-        if cached is not None and cached[0] == resources.keys():
+        keys = list(resources)
+        if cached is not None and cached[0] == keys:
             return cached[1]
-        index: dict[Any, list[AbsResource]] = {}
-        for ra in resources:
-            index.setdefault(ra.resource, []).append(ra)
-        self._index = (set(resources), index)
+        index: dict[Any, dict[Any, list[AbsResource]]] = {}
+        for ra in keys:
+            index.setdefault(ra.resource, {}).setdefault(ra.module.module(), []).append(ra)
+        self._index = (keys, index)
         return index
 
     def output(self, name: str) -> OutputState | None:

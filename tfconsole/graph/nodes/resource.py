@@ -741,8 +741,8 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
             self.import_targets, d = expand(ctx, rc, self.imports, dict(facts.instances), self.provider_addr)
             diags.extend(d)
         live_modules = set(ctx.instances_of(self.module))
-        facts.gone = ctx.sync.resources_where(lambda ra: ra.resource == rc.addr and ra.module.module() == self.module
-                                              and ra.module not in live_modules, resource=rc.addr)
+        facts.gone = ctx.sync.resources_where(lambda ra: ra.module not in live_modules,
+                                              resource=rc.addr, module=self.module)
         return facts, diags
 
     def _validate_expansion(self, ctx: "WalkContext") -> tuple[ExpandFacts | None, Diagnostics]:
