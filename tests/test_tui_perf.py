@@ -79,7 +79,10 @@ async def test_10k_apply_streams_with_bounded_rendering(tmp_path: Path) -> None:
         # ("Applying…" also starts with "Apply": wait for the operation to end)
         await wait_for(pilot, lambda: app.summary_line.startswith("Apply") and not app.busy, 600)
         assert app.summary_line == "Apply complete! Resources: 10000 added, 0 changed, 0 destroyed."
-        await pilot.pause(0.2)
+        # the last batches are handled in chunks after the walk's end message (a key may come
+        # between two): on a loaded machine they may still be arriving, so wait for them
+        await wait_for(pilot, lambda: len(app.instance_status) == 10000 and all(
+            u.status == "done" for u in app.instance_status.values()), 120)
 
         # every instance's final status arrived (coalesced), counters agree with the walk
         assert len(app.instance_status) == 10000
