@@ -30,7 +30,7 @@ from dataclasses import MISSING, FrozenInstanceError
 from operator import attrgetter
 from typing import Any
 
-__all__ = ["dataclass"]
+__all__ = ["HashCached", "dataclass"]
 
 _standard = dataclasses.dataclass
 
@@ -54,6 +54,9 @@ def _process(cls: type, init: bool, repr_: bool, eq: bool, order: bool, unsafe_h
                                      frozen=frozen, slots=slots)
     if order and not eq:
         raise ValueError("eq must be true if order is true")
+    if issubclass(cls, HashCached) and not (frozen and slots):
+        # a __dict__ copy or pickle would carry the cached hash, which differs between processes
+        raise TypeError(f"{cls.__name__}: a HashCached record must be frozen and have slots")
     if cls.__doc__ is None:  # the standard decorator would work one out with inspect.signature
         cls.__doc__ = f"{cls.__name__}({', '.join(_own_annotations(cls))})"
     if slots or not _record_fields(cls):
@@ -246,6 +249,8 @@ def _repr_fn(names: list[str]) -> Callable[[Any], str]:
 
 def _eq_fn(get: Callable[[Any], tuple]) -> Callable[[Any, Any], Any]:
     def __eq__(self: Any, other: Any) -> Any:
+        if self is other:  # as Python 3.13's generated __eq__ does
+            return True
         if other.__class__ is self.__class__:
             return get(self) == get(other)
         return NotImplemented
@@ -310,6 +315,9 @@ def _set_hash(cls: type, body: dict, fields: tuple, unsafe_hash: bool, eq: bool,
         raise TypeError(f"Cannot overwrite attribute __hash__ in class {cls.__name__}")
     if unsafe_hash or (eq and frozen and not explicit):
         get = _tuple_getter([f.name for f in fields if (f.compare if f.hash is None else f.hash)])
+        if frozen and issubclass(cls, HashCached):
+            cls.__hash__ = _cached_hash(get)  # type: ignore[method-assign,assignment]
+            return
 
         def __hash__(self: Any) -> int:
             return hash(get(self))
@@ -317,3 +325,24 @@ def _set_hash(cls: type, body: dict, fields: tuple, unsafe_hash: bool, eq: bool,
         cls.__hash__ = __hash__  # type: ignore[method-assign,assignment]
     elif eq and not frozen and not explicit:
         cls.__hash__ = None  # type: ignore[assignment]
+
+
+class HashCached:
+    """Base of a frozen record whose hash is computed once and kept in a slot: addresses and
+    types are dict keys looked up many times per instance in a walk, and the generated hash of a
+    nested record hashes every field again at each lookup. Only frozen records take the cache
+    (their fields never change); copies and unpickled records compute it afresh."""
+
+    __slots__ = ("_hash_value",)
+
+
+def _cached_hash(get: Callable[[Any], tuple]) -> Callable[[Any], int]:
+    def __hash__(self: Any) -> int:
+        try:
+            return self._hash_value  # type: ignore[no-any-return]
+        except AttributeError:
+            h = hash(get(self))
+            object.__setattr__(self, "_hash_value", h)
+            return h
+
+    return __hash__

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from tfconsole.records import dataclass  # the standard decorator without its start-up cost
+from tfconsole.records import HashCached, dataclass  # the standard decorator without its start-up cost
 from typing import Union
 
 InstanceKey = Union[None, int, str]  # None: no key; int: count index; str: for_each key
@@ -22,7 +22,7 @@ def key_str(key: InstanceKey) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class ModuleInstance:
+class ModuleInstance(HashCached):
     """module.a[0].module.b: steps of (name, key)."""
 
     steps: tuple[tuple[str, InstanceKey], ...] = ()
@@ -57,7 +57,7 @@ ROOT = ModuleInstance()
 
 
 @dataclass(frozen=True, slots=True)
-class Module:
+class Module(HashCached):
     """A module in configuration (no instance keys): module.a.module.b"""
 
     path: tuple[str, ...] = ()
@@ -81,7 +81,7 @@ ROOT_MODULE = Module()
 
 
 @dataclass(frozen=True, slots=True)
-class Resource:
+class Resource(HashCached):
     mode: str  # "managed" | "data" | "ephemeral"
     type: str
     name: str
@@ -97,7 +97,7 @@ class Resource:
 
 
 @dataclass(frozen=True, slots=True)
-class ResourceInstance:
+class ResourceInstance(HashCached):
     resource: Resource
     key: InstanceKey = None
 
@@ -106,7 +106,7 @@ class ResourceInstance:
 
 
 @dataclass(frozen=True, slots=True)
-class ConfigResource:
+class ConfigResource(HashCached):
     module: Module
     resource: Resource
 
@@ -115,7 +115,7 @@ class ConfigResource:
 
 
 @dataclass(frozen=True, slots=True)
-class AbsResource:
+class AbsResource(HashCached):
     module: ModuleInstance
     resource: Resource
 
@@ -130,7 +130,7 @@ class AbsResource:
 
 
 @dataclass(frozen=True, slots=True)
-class AbsResourceInstance:
+class AbsResourceInstance(HashCached):
     module: ModuleInstance
     resource: Resource
     key: InstanceKey = None
@@ -146,7 +146,7 @@ class AbsResourceInstance:
 
 
 @dataclass(frozen=True, slots=True)
-class AbsOutput:
+class AbsOutput(HashCached):
     module: ModuleInstance
     name: str
 
@@ -155,7 +155,7 @@ class AbsOutput:
 
 
 @dataclass(frozen=True, slots=True)
-class ProviderConfig:
+class ProviderConfig(HashCached):
     """provider["registry.terraform.io/hashicorp/random"].alias in module.x"""
 
     module: Module
