@@ -248,11 +248,18 @@ def test_hash_cached_survives_copy_and_pickle() -> None:
 
 
 def test_hash_cached_needs_frozen_slots() -> None:
-    for opts in ({"frozen": True}, {"slots": True}, {}):
+    for opts in ({"frozen": True}, {"slots": True}, {}, {"frozen": True, "slots": True, "init": False}):
         with pytest.raises(TypeError, match="HashCached"):
             @records.dataclass(**opts)
             class Bad(records.HashCached):
                 x: int
+    with pytest.raises(TypeError, match="HashCached"):
+        @records.dataclass(frozen=True, slots=True)
+        class OwnInit(records.HashCached):
+            x: int
+
+            def __init__(self, x: int) -> None:
+                object.__setattr__(self, "x", x)
 
 
 def test_eq_identity_first() -> None:

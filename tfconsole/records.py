@@ -54,9 +54,10 @@ def _process(cls: type, init: bool, repr_: bool, eq: bool, order: bool, unsafe_h
                                      frozen=frozen, slots=slots)
     if order and not eq:
         raise ValueError("eq must be true if order is true")
-    if issubclass(cls, HashCached) and not (frozen and slots):
-        # a __dict__ copy or pickle would carry the cached hash, which differs between processes
-        raise TypeError(f"{cls.__name__}: a HashCached record must be frozen and have slots")
+    if issubclass(cls, HashCached) and not (frozen and slots and init and "__init__" not in body):
+        # a __dict__ copy or pickle would carry the cached hash, which differs between processes;
+        # the generated __init__ is what marks the hash as not yet computed
+        raise TypeError(f"{cls.__name__}: a HashCached record must be frozen, have slots and the generated __init__")
     if cls.__doc__ is None:  # the standard decorator would work one out with inspect.signature
         cls.__doc__ = f"{cls.__name__}({', '.join(_own_annotations(cls))})"
     if slots or not _record_fields(cls):
@@ -209,6 +210,8 @@ def _compile_init(cls: type, fields: tuple, frozen: bool) -> Callable[..., None]
         elif f.default is MISSING and f.default_factory is MISSING:
             continue  # neither given nor defaulted: left unset, as the standard __init__ does
         lines.append(f"  __set(self, {f.name!r}, {value})" if frozen else f"  self.{f.name} = {value}")
+    if issubclass(cls, HashCached):
+        lines.append("  __set(self, '_hash_value', None)")
     if hasattr(cls, "__post_init__"):
         lines.append("  self.__post_init__()")
     src = f"def __init__({', '.join(params)}):\n" + ("\n".join(lines) or "  pass") + "\n"
@@ -295,6 +298,7 @@ def _add_frozen_guards(cls: type, body: dict, names: set[str], slots: bool) -> N
     cls.__delattr__ = __delattr__  # type: ignore[method-assign,assignment]
     if slots:  # copy and pickle restore slots through __setstate__, which must get past the guard
         order = [f.name for f in dataclasses.fields(cls)]
+        cached_hash = issubclass(cls, HashCached)
 
         def __getstate__(self: Any) -> list:
             return [getattr(self, n) for n in order]
@@ -302,6 +306,8 @@ def _add_frozen_guards(cls: type, body: dict, names: set[str], slots: bool) -> N
         def __setstate__(self: Any, state: list) -> None:
             for n, v in zip(order, state):
                 object.__setattr__(self, n, v)
+            if cached_hash:
+                object.__setattr__(self, "_hash_value", None)
 
         cls.__getstate__ = __getstate__  # type: ignore[attr-defined]
         cls.__setstate__ = __setstate__  # type: ignore[attr-defined]
@@ -330,19 +336,19 @@ def _set_hash(cls: type, body: dict, fields: tuple, unsafe_hash: bool, eq: bool,
 class HashCached:
     """Base of a frozen record whose hash is computed once and kept in a slot: addresses and
     types are dict keys looked up many times per instance in a walk, and the generated hash of a
-    nested record hashes every field again at each lookup. Only frozen records take the cache
-    (their fields never change); copies and unpickled records compute it afresh."""
+    nested record hashes every field again at each lookup. Only frozen records with slots and the
+    generated __init__ take the cache (their fields never change; __init__ and __setstate__ mark
+    it empty, so copies and unpickled records compute it afresh)."""
 
     __slots__ = ("_hash_value",)
 
 
 def _cached_hash(get: Callable[[Any], tuple]) -> Callable[[Any], int]:
     def __hash__(self: Any) -> int:
-        try:
-            return self._hash_value  # type: ignore[no-any-return]
-        except AttributeError:
+        h = self._hash_value  # None until the first hash (set so by __init__ and __setstate__)
+        if h is None:
             h = hash(get(self))
             object.__setattr__(self, "_hash_value", h)
-            return h
+        return h  # type: ignore[no-any-return]
 
     return __hash__
