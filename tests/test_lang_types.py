@@ -61,3 +61,23 @@ def test_decoders_per_type() -> None:
     v2 = from_json_typed({"d": None}, ty)
     assert v2["d"] is None and type(v2["s"]) is Null and v2["s"].type is STRING
     assert from_json_typed({"value": 1, "type": "number", "x": 2}, DYNAMIC) == {"value": 1, "type": "number", "x": 2}
+
+
+def test_type_of_gives_one_object_per_shape() -> None:
+    from tfconsole.lang.values import type_of
+
+    a = type_of({"n": 1, "t": ["x", True], "o": {"k": "v"}})
+    b = type_of({"o": {"k": "w"}, "t": ["y", False], "n": 2})
+    assert a is b and a == ObjectType.of({"n": NUMBER, "t": TupleType((STRING, BOOL)), "o": ObjectType.of({"k": STRING})})
+    assert type_of(["a", 1]) is type_of(["b", 2]) and type_of(["a", 1]) != type_of([1, "a"])
+    assert type_of({"a": "x"}) != type_of({"a": 1})
+
+
+def test_find_infinity_at_any_depth() -> None:
+    from tfconsole.lang.values import Sensitive, find_infinity, parse_number
+
+    inf = parse_number("inf")
+    deep = {"a": ["x", TList([1, 2], NUMBER), {"b": Sensitive(TMap({"c": inf}, NUMBER))}]}
+    assert find_infinity(deep)
+    assert not find_infinity({"a": ["x", TList([1, 2], NUMBER), {"b": Sensitive(TMap({"c": 3}, NUMBER))}]})
+    assert not find_infinity("Infinity") and not find_infinity(None)

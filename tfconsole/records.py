@@ -70,7 +70,9 @@ def _process(cls: type, init: bool, repr_: bool, eq: bool, order: bool, unsafe_h
         cls.__repr__ = _repr_fn([f.name for f in fields if f.repr])  # type: ignore[method-assign]
     compared = _tuple_getter([f.name for f in fields if f.compare])
     if eq and "__eq__" not in body:
-        cls.__eq__ = _eq_fn(compared)  # type: ignore[method-assign]
+        names = [f.name for f in fields if f.compare]
+        # one field: compare the values themselves, without a tuple around each
+        cls.__eq__ = _eq_one_fn(attrgetter(names[0])) if len(names) == 1 else _eq_fn(compared)  # type: ignore[method-assign]
     if order:
         _add_order(cls, body, compared)
     if frozen:
@@ -256,6 +258,18 @@ def _eq_fn(get: Callable[[Any], tuple]) -> Callable[[Any, Any], Any]:
             return True
         if other.__class__ is self.__class__:
             return get(self) == get(other)
+        return NotImplemented
+
+    return __eq__
+
+
+def _eq_one_fn(get: Callable[[Any], Any]) -> Callable[[Any, Any], Any]:
+    def __eq__(self: Any, other: Any) -> Any:
+        if self is other:
+            return True
+        if other.__class__ is self.__class__:
+            a, b = get(self), get(other)
+            return a is b or bool(a == b)  # as the tuple comparison does: identity first
         return NotImplemented
 
     return __eq__

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 from tfconsole.records import HashCached, dataclass  # the standard decorator without its start-up cost
-from typing import Union
+from typing import Any, Union
 
 InstanceKey = Union[None, int, str]  # None: no key; int: count index; str: for_each key
 
@@ -40,10 +40,17 @@ class ModuleInstance(HashCached):
     def module(self) -> "Module":
         if not self.steps:
             return ROOT_MODULE  # the common case, asked for several times per instance
-        return Module(tuple(n for n, _ in self.steps))
+        known = _MODULE_OF.get(self)
+        if known is None:
+            known = _remember(_MODULE_OF, self, Module(tuple(n for n, _ in self.steps)))
+        return known
 
     def __str__(self) -> str:
-        return ".".join(f"module.{n}{key_str(k)}" for n, k in self.steps)
+        # every instance of a module instance prints it again (addresses, hooks, state keys)
+        known = _TEXT_OF.get(self)
+        if known is None:
+            known = _remember(_TEXT_OF, self, ".".join(f"module.{n}{key_str(k)}" for n, k in self.steps))
+        return known
 
     def prefix(self) -> str:
         s = str(self)
@@ -54,6 +61,17 @@ class ModuleInstance(HashCached):
 
 
 ROOT = ModuleInstance()
+
+# per module instance, what its addresses ask of it again and again; bounded
+_MODULE_OF: dict[ModuleInstance, "Module"] = {}
+_TEXT_OF: dict[ModuleInstance, str] = {}
+
+
+def _remember(memo: dict, key: ModuleInstance, value: object) -> Any:
+    if len(memo) >= 65536:
+        memo.clear()
+    memo[key] = value
+    return value
 
 
 @dataclass(frozen=True, slots=True)

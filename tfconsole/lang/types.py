@@ -58,6 +58,10 @@ class PrimitiveType(Type):
     def __reduce__(self) -> Any:
         return PrimitiveType, (self.name,)
 
+    # a singleton equals only itself: identity in C, no Python call per comparison or hash
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
+
     def friendly(self) -> str:
         return self.name
 
@@ -82,6 +86,9 @@ class DynamicType(Type):
 
     def __reduce__(self) -> Any:
         return DynamicType, ()
+
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
 
     def friendly(self) -> str:
         return "dynamic"

@@ -409,9 +409,18 @@ def type_of(v: Any) -> Type:
         return type_of(v.value)
     if t is dict:
         get = _PRIMITIVE_TYPE_OF.get
-        return ObjectType(tuple(sorted((k, get(type(x)) or type_of(x)) for k, x in v.items())))
+        attrs = tuple(sorted((k, get(type(x)) or type_of(x)) for k, x in v.items()))
+        known = _OBJECT_TYPES.get(attrs)
+        if known is None:
+            known = _remember_type(_OBJECT_TYPES, attrs, ObjectType(attrs))
+        return known
     if t is list:
-        return TupleType(tuple(type_of(x) for x in v))
+        get = _PRIMITIVE_TYPE_OF.get
+        elems = tuple([get(type(x)) or type_of(x) for x in v])
+        known = _TUPLE_TYPES.get(elems)
+        if known is None:
+            known = _remember_type(_TUPLE_TYPES, elems, TupleType(elems))
+        return known
     if t is TList:
         return ListType(v.etype)
     if t is TSet:
@@ -419,6 +428,19 @@ def type_of(v: Any) -> Type:
     if t is TMap:
         return MapType(v.etype)
     raise TypeError(f"not a language value: {v!r}")
+
+
+# the object and tuple types of values, one object per shape: thousands of instances' values share
+# a few shapes, and types compared later compare by identity first. Bounded.
+_OBJECT_TYPES: dict[tuple, ObjectType] = {}
+_TUPLE_TYPES: dict[tuple, TupleType] = {}
+
+
+def _remember_type(memo: dict, key: tuple, ty: Any) -> Any:
+    if len(memo) >= 8192:
+        memo.clear()
+    memo[key] = ty
+    return ty
 
 
 def same_type(a: Any, b: Any) -> bool:
@@ -1043,8 +1065,20 @@ def find_infinity(v: Any) -> bool:
         return not _N.is_finite(v)
     if t is Sensitive:
         return find_infinity(v.value)
-    members = v.values() if t is dict or t is TMap else v if t in (list, TList, TSet) else ()
-    return any(find_infinity(x) for x in members if type(x) is Num or type(x) not in _PLAIN)
+    if t is dict or t is TMap:
+        members: Any = v.values()
+    elif t is list or t is TList or t is TSet:
+        members = v
+    else:
+        return False
+    for x in members:  # a loop, not any() over a generator: this runs on every planned object
+        tx = type(x)
+        if tx is Num:
+            if not _N.is_finite(x):
+                return True
+        elif tx not in _PLAIN and find_infinity(x):
+            return True
+    return False
 
 
 def wire_value(v: Any) -> Any:
