@@ -1,14 +1,15 @@
 """Addresses of modules, resources and instances: immutable, hashable, and str() of an
 address parses back to an equal address (see parse_* below).
 
-Must not import anything from tfconsole except diags.
+Must not import anything from tfconsole except diags, records and memo.
 """
 from __future__ import annotations
 
 import json
 import re
+from tfconsole.memo import remember
 from tfconsole.records import HashCached, dataclass  # the standard decorator without its start-up cost
-from typing import Any, Union
+from typing import Union
 
 InstanceKey = Union[None, int, str]  # None: no key; int: count index; str: for_each key
 
@@ -42,14 +43,14 @@ class ModuleInstance(HashCached):
             return ROOT_MODULE  # the common case, asked for several times per instance
         known = _MODULE_OF.get(self)
         if known is None:
-            known = _remember(_MODULE_OF, self, Module(tuple(n for n, _ in self.steps)))
+            known = remember(_MODULE_OF, self, Module(tuple(n for n, _ in self.steps)), 65536)
         return known
 
     def __str__(self) -> str:
         # every instance of a module instance prints it again (addresses, hooks, state keys)
         known = _TEXT_OF.get(self)
         if known is None:
-            known = _remember(_TEXT_OF, self, ".".join(f"module.{n}{key_str(k)}" for n, k in self.steps))
+            known = remember(_TEXT_OF, self, ".".join(f"module.{n}{key_str(k)}" for n, k in self.steps), 65536)
         return known
 
     def prefix(self) -> str:
@@ -62,16 +63,9 @@ class ModuleInstance(HashCached):
 
 ROOT = ModuleInstance()
 
-# per module instance, what its addresses ask of it again and again; bounded
+# per module instance, what its addresses ask of it again and again
 _MODULE_OF: dict[ModuleInstance, "Module"] = {}
 _TEXT_OF: dict[ModuleInstance, str] = {}
-
-
-def _remember(memo: dict, key: ModuleInstance, value: object) -> Any:
-    if len(memo) >= 65536:
-        memo.clear()
-    memo[key] = value
-    return value
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,8 @@ from dataclasses import field
 from tfconsole.records import HashCached, dataclass  # the standard decorator without its start-up cost
 from typing import Any
 
+from tfconsole.memo import remember
+
 
 class Type(HashCached):
     """Base of every type. Subclasses are frozen dataclasses with slots; a type's hash is
@@ -229,10 +231,7 @@ def type_from_json(j: Any) -> Type:
     key = repr(j)
     known = _FROM_JSON.get(key)
     if known is None:
-        known = _type_from_json_list(j)
-        if len(_FROM_JSON) >= 4096:
-            _FROM_JSON.clear()
-        _FROM_JSON[key] = known
+        known = remember(_FROM_JSON, key, _type_from_json_list(j))
     return known
 
 

@@ -20,6 +20,8 @@ import json
 from decimal import Decimal
 from typing import Any, Iterable
 
+from tfconsole.memo import remember
+
 from . import numbers as _N
 from .numbers import Num
 from .types import (
@@ -412,14 +414,14 @@ def type_of(v: Any) -> Type:
         attrs = tuple(sorted((k, get(type(x)) or type_of(x)) for k, x in v.items()))
         known = _OBJECT_TYPES.get(attrs)
         if known is None:
-            known = _remember_type(_OBJECT_TYPES, attrs, ObjectType(attrs))
+            known = remember(_OBJECT_TYPES, attrs, ObjectType(attrs), 8192)
         return known
     if t is list:
         get = _PRIMITIVE_TYPE_OF.get
         elems = tuple([get(type(x)) or type_of(x) for x in v])
         known = _TUPLE_TYPES.get(elems)
         if known is None:
-            known = _remember_type(_TUPLE_TYPES, elems, TupleType(elems))
+            known = remember(_TUPLE_TYPES, elems, TupleType(elems), 8192)
         return known
     if t is TList:
         return ListType(v.etype)
@@ -434,13 +436,6 @@ def type_of(v: Any) -> Type:
 # a few shapes, and types compared later compare by identity first. Bounded.
 _OBJECT_TYPES: dict[tuple, ObjectType] = {}
 _TUPLE_TYPES: dict[tuple, TupleType] = {}
-
-
-def _remember_type(memo: dict, key: tuple, ty: Any) -> Any:
-    if len(memo) >= 8192:
-        memo.clear()
-    memo[key] = ty
-    return ty
 
 
 def same_type(a: Any, b: Any) -> bool:
@@ -664,10 +659,7 @@ def _decoder(ty: Type) -> Any:
     decode = _PRIMITIVE_DECODERS.get(ty) if type(ty) is PrimitiveType else _composite_decoder(ty)
     if decode is None:
         raise TypeError(f"cannot decode into {ty!r}")
-    if len(_DECODERS) >= 4096:
-        _DECODERS.clear()
-    _DECODERS[ty] = decode
-    return decode
+    return remember(_DECODERS, ty, decode)
 
 
 def _composite_decoder(ty: Type) -> Any:
