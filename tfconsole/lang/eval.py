@@ -710,20 +710,21 @@ def _splat(e: A.Splat, s: Scope) -> Any:
 
 def _call(e: A.FunctionCall, s: Scope) -> Any:
     called = e.name
-    if called.startswith("provider::"):
-        call = getattr(s.data, "call_provider_function", None)  # provider-defined functions live in the walk
-        if call is None:
-            raise EvalError("Call to unknown function", f"There is no function named \"{called}\".", e.range)
-        return call(called, [ev(a, s) for a in e.args], e.range)
-    name = called
-    if called.startswith("core::"):
-        # every built-in function is also reachable in the core:: namespace
-        name = called[len("core::"):]
-    fl = _funcs_module()
+    target = _CALL_TARGETS.get(called)
+    if target is None:
+        if called.startswith("provider::"):
+            call = getattr(s.data, "call_provider_function", None)  # provider-defined functions live in the walk
+            if call is None:
+                raise EvalError("Call to unknown function", f"There is no function named \"{called}\".", e.range)
+            return call(called, [ev(a, s) for a in e.args], e.range)
+        target = _call_target(called)
+    name, fn, special = target
+    fl = _FUNCS_MODULE
     FunctionError, call_function = fl.FunctionError, fl.call_function
-    fn = fl.FUNCTIONS.get(name)
-    fctx = s.func_context()
-    if fn is None or (fn.extra.get("console_only") and not fctx.console):
+    fctx = s._fctx
+    if fctx is None:
+        fctx = s.func_context()
+    if fn is None or (fn.extra and fn.extra.get("console_only") and not fctx.console):
         if "::" in called and not called.startswith("core::") or (called.startswith("core::") and fn is None):
             ns = called.split("::")[0]
             raise EvalError("Unknown provider function", f'The function namespace "{ns}" is not valid. Provider '
@@ -731,7 +732,6 @@ def _call(e: A.FunctionCall, s: Scope) -> Any:
         raise EvalError("Call to unknown function", f"There is no function named \"{called}\".", _name_range(e))
     if fctx.template_mode is not None:
         _check_in_template(name, fctx.template_mode, fn, e, called)
-    special = _SPECIAL_CALLS.get(name)
     try:
         if special is not None:
             return special(e, s, called)
@@ -767,6 +767,18 @@ def _call(e: A.FunctionCall, s: Scope) -> Any:
 
 
 _FUNCS_MODULE: Any = None
+
+# a called name -> (the library's name, its Function or None, its special evaluation or None):
+# worked out once per name, not at every call (the library does not change once loaded)
+_CALL_TARGETS: dict[str, tuple[str, Any, Any]] = {}
+
+
+def _call_target(called: str) -> tuple[str, Any, Any]:
+    name = called[len("core::"):] if called.startswith("core::") else called  # built-ins are core:: too
+    target = (name, _funcs_module().FUNCTIONS.get(name), _SPECIAL_CALLS.get(name))
+    if target[1] is not None:  # unknown names stay out: bounded by the library's size
+        _CALL_TARGETS[called] = target
+    return target
 
 
 def _funcs_module() -> Any:
@@ -838,10 +850,8 @@ def _can(e: A.FunctionCall, s: Scope, called: str) -> Any:
 
 
 def _try(e: A.FunctionCall, s: Scope, called: str) -> Any:
-    from .funcs import FunctionError
-
     if not e.args:
-        raise FunctionError("at least one argument is required")
+        raise _funcs_module().FunctionError("at least one argument is required")
     errors = []
     for a in e.args:
         try:

@@ -214,41 +214,43 @@ def check_arity(fn: Function, nargs: int, shown: str | None = None) -> None:
 
 
 def _call(fn: Function, args: list, ctx: FuncContext, shown: str) -> Any:
-    nparams = len(fn.params)
-    check_arity(fn, len(args), shown)
+    params = fn.params
+    nparams, nargs = len(params), len(args)
+    if nargs < nparams or (nargs > nparams and fn.variadic is None):
+        check_arity(fn, nargs, shown)
+    specs = params if nargs == nparams else [params[i] if i < nparams else fn.variadic for i in range(nargs)]
 
-    specs = [fn.params[i] if i < nparams else fn.variadic for i in range(len(args))]
-
-    # 1. conversion to parameter types (HCL does this before calling cty)
+    # 1. conversion to parameter types (HCL does this before calling cty), every argument's
+    # before any null check: the first conversion error is the one reported
     conv: list[Any] = []
     for i, (a, spec) in enumerate(zip(args, specs)):
-        if not isinstance(spec.type, DynamicType):
+        if type(spec.type) is not DynamicType:
             try:
                 a = convert(a, spec.type)
             except ConversionError as exc:
                 raise FunctionError(conversion_message(exc, a), i) from None
         conv.append(a)
 
-    # 2. nulls
-    for i, (a, spec) in enumerate(zip(conv, specs)):
-        if not spec.allow_null and is_null(unmark(a)[0]):
-            raise FunctionError("argument must not be null", i)
-
-    # 3. unknowns and marks
+    # 2. nulls, unknowns and marks, argument by argument
     known = True
-    marked = False
+    marked = 0
     call_args: list[Any] = []
-    for a, spec in zip(conv, specs):
-        if not spec.allow_unknown:
-            inner = unmark(a)[0]
-            if type(inner) is Unknown or (not fn.nested_unknowns and not is_wholly_known(inner)):
+    nested = fn.nested_unknowns
+    for i, (a, spec) in enumerate(zip(conv, specs)):
+        inner = a.value if type(a) is Sensitive else a
+        if not spec.allow_null and (inner is None or type(inner) is Null):
+            raise FunctionError("argument must not be null", i)
+        if not spec.allow_unknown and known:
+            if type(inner) is Unknown or (not nested and not is_wholly_known(inner)):
                 known = False
-        if spec.allow_marked == "shallow":
-            a, m = unmark(a)
-            marked = marked | m
-        elif not spec.allow_marked:
+        how = spec.allow_marked
+        if how == "shallow":
+            if type(a) is Sensitive:
+                marked |= a.marks
+                a = inner
+        elif not how:
             a, m = unmark_deep(a)
-            marked = marked | m
+            marked |= m
         call_args.append(a)
     if not known:
         try:
