@@ -81,3 +81,14 @@ def test_find_infinity_at_any_depth() -> None:
     assert find_infinity(deep)
     assert not find_infinity({"a": ["x", TList([1, 2], NUMBER), {"b": Sensitive(TMap({"c": 3}, NUMBER))}]})
     assert not find_infinity("Infinity") and not find_infinity(None)
+
+
+def test_length_of_tuples_and_objects_with_unknown_or_marked_members() -> None:
+    from tfconsole.lang.funcs import call_function
+    from tfconsole.lang.values import Sensitive, Unknown
+
+    assert call_function("length", [["a", Unknown(STRING), Sensitive("x")]]) == 3
+    assert call_function("length", [{"a": Unknown(NUMBER), "b": 1}]) == 2
+    marked = call_function("length", [Sensitive(["a", "b"])])
+    assert type(marked) is Sensitive and marked.value == 2
+    assert call_function("length", [[]]) == 0 and call_function("length", [{}]) == 0

@@ -123,7 +123,7 @@ class Scope:
 
 def evaluate(expr: A.Expr, scope: Scope) -> tuple[Any, Diagnostics]:
     diags = Diagnostics()
-    outer = getattr(_budget, "left", None)
+    outer = _budget.left
     if outer is None:
         _budget.left = MAX_ITERATIONS  # a fresh budget for each top-level evaluation
     try:
@@ -138,7 +138,7 @@ def evaluate(expr: A.Expr, scope: Scope) -> tuple[Any, Diagnostics]:
         return Unknown(DYNAMIC), diags
     finally:
         if outer is None:
-            del _budget.left
+            _budget.left = None
 
 
 def render_template(text: str, variables: dict, filename: str, base_dir: str | None = None) -> Any:
@@ -352,11 +352,17 @@ def _template_for(e: A.TemplateFor, s: Scope) -> Any:
 # Nested for expressions multiply: three of range(1024) are a billion iterations, which
 # Terraform runs until it is stopped. One evaluation may iterate at most this many elements.
 MAX_ITERATIONS = 1_000_000
-_budget = threading.local()
+class _Budget(threading.local):
+    # None: no evaluation under way in this thread (a class default, so reading it raises nothing)
+    left: int | None = None
+
+
+_budget = _Budget()
 
 
 def _spend(n: int, where: A.Expr) -> None:
-    left = getattr(_budget, "left", MAX_ITERATIONS) - n
+    left = _budget.left
+    left = (MAX_ITERATIONS if left is None else left) - n
     _budget.left = left
     if left < 0:
         raise EvalError("Expression too expensive",

@@ -290,6 +290,8 @@ def _keys(args, ctx):
 @register("length", [Param("value", DYNAMIC, allow_unknown=True, allow_marked=True)], NUMBER)
 def _length(args, ctx):
     v, marked = unmark(args[0])
+    if type(v) is list or type(v) is dict:  # a tuple's or an object's: its type's length, without the type
+        return mark(len(v), marked)
     t = _ty(v)
     if isinstance(t, DynamicType):
         return mark(Unknown(NUMBER), marked)
