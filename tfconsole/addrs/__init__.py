@@ -33,10 +33,10 @@ class ModuleInstance(HashCached):
         return not self.steps
 
     def child(self, name: str, key: InstanceKey = None) -> "ModuleInstance":
-        return ModuleInstance(self.steps + ((name, key),))
+        return module_instance(self.steps + ((name, key),))
 
     def parent(self) -> "ModuleInstance":
-        return ModuleInstance(self.steps[:-1])
+        return module_instance(self.steps[:-1])
 
     def module(self) -> "Module":
         if not self.steps:
@@ -62,6 +62,19 @@ class ModuleInstance(HashCached):
 
 
 ROOT = ModuleInstance()
+
+# One object per module instance made by expansion (child), parent() and the parsers: the
+# walk's dicts keyed by module instances (and tuples of them) then find their keys by identity
+# instead of comparing steps.
+_INTERNED: dict[tuple, ModuleInstance] = {(): ROOT}
+
+
+def module_instance(steps: tuple[tuple[str, InstanceKey], ...]) -> ModuleInstance:
+    """The ModuleInstance of these steps, the same object each time (within the memo's bound)."""
+    known = _INTERNED.get(steps)
+    if known is None:
+        known = remember(_INTERNED, steps, ModuleInstance(steps), 65536)
+    return known
 
 # per module instance, what its addresses ask of it again and again
 _MODULE_OF: dict[ModuleInstance, "Module"] = {}
@@ -249,7 +262,7 @@ def parse_target(text: str) -> Targetable:
         steps.append((name, opt_key()))
         if i < len(toks):
             expect_dot()
-    module = ModuleInstance(tuple(steps))
+    module = module_instance(tuple(steps))
     if i >= len(toks):
         if not steps:
             raise AddressError(f"Invalid address {text!r}")
@@ -295,7 +308,7 @@ def _fast_instance(text: str) -> AbsResourceInstance | None:
         return None  # "data.x" and the like: the general parser's errors
     parts = _FAST_PARTS.get((prefix, mode, rtype, name))
     if parts is None:
-        module = ModuleInstance(tuple(
+        module = module_instance(tuple(
             (s.group(1), int(s.group(2)) if s.group(2) is not None else s.group(3))
             for s in _FAST_STEP.finditer(prefix)))
         if len(_FAST_PARTS) > 10_000:

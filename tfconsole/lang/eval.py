@@ -416,7 +416,7 @@ def _traversal(e: A.ScopeTraversal, s: Scope) -> Any:
             v = data.get_terraform(name, rng)
         return _apply_steps(v, steps, 1, e)
     if root == "count":
-        if not steps or steps[0] != A.AttrStep("index"):
+        if not steps or type(steps[0]) is not A.AttrStep or steps[0].name != "index":
             raise EvalError("Invalid \"count\" attribute",
                             "The \"count\" object does not have an attribute named "
                             f"{_first_attr(steps)}. The only supported attribute is count.index, which is "
@@ -428,7 +428,7 @@ def _traversal(e: A.ScopeTraversal, s: Scope) -> Any:
                             "\"data\" blocks, and only when the \"count\" argument is set.", rng)
         return _apply_steps(s.count_index, steps, 1, e)
     if root == "each":
-        if not steps or steps[0] not in (A.AttrStep("key"), A.AttrStep("value")):
+        if not steps or type(steps[0]) is not A.AttrStep or steps[0].name not in ("key", "value"):
             raise EvalError("Invalid \"each\" attribute",
                             f"The \"each\" object does not have an attribute named {_first_attr(steps)}. "
                             "The supported attributes are each.key and each.value, the current key and "
