@@ -80,6 +80,7 @@ class Data(Protocol):
 
 
 NOT_FOUND = object()
+_new_scope = object.__new__
 
 
 class Scope:
@@ -98,9 +99,10 @@ class Scope:
         self.in_for = False  # a for expression's body (HCL evaluates it in a child context)
 
     def child(self, extra: dict, *, for_body: bool = False) -> "Scope":
-        s = Scope(self.data, count_index=self.count_index, each=self.each, self_value=self.self_value,
-                  base_dir=self.base_dir, vars={**self.vars, **extra})
-        s._fctx = self._fctx
+        # made field by field, not through __init__'s keywords: a for expression makes one per element
+        s = _new_scope(Scope)
+        s.data, s.count_index, s.each, s.self_value = self.data, self.count_index, self.each, self.self_value
+        s.vars, s.base_dir, s._fctx = {**self.vars, **extra}, self.base_dir, self._fctx
         s.in_for = self.in_for or for_body
         return s
 
