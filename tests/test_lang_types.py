@@ -92,3 +92,17 @@ def test_length_of_tuples_and_objects_with_unknown_or_marked_members() -> None:
     marked = call_function("length", [Sensitive(["a", "b"])])
     assert type(marked) is Sensitive and marked.value == 2
     assert call_function("length", [[]]) == 0 and call_function("length", [{}]) == 0
+
+
+def test_for_body_sees_the_enclosing_scope() -> None:
+    """A for expression's element scope (Scope.child) keeps count, each, self, functions' base
+    directory and the outer variables, and adds its own."""
+    from tfconsole.lang import ast as A
+    from tfconsole.lang.eval import Scope, evaluate
+
+    e = A.parse_expression('[for i, x in xs : "${count.index}/${each.key}/${self.n}/${outer}/${i}/${x}/${abspath(".")}"]',
+                           "t.tf")
+    e = e[0] if isinstance(e, tuple) else e
+    s = Scope(count_index=2, each=("k", "v"), self_value={"n": "s"}, base_dir="/base", vars={"xs": ["a"], "outer": "o"})
+    v, d = evaluate(e, s)
+    assert not d.has_errors and v == ["2/k/s/o/0/a//base"]  # abspath is relative to the base directory
