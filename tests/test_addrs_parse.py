@@ -54,3 +54,14 @@ def test_printed_addresses_take_the_fast_path_and_round_trip() -> None:
         text = str(addr)
         assert _fast_instance(text) == addr, text
         assert parse_instance(text) == addr
+
+
+def test_module_instances_from_expansion_and_parsing_are_one_object() -> None:
+    from tfconsole.addrs import ROOT, module_instance, parse_instance, parse_target
+
+    a = ROOT.child("net", "k1").child("sub", 0)
+    assert a is ROOT.child("net", "k1").child("sub", 0) is module_instance((("net", "k1"), ("sub", 0)))
+    assert parse_instance('module.net["k1"].module.sub[0].null_resource.x').module is a
+    assert parse_target('module.net["k1"].module.sub[0]') is a
+    assert a.parent() is ROOT.child("net", "k1") and a.parent().parent() is ROOT
+    assert ROOT.child("net", 1) is not ROOT.child("net", "1") and str(ROOT.child("net", "1")) == 'module.net["1"]'

@@ -372,3 +372,38 @@ def test_go_json_fast_path_matches_the_go_rules(v, escape_html):
     from tfconsole.lang.funcs._gofmt import _go_json, go_json
 
     assert go_json(v, escape_html) == _go_json(v, escape_html)
+
+
+# --- the library loads its families on first use
+
+
+def test_family_table_matches_what_the_families_register() -> None:
+    import tfconsole.lang.funcs as F
+
+    F.load_all()
+    assert not F._PENDING  # every registered name is in the table, so reachable
+    by_family: dict[str, set] = {}
+    for name, fn in dict.items(FUNCTIONS):
+        if name in F._FAMILY_OF:
+            by_family.setdefault(fn.impl.__module__.rsplit(".", 1)[1], set()).add(name)
+    assert by_family == {f: set(names.split()) for f, names in F._FAMILY_NAMES.items()}
+
+
+def test_a_call_loads_only_its_family_and_its_adjustments_come_with_it() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, threading\n"
+        "from tfconsole.lang.funcs import FUNCTIONS, call_function\n"
+        "seen = []\n"
+        "def ask(): seen.append(FUNCTIONS['merge'].nested_unknowns)\n"
+        "ts = [threading.Thread(target=ask) for _ in range(8)]\n"
+        "[t.start() for t in ts]; [t.join() for t in ts]\n"
+        "print(call_function('merge', [{'a': '1'}, {'b': '2'}]))\n"
+        "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules if m.startswith('tfconsole.lang.funcs.')"
+        " and not m.rsplit('.', 1)[1].startswith('_')), all(seen), len(seen))\n"
+        "print('nope' in FUNCTIONS, FUNCTIONS.get('type').extra, len(FUNCTIONS))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
+    assert out == ["{'a': '1', 'b': '2'}", "['collection'] True 8", "False {'console_only': True} 120"]

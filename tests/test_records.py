@@ -213,3 +213,57 @@ def test_field_definitions_refused_alike() -> None:
 
     assert defs(records.dataclass) == defs(dataclasses.dataclass)
     assert defs(records.dataclass)[0] == ("raised", "ValueError")
+
+
+# HashCached: the hash is computed once per record, copies and pickles compute their own
+
+
+@records.dataclass(frozen=True, slots=True)
+class _Cached(records.HashCached):
+    name: str
+    parts: tuple
+
+
+def test_hash_cached_once_and_equal_to_the_standard_hash() -> None:
+    calls = []
+
+    class Counting(str):
+        def __hash__(self) -> int:
+            calls.append(1)
+            return str.__hash__(self)
+
+    a = _Cached(Counting("x"), (1, 2))
+    standard = dataclasses.make_dataclass("S", [("name", str), ("parts", tuple)], frozen=True)
+    assert hash(a) == hash(standard("x", (1, 2))) == hash(a)
+    assert len(calls) == 1
+    assert not hasattr(a, "__dict__")
+
+
+def test_hash_cached_survives_copy_and_pickle() -> None:
+    a = _Cached("x", (1,))
+    hash(a)
+    for b in (copy.copy(a), copy.deepcopy(a), pickle.loads(pickle.dumps(a))):
+        assert b == a and hash(b) == hash(a) and {b: 1}[a] == 1
+    assert dataclasses.replace(a, name="y") != a and hash(dataclasses.replace(a, name="y")) != hash(a)
+
+
+def test_hash_cached_needs_frozen_slots() -> None:
+    for opts in ({"frozen": True}, {"slots": True}, {}, {"frozen": True, "slots": True, "init": False}):
+        with pytest.raises(TypeError, match="HashCached"):
+            @records.dataclass(**opts)
+            class Bad(records.HashCached):
+                x: int
+    with pytest.raises(TypeError, match="HashCached"):
+        @records.dataclass(frozen=True, slots=True)
+        class OwnInit(records.HashCached):
+            x: int
+
+            def __init__(self, x: int) -> None:
+                object.__setattr__(self, "x", x)
+
+
+def test_eq_identity_first() -> None:
+    """A record equals itself without comparing fields (Python 3.13's generated __eq__ does the same)."""
+    nan = float("nan")
+    p = records.dataclass(frozen=True)(type("P", (), {"__annotations__": {"v": "float"}}))(nan)
+    assert p == p

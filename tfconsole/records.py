@@ -30,7 +30,7 @@ from dataclasses import MISSING, FrozenInstanceError
 from operator import attrgetter
 from typing import Any
 
-__all__ = ["dataclass"]
+__all__ = ["HashCached", "dataclass"]
 
 _standard = dataclasses.dataclass
 
@@ -54,6 +54,10 @@ def _process(cls: type, init: bool, repr_: bool, eq: bool, order: bool, unsafe_h
                                      frozen=frozen, slots=slots)
     if order and not eq:
         raise ValueError("eq must be true if order is true")
+    if issubclass(cls, HashCached) and not (frozen and slots and init and "__init__" not in body):
+        # a __dict__ copy or pickle would carry the cached hash, which differs between processes;
+        # the generated __init__ is what marks the hash as not yet computed
+        raise TypeError(f"{cls.__name__}: a HashCached record must be frozen, have slots and the generated __init__")
     if cls.__doc__ is None:  # the standard decorator would work one out with inspect.signature
         cls.__doc__ = f"{cls.__name__}({', '.join(_own_annotations(cls))})"
     if slots or not _record_fields(cls):
@@ -66,7 +70,9 @@ def _process(cls: type, init: bool, repr_: bool, eq: bool, order: bool, unsafe_h
         cls.__repr__ = _repr_fn([f.name for f in fields if f.repr])  # type: ignore[method-assign]
     compared = _tuple_getter([f.name for f in fields if f.compare])
     if eq and "__eq__" not in body:
-        cls.__eq__ = _eq_fn(compared)  # type: ignore[method-assign]
+        names = [f.name for f in fields if f.compare]
+        # one field: compare the values themselves, without a tuple around each
+        cls.__eq__ = _eq_one_fn(attrgetter(names[0])) if len(names) == 1 else _eq_fn(compared)  # type: ignore[method-assign]
     if order:
         _add_order(cls, body, compared)
     if frozen:
@@ -206,6 +212,8 @@ def _compile_init(cls: type, fields: tuple, frozen: bool) -> Callable[..., None]
         elif f.default is MISSING and f.default_factory is MISSING:
             continue  # neither given nor defaulted: left unset, as the standard __init__ does
         lines.append(f"  __set(self, {f.name!r}, {value})" if frozen else f"  self.{f.name} = {value}")
+    if issubclass(cls, HashCached):
+        lines.append("  __set(self, '_hash_value', None)")
     if hasattr(cls, "__post_init__"):
         lines.append("  self.__post_init__()")
     src = f"def __init__({', '.join(params)}):\n" + ("\n".join(lines) or "  pass") + "\n"
@@ -246,8 +254,22 @@ def _repr_fn(names: list[str]) -> Callable[[Any], str]:
 
 def _eq_fn(get: Callable[[Any], tuple]) -> Callable[[Any, Any], Any]:
     def __eq__(self: Any, other: Any) -> Any:
+        if self is other:  # as Python 3.13's generated __eq__ does
+            return True
         if other.__class__ is self.__class__:
             return get(self) == get(other)
+        return NotImplemented
+
+    return __eq__
+
+
+def _eq_one_fn(get: Callable[[Any], Any]) -> Callable[[Any, Any], Any]:
+    def __eq__(self: Any, other: Any) -> Any:
+        if self is other:
+            return True
+        if other.__class__ is self.__class__:
+            a, b = get(self), get(other)
+            return a is b or bool(a == b)  # as the tuple comparison does: identity first
         return NotImplemented
 
     return __eq__
@@ -290,6 +312,7 @@ def _add_frozen_guards(cls: type, body: dict, names: set[str], slots: bool) -> N
     cls.__delattr__ = __delattr__  # type: ignore[method-assign,assignment]
     if slots:  # copy and pickle restore slots through __setstate__, which must get past the guard
         order = [f.name for f in dataclasses.fields(cls)]
+        cached_hash = issubclass(cls, HashCached)
 
         def __getstate__(self: Any) -> list:
             return [getattr(self, n) for n in order]
@@ -297,6 +320,8 @@ def _add_frozen_guards(cls: type, body: dict, names: set[str], slots: bool) -> N
         def __setstate__(self: Any, state: list) -> None:
             for n, v in zip(order, state):
                 object.__setattr__(self, n, v)
+            if cached_hash:
+                object.__setattr__(self, "_hash_value", None)
 
         cls.__getstate__ = __getstate__  # type: ignore[attr-defined]
         cls.__setstate__ = __setstate__  # type: ignore[attr-defined]
@@ -310,6 +335,9 @@ def _set_hash(cls: type, body: dict, fields: tuple, unsafe_hash: bool, eq: bool,
         raise TypeError(f"Cannot overwrite attribute __hash__ in class {cls.__name__}")
     if unsafe_hash or (eq and frozen and not explicit):
         get = _tuple_getter([f.name for f in fields if (f.compare if f.hash is None else f.hash)])
+        if frozen and issubclass(cls, HashCached):
+            cls.__hash__ = _cached_hash(get)  # type: ignore[method-assign,assignment]
+            return
 
         def __hash__(self: Any) -> int:
             return hash(get(self))
@@ -317,3 +345,24 @@ def _set_hash(cls: type, body: dict, fields: tuple, unsafe_hash: bool, eq: bool,
         cls.__hash__ = __hash__  # type: ignore[method-assign,assignment]
     elif eq and not frozen and not explicit:
         cls.__hash__ = None  # type: ignore[assignment]
+
+
+class HashCached:
+    """Base of a frozen record whose hash is computed once and kept in a slot: addresses and
+    types are dict keys looked up many times per instance in a walk, and the generated hash of a
+    nested record hashes every field again at each lookup. Only frozen records with slots and the
+    generated __init__ take the cache (their fields never change; __init__ and __setstate__ mark
+    it empty, so copies and unpickled records compute it afresh)."""
+
+    __slots__ = ("_hash_value",)
+
+
+def _cached_hash(get: Callable[[Any], tuple]) -> Callable[[Any], int]:
+    def __hash__(self: Any) -> int:
+        h = self._hash_value  # None until the first hash (set so by __init__ and __setstate__)
+        if h is None:
+            h = hash(get(self))
+            object.__setattr__(self, "_hash_value", h)
+        return h  # type: ignore[no-any-return]
+
+    return __hash__

@@ -1,13 +1,14 @@
 """Addresses of modules, resources and instances: immutable, hashable, and str() of an
 address parses back to an equal address (see parse_* below).
 
-Must not import anything from tfconsole except diags.
+Must not import anything from tfconsole except diags, records and memo.
 """
 from __future__ import annotations
 
 import json
 import re
-from tfconsole.records import dataclass  # the standard decorator without its start-up cost
+from tfconsole.memo import remember
+from tfconsole.records import HashCached, dataclass  # the standard decorator without its start-up cost
 from typing import Union
 
 InstanceKey = Union[None, int, str]  # None: no key; int: count index; str: for_each key
@@ -22,7 +23,7 @@ def key_str(key: InstanceKey) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class ModuleInstance:
+class ModuleInstance(HashCached):
     """module.a[0].module.b: steps of (name, key)."""
 
     steps: tuple[tuple[str, InstanceKey], ...] = ()
@@ -32,18 +33,25 @@ class ModuleInstance:
         return not self.steps
 
     def child(self, name: str, key: InstanceKey = None) -> "ModuleInstance":
-        return ModuleInstance(self.steps + ((name, key),))
+        return module_instance(self.steps + ((name, key),))
 
     def parent(self) -> "ModuleInstance":
-        return ModuleInstance(self.steps[:-1])
+        return module_instance(self.steps[:-1])
 
     def module(self) -> "Module":
         if not self.steps:
             return ROOT_MODULE  # the common case, asked for several times per instance
-        return Module(tuple(n for n, _ in self.steps))
+        known = _MODULE_OF.get(self)
+        if known is None:
+            known = remember(_MODULE_OF, self, Module(tuple(n for n, _ in self.steps)), 65536)
+        return known
 
     def __str__(self) -> str:
-        return ".".join(f"module.{n}{key_str(k)}" for n, k in self.steps)
+        # every instance of a module instance prints it again (addresses, hooks, state keys)
+        known = _TEXT_OF.get(self)
+        if known is None:
+            known = remember(_TEXT_OF, self, ".".join(f"module.{n}{key_str(k)}" for n, k in self.steps), 65536)
+        return known
 
     def prefix(self) -> str:
         s = str(self)
@@ -55,9 +63,26 @@ class ModuleInstance:
 
 ROOT = ModuleInstance()
 
+# One object per module instance made by expansion (child), parent() and the parsers: the
+# walk's dicts keyed by module instances (and tuples of them) then find their keys by identity
+# instead of comparing steps.
+_INTERNED: dict[tuple, ModuleInstance] = {(): ROOT}
+
+
+def module_instance(steps: tuple[tuple[str, InstanceKey], ...]) -> ModuleInstance:
+    """The ModuleInstance of these steps, the same object each time (within the memo's bound)."""
+    known = _INTERNED.get(steps)
+    if known is None:
+        known = remember(_INTERNED, steps, ModuleInstance(steps), 65536)
+    return known
+
+# per module instance, what its addresses ask of it again and again
+_MODULE_OF: dict[ModuleInstance, "Module"] = {}
+_TEXT_OF: dict[ModuleInstance, str] = {}
+
 
 @dataclass(frozen=True, slots=True)
-class Module:
+class Module(HashCached):
     """A module in configuration (no instance keys): module.a.module.b"""
 
     path: tuple[str, ...] = ()
@@ -81,7 +106,7 @@ ROOT_MODULE = Module()
 
 
 @dataclass(frozen=True, slots=True)
-class Resource:
+class Resource(HashCached):
     mode: str  # "managed" | "data" | "ephemeral"
     type: str
     name: str
@@ -97,7 +122,7 @@ class Resource:
 
 
 @dataclass(frozen=True, slots=True)
-class ResourceInstance:
+class ResourceInstance(HashCached):
     resource: Resource
     key: InstanceKey = None
 
@@ -106,7 +131,7 @@ class ResourceInstance:
 
 
 @dataclass(frozen=True, slots=True)
-class ConfigResource:
+class ConfigResource(HashCached):
     module: Module
     resource: Resource
 
@@ -115,7 +140,7 @@ class ConfigResource:
 
 
 @dataclass(frozen=True, slots=True)
-class AbsResource:
+class AbsResource(HashCached):
     module: ModuleInstance
     resource: Resource
 
@@ -130,7 +155,7 @@ class AbsResource:
 
 
 @dataclass(frozen=True, slots=True)
-class AbsResourceInstance:
+class AbsResourceInstance(HashCached):
     module: ModuleInstance
     resource: Resource
     key: InstanceKey = None
@@ -146,7 +171,7 @@ class AbsResourceInstance:
 
 
 @dataclass(frozen=True, slots=True)
-class AbsOutput:
+class AbsOutput(HashCached):
     module: ModuleInstance
     name: str
 
@@ -155,7 +180,7 @@ class AbsOutput:
 
 
 @dataclass(frozen=True, slots=True)
-class ProviderConfig:
+class ProviderConfig(HashCached):
     """provider["registry.terraform.io/hashicorp/random"].alias in module.x"""
 
     module: Module
@@ -237,7 +262,7 @@ def parse_target(text: str) -> Targetable:
         steps.append((name, opt_key()))
         if i < len(toks):
             expect_dot()
-    module = ModuleInstance(tuple(steps))
+    module = module_instance(tuple(steps))
     if i >= len(toks):
         if not steps:
             raise AddressError(f"Invalid address {text!r}")
@@ -283,7 +308,7 @@ def _fast_instance(text: str) -> AbsResourceInstance | None:
         return None  # "data.x" and the like: the general parser's errors
     parts = _FAST_PARTS.get((prefix, mode, rtype, name))
     if parts is None:
-        module = ModuleInstance(tuple(
+        module = module_instance(tuple(
             (s.group(1), int(s.group(2)) if s.group(2) is not None else s.group(3))
             for s in _FAST_STEP.finditer(prefix)))
         if len(_FAST_PARTS) > 10_000:

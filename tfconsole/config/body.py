@@ -26,10 +26,28 @@ class Attribute:
     name_range: SourceRange
 
 
-_DECODE_LOCK = threading.Lock()
+# re-entrant: a lazy local's expression is its lazy attribute's, made while the local's is made
+_DECODE_LOCK = threading.RLock()
 
 
-class LazyAttribute(Attribute):
+class LazyExpr:
+    """Mixin of a holder whose `expr` is made on first read by `_make_expr()`: once, under a
+    lock, so every reader sees the same tree."""
+
+    def __getattr__(self, key: str) -> Any:  # only for what the instance does not hold yet
+        if key != "expr":
+            raise AttributeError(key)
+        with _DECODE_LOCK:
+            e = self.__dict__.get("expr")
+            if e is None:
+                e = self.__dict__["expr"] = self._make_expr()
+        return e
+
+    def _make_expr(self) -> Any:
+        raise NotImplementedError
+
+
+class LazyAttribute(LazyExpr, Attribute):
     """An Attribute read from the parse cache whose expression is decoded on first use: `init`
     (and anything else that never evaluates a `locals` block) then does not build the trees of
     a large configuration's expressions. `decode()` returns the expression; the first caller
@@ -41,15 +59,9 @@ class LazyAttribute(Attribute):
         self.name_range = name_range
         self._decode = decode
 
-    def __getattr__(self, key: str) -> Any:  # only for what the instance does not hold yet
-        if key != "expr":
-            raise AttributeError(key)
-        with _DECODE_LOCK:
-            e = self.__dict__.get("expr")
-            if e is None:
-                e = self.__dict__["expr"] = self._decode()
-                self._decode = None
-        return e
+    def _make_expr(self) -> Any:
+        decode, self._decode = self._decode, None  # the decoder holds the cached data: let it go
+        return decode()
 
 
 @dataclass

@@ -14,7 +14,7 @@ from tfconsole.diags import Diagnostics, SourceRange
 from tfconsole.lang import ast as A
 from tfconsole.lang.types import DYNAMIC, Type
 
-from .body import Attribute, Block, Body
+from .body import Attribute, Block, Body, LazyExpr
 
 
 @dataclass
@@ -45,7 +45,7 @@ class Local:
     range: SourceRange
 
 
-class LazyLocal(Local):
+class LazyLocal(LazyExpr, Local):
     """A Local whose expression is its attribute's, taken when first used: a LazyAttribute (from
     the parse cache) is then decoded only if something reads the local's expression."""
 
@@ -54,11 +54,8 @@ class LazyLocal(Local):
         self.range = rng
         self._attr = attr
 
-    def __getattr__(self, key: str) -> Any:  # only for what the instance does not hold yet
-        if key != "expr":
-            raise AttributeError(key)
-        e = self.__dict__["expr"] = self._attr.expr
-        return e
+    def _make_expr(self) -> Any:
+        return self._attr.expr
 
 
 @dataclass

@@ -80,6 +80,7 @@ class Data(Protocol):
 
 
 NOT_FOUND = object()
+_new_scope = object.__new__
 
 
 class Scope:
@@ -98,9 +99,10 @@ class Scope:
         self.in_for = False  # a for expression's body (HCL evaluates it in a child context)
 
     def child(self, extra: dict, *, for_body: bool = False) -> "Scope":
-        s = Scope(self.data, count_index=self.count_index, each=self.each, self_value=self.self_value,
-                  base_dir=self.base_dir, vars={**self.vars, **extra})
-        s._fctx = self._fctx
+        # made field by field, not through __init__'s keywords: a for expression makes one per element
+        s = _new_scope(Scope)
+        s.data, s.count_index, s.each, s.self_value = self.data, self.count_index, self.each, self.self_value
+        s.vars, s.base_dir, s._fctx = {**self.vars, **extra}, self.base_dir, self._fctx
         s.in_for = self.in_for or for_body
         return s
 
@@ -123,7 +125,7 @@ class Scope:
 
 def evaluate(expr: A.Expr, scope: Scope) -> tuple[Any, Diagnostics]:
     diags = Diagnostics()
-    outer = getattr(_budget, "left", None)
+    outer = _budget.left
     if outer is None:
         _budget.left = MAX_ITERATIONS  # a fresh budget for each top-level evaluation
     try:
@@ -138,7 +140,7 @@ def evaluate(expr: A.Expr, scope: Scope) -> tuple[Any, Diagnostics]:
         return Unknown(DYNAMIC), diags
     finally:
         if outer is None:
-            del _budget.left
+            _budget.left = None
 
 
 def render_template(text: str, variables: dict, filename: str, base_dir: str | None = None) -> Any:
@@ -352,11 +354,17 @@ def _template_for(e: A.TemplateFor, s: Scope) -> Any:
 # Nested for expressions multiply: three of range(1024) are a billion iterations, which
 # Terraform runs until it is stopped. One evaluation may iterate at most this many elements.
 MAX_ITERATIONS = 1_000_000
-_budget = threading.local()
+class _Budget(threading.local):
+    # None: no evaluation under way in this thread (a class default, so reading it raises nothing)
+    left: int | None = None
+
+
+_budget = _Budget()
 
 
 def _spend(n: int, where: A.Expr) -> None:
-    left = getattr(_budget, "left", MAX_ITERATIONS) - n
+    left = _budget.left
+    left = (MAX_ITERATIONS if left is None else left) - n
     _budget.left = left
     if left < 0:
         raise EvalError("Expression too expensive",
@@ -410,7 +418,7 @@ def _traversal(e: A.ScopeTraversal, s: Scope) -> Any:
             v = data.get_terraform(name, rng)
         return _apply_steps(v, steps, 1, e)
     if root == "count":
-        if not steps or steps[0] != A.AttrStep("index"):
+        if not steps or type(steps[0]) is not A.AttrStep or steps[0].name != "index":
             raise EvalError("Invalid \"count\" attribute",
                             "The \"count\" object does not have an attribute named "
                             f"{_first_attr(steps)}. The only supported attribute is count.index, which is "
@@ -422,7 +430,7 @@ def _traversal(e: A.ScopeTraversal, s: Scope) -> Any:
                             "\"data\" blocks, and only when the \"count\" argument is set.", rng)
         return _apply_steps(s.count_index, steps, 1, e)
     if root == "each":
-        if not steps or steps[0] not in (A.AttrStep("key"), A.AttrStep("value")):
+        if not steps or type(steps[0]) is not A.AttrStep or steps[0].name not in ("key", "value"):
             raise EvalError("Invalid \"each\" attribute",
                             f"The \"each\" object does not have an attribute named {_first_attr(steps)}. "
                             "The supported attributes are each.key and each.value, the current key and "
@@ -710,20 +718,21 @@ def _splat(e: A.Splat, s: Scope) -> Any:
 
 def _call(e: A.FunctionCall, s: Scope) -> Any:
     called = e.name
-    if called.startswith("provider::"):
-        call = getattr(s.data, "call_provider_function", None)  # provider-defined functions live in the walk
-        if call is None:
-            raise EvalError("Call to unknown function", f"There is no function named \"{called}\".", e.range)
-        return call(called, [ev(a, s) for a in e.args], e.range)
-    name = called
-    if called.startswith("core::"):
-        # every built-in function is also reachable in the core:: namespace
-        name = called[len("core::"):]
-    fl = _funcs_module()
+    target = _CALL_TARGETS.get(called)
+    if target is None:
+        if called.startswith("provider::"):
+            call = getattr(s.data, "call_provider_function", None)  # provider-defined functions live in the walk
+            if call is None:
+                raise EvalError("Call to unknown function", f"There is no function named \"{called}\".", e.range)
+            return call(called, [ev(a, s) for a in e.args], e.range)
+        target = _call_target(called)
+    name, fn, special = target
+    fl = _FUNCS_MODULE
     FunctionError, call_function = fl.FunctionError, fl.call_function
-    fn = fl.FUNCTIONS.get(name)
-    fctx = s.func_context()
-    if fn is None or (fn.extra.get("console_only") and not fctx.console):
+    fctx = s._fctx
+    if fctx is None:
+        fctx = s.func_context()
+    if fn is None or (fn.extra and fn.extra.get("console_only") and not fctx.console):
         if "::" in called and not called.startswith("core::") or (called.startswith("core::") and fn is None):
             ns = called.split("::")[0]
             raise EvalError("Unknown provider function", f'The function namespace "{ns}" is not valid. Provider '
@@ -731,7 +740,6 @@ def _call(e: A.FunctionCall, s: Scope) -> Any:
         raise EvalError("Call to unknown function", f"There is no function named \"{called}\".", _name_range(e))
     if fctx.template_mode is not None:
         _check_in_template(name, fctx.template_mode, fn, e, called)
-    special = _SPECIAL_CALLS.get(name)
     try:
         if special is not None:
             return special(e, s, called)
@@ -767,6 +775,18 @@ def _call(e: A.FunctionCall, s: Scope) -> Any:
 
 
 _FUNCS_MODULE: Any = None
+
+# a called name -> (the library's name, its Function or None, its special evaluation or None):
+# worked out once per name, not at every call (the library does not change once loaded)
+_CALL_TARGETS: dict[str, tuple[str, Any, Any]] = {}
+
+
+def _call_target(called: str) -> tuple[str, Any, Any]:
+    name = called[len("core::"):] if called.startswith("core::") else called  # built-ins are core:: too
+    target = (name, _funcs_module().FUNCTIONS.get(name), _SPECIAL_CALLS.get(name))
+    if target[1] is not None:  # unknown names stay out: bounded by the library's size
+        _CALL_TARGETS[called] = target
+    return target
 
 
 def _funcs_module() -> Any:
@@ -838,10 +858,8 @@ def _can(e: A.FunctionCall, s: Scope, called: str) -> Any:
 
 
 def _try(e: A.FunctionCall, s: Scope, called: str) -> Any:
-    from .funcs import FunctionError
-
     if not e.args:
-        raise FunctionError("at least one argument is required")
+        raise _funcs_module().FunctionError("at least one argument is required")
     errors = []
     for a in e.args:
         try:

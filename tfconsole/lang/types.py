@@ -6,12 +6,17 @@ knows nothing of values; `values.py` maps Python values onto these types.
 from __future__ import annotations
 
 from dataclasses import field
-from tfconsole.records import dataclass  # the standard decorator without its start-up cost
+from tfconsole.records import HashCached, dataclass  # the standard decorator without its start-up cost
 from typing import Any
 
+from tfconsole.memo import remember
 
-class Type:
-    """Base of every type. Subclasses are frozen dataclasses."""
+
+class Type(HashCached):
+    """Base of every type. Subclasses are frozen dataclasses with slots; a type's hash is
+    computed once (types are dict keys of the decoder and conversion caches)."""
+
+    __slots__ = ()
 
     def is_primitive(self) -> bool:
         return isinstance(self, PrimitiveType)
@@ -28,10 +33,36 @@ class Type:
     def has_dynamic(self) -> bool:
         return False
 
+    # immutable: a copy is the type itself (which keeps the primitives singletons)
+    def __copy__(self) -> "Type":
+        return self
+
+    def __deepcopy__(self, memo: Any) -> "Type":
+        return self
+
+
+_PRIMITIVES: dict[str, "PrimitiveType"] = {}
+
 
 @dataclass(frozen=True, slots=True)
 class PrimitiveType(Type):
+    """string, number or bool. Each is a singleton (STRING, NUMBER, BOOL below), so code that
+    tests a type against them may use `is`, which costs no call."""
+
     name: str
+
+    def __new__(cls, name: str) -> "PrimitiveType":
+        known = _PRIMITIVES.get(name)
+        if known is None:
+            known = _PRIMITIVES[name] = object.__new__(cls)
+        return known
+
+    def __reduce__(self) -> Any:
+        return PrimitiveType, (self.name,)
+
+    # a singleton equals only itself: identity in C, no Python call per comparison or hash
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
 
     def friendly(self) -> str:
         return self.name
@@ -43,8 +74,24 @@ class PrimitiveType(Type):
         return self.name
 
 
+_DYNAMIC: list["DynamicType"] = []
+
+
 @dataclass(frozen=True, slots=True)
 class DynamicType(Type):
+    """The dynamic pseudo-type; a singleton (DYNAMIC below)."""
+
+    def __new__(cls) -> "DynamicType":
+        if not _DYNAMIC:
+            _DYNAMIC.append(object.__new__(cls))
+        return _DYNAMIC[0]
+
+    def __reduce__(self) -> Any:
+        return DynamicType, ()
+
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
+
     def friendly(self) -> str:
         return "dynamic"
 
@@ -171,16 +218,27 @@ def without_optional(t: Type) -> Type:
 
 def type_from_json(j: Any) -> Type:
     """Parse cty's JSON type notation (as used in state files and plan files)."""
-    if isinstance(j, str):
-        if j == "string":
-            return STRING
-        if j == "number":
-            return NUMBER
-        if j == "bool":
-            return BOOL
+    if type(j) is str:
+        known = _PRIMITIVES.get(j)
+        if known is not None:
+            return known
         if j == "dynamic":
             return DYNAMIC
         raise ValueError(f"unknown type {j!r}")
+    # every dynamic value in a state file carries its type: thousands of instances repeat a few
+    # (JSON data, so repr is a faithful key); one type object per notation also lets decoders
+    # and conversions find a type by identity
+    key = repr(j)
+    known = _FROM_JSON.get(key)
+    if known is None:
+        known = remember(_FROM_JSON, key, _type_from_json_list(j))
+    return known
+
+
+_FROM_JSON: dict[str, Type] = {}
+
+
+def _type_from_json_list(j: Any) -> Type:
     if isinstance(j, list) and j:
         kind = j[0]
         if kind == "list":

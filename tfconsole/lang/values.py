@@ -20,6 +20,8 @@ import json
 from decimal import Decimal
 from typing import Any, Iterable
 
+from tfconsole.memo import remember
+
 from . import numbers as _N
 from .numbers import Num
 from .types import (
@@ -409,9 +411,18 @@ def type_of(v: Any) -> Type:
         return type_of(v.value)
     if t is dict:
         get = _PRIMITIVE_TYPE_OF.get
-        return ObjectType(tuple(sorted((k, get(type(x)) or type_of(x)) for k, x in v.items())))
+        attrs = tuple(sorted((k, get(type(x)) or type_of(x)) for k, x in v.items()))
+        known = _OBJECT_TYPES.get(attrs)
+        if known is None:
+            known = remember(_OBJECT_TYPES, attrs, ObjectType(attrs), 8192)
+        return known
     if t is list:
-        return TupleType(tuple(type_of(x) for x in v))
+        get = _PRIMITIVE_TYPE_OF.get
+        elems = tuple([get(type(x)) or type_of(x) for x in v])
+        known = _TUPLE_TYPES.get(elems)
+        if known is None:
+            known = remember(_TUPLE_TYPES, elems, TupleType(elems), 8192)
+        return known
     if t is TList:
         return ListType(v.etype)
     if t is TSet:
@@ -419,6 +430,12 @@ def type_of(v: Any) -> Type:
     if t is TMap:
         return MapType(v.etype)
     raise TypeError(f"not a language value: {v!r}")
+
+
+# the object and tuple types of values, one object per shape: thousands of instances' values share
+# a few shapes, and types compared later compare by identity first. Bounded.
+_OBJECT_TYPES: dict[tuple, ObjectType] = {}
+_TUPLE_TYPES: dict[tuple, TupleType] = {}
 
 
 def same_type(a: Any, b: Any) -> bool:
@@ -626,49 +643,120 @@ def to_json_plain(v: Any) -> Any:
 
 def from_json_typed(j: Any, ty: Type) -> Any:
     """Decode JSON data into a value of type ty (cty's ctyjson.Unmarshal)."""
-    if type(ty) is ObjectType and type(j) is dict:
-        out = {}
-        get = j.get
-        for k, at in ty.attrs:
-            x = get(k)
-            if type(x) is str and (at is STRING or at == STRING):
-                out[k] = x
-            else:
-                out[k] = from_json_typed(x, at)
-        return out
-    if j is None:
-        return None if isinstance(ty, DynamicType) else Null(ty)
-    if isinstance(ty, DynamicType):
-        if isinstance(j, dict) and set(j) == {"value", "type"}:
-            from .types import type_from_json
+    decode = _DECODERS.get(ty)
+    if decode is None:
+        decode = _decoder(ty)
+    return decode(j)
 
-            return from_json_typed(j["value"], type_from_json(j["type"]))
-        return from_json_implied(j)
-    if ty == STRING:
-        if isinstance(j, bool):
-            return "true" if j else "false"
-        if isinstance(j, (int, float, Decimal, Num)):
-            return format_number(j)
+
+# type -> its decoder: a state or plan holds thousands of objects of a few types, so the walk
+# over a type's structure is done once per type, not once per value. Bounded: types read from
+# a provider's schemas or from dynamic values are many only in pathological input.
+_DECODERS: dict[Type, Any] = {}
+
+
+def _decoder(ty: Type) -> Any:
+    decode = _PRIMITIVE_DECODERS.get(ty) if type(ty) is PrimitiveType else _composite_decoder(ty)
+    if decode is None:
+        raise TypeError(f"cannot decode into {ty!r}")
+    return remember(_DECODERS, ty, decode)
+
+
+def _composite_decoder(ty: Type) -> Any:
+    tt = type(ty)
+    if tt is DynamicType:
+        return _decode_dynamic
+    if tt is ObjectType:
+        return _object_decoder(ty)  # type: ignore[arg-type]
+    if tt is TupleType:
+        return _tuple_decoder(ty)  # type: ignore[arg-type]
+    if tt is ListType or tt is SetType or tt is MapType:
+        return _collection_decoder(ty)  # type: ignore[arg-type]
+    return None
+
+
+def _object_decoder(ty: ObjectType) -> Any:
+    parts = [(k, _decoder_of(at)) for k, at in ty.attrs]
+
+    def decode(j: Any) -> Any:
+        if j is None:
+            return Null(ty)
+        get = j.get
+        return {k: d(get(k)) for k, d in parts}
+
+    return decode
+
+
+def _tuple_decoder(ty: TupleType) -> Any:
+    parts = [_decoder_of(et) for et in ty.elems]
+
+    def decode(j: Any) -> Any:
+        if j is None:
+            return Null(ty)
+        return [d(x) for x, d in zip(j, parts)]
+
+    return decode
+
+
+def _collection_decoder(ty: ListType | SetType | MapType) -> Any:
+    elem, d = ty.elem, _decoder_of(ty.elem)
+    tt = type(ty)
+
+    def decode(j: Any) -> Any:
+        if j is None:
+            return Null(ty)
+        if tt is MapType:
+            return TMap({k: d(x) for k, x in j.items()}, elem)
+        return (TList if tt is ListType else TSet)([d(x) for x in j], elem)
+
+    return decode
+
+
+def _decoder_of(ty: Type) -> Any:
+    decode = _DECODERS.get(ty)
+    return decode if decode is not None else _decoder(ty)
+
+
+def _decode_dynamic(j: Any) -> Any:
+    if j is None:
+        return None
+    if type(j) is dict and len(j) == 2 and "value" in j and "type" in j:
+        from .types import type_from_json
+
+        return from_json_typed(j["value"], type_from_json(j["type"]))
+    return from_json_implied(j)
+
+
+def _decode_string(j: Any) -> Any:
+    t = type(j)
+    if t is str:
         return j
-    if ty == NUMBER:
-        if isinstance(j, str):
-            return parse_number(j)
-        return normalize_number(j)
-    if ty == BOOL:
-        if isinstance(j, str):
-            return j == "true"
-        return bool(j)
-    if isinstance(ty, ListType):
-        return TList([from_json_typed(x, ty.elem) for x in j], ty.elem)
-    if isinstance(ty, SetType):
-        return TSet([from_json_typed(x, ty.elem) for x in j], ty.elem)
-    if isinstance(ty, MapType):
-        return TMap({k: from_json_typed(x, ty.elem) for k, x in j.items()}, ty.elem)
-    if isinstance(ty, TupleType):
-        return [from_json_typed(x, et) for x, et in zip(j, ty.elems)]
-    if isinstance(ty, ObjectType):
-        return {k: from_json_typed(j.get(k), at) for k, at in ty.attrs}
-    raise TypeError(f"cannot decode into {ty!r}")
+    if j is None:
+        return Null(STRING)
+    if t is bool:
+        return "true" if j else "false"
+    if isinstance(j, (int, float, Decimal, Num)):
+        return format_number(j)
+    return j
+
+
+def _decode_number(j: Any) -> Any:
+    if j is None:
+        return Null(NUMBER)
+    if isinstance(j, str):
+        return parse_number(j)
+    return normalize_number(j)
+
+
+def _decode_bool(j: Any) -> Any:
+    if j is None:
+        return Null(BOOL)
+    if isinstance(j, str):
+        return j == "true"
+    return bool(j)
+
+
+_PRIMITIVE_DECODERS = {STRING: _decode_string, NUMBER: _decode_number, BOOL: _decode_bool}
 
 
 def from_json_implied(j: Any) -> Any:
@@ -969,8 +1057,20 @@ def find_infinity(v: Any) -> bool:
         return not _N.is_finite(v)
     if t is Sensitive:
         return find_infinity(v.value)
-    members = v.values() if t is dict or t is TMap else v if t in (list, TList, TSet) else ()
-    return any(find_infinity(x) for x in members if type(x) is Num or type(x) not in _PLAIN)
+    if t is dict or t is TMap:
+        members: Any = v.values()
+    elif t is list or t is TList or t is TSet:
+        members = v
+    else:
+        return False
+    for x in members:  # a loop, not any() over a generator: this runs on every planned object
+        tx = type(x)
+        if tx is Num:
+            if not _N.is_finite(x):
+                return True
+        elif tx not in _PLAIN and find_infinity(x):
+            return True
+    return False
 
 
 def wire_value(v: Any) -> Any:

@@ -7,13 +7,17 @@ parameter type, null rejection, short-circuiting on unknown arguments and carryi
 sensitive mark from arguments to the result. A function opts out of the unknown and
 mark handling per parameter (`allow_unknown`, `allow_marked`).
 
-The category modules (numeric, string, collection, ...) register their functions into
-`FUNCTIONS` when imported at the bottom of this module.
+The category modules (numeric, string, collection, ...: the families) register their
+functions when imported; `FUNCTIONS` imports a family when one of its names is first asked for
+(_FAMILY_NAMES says which family defines which name), so a command that calls `merge` and
+`lookup` loads the collection family only. Iterating `FUNCTIONS` loads every family.
 """
 from __future__ import annotations
 
 import datetime as _dt
+import importlib
 import re
+import threading
 from dataclasses import field
 from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any, Callable
@@ -130,7 +134,96 @@ class Function:
         return f"{shown or self.name}({', '.join(names)})"
 
 
-FUNCTIONS: dict[str, Function] = {}
+# Which family defines each function (tests/test_funcs.py checks it against what the families
+# register).
+_FAMILY_NAMES = {
+    "numeric": "abs ceil floor log max min parseint pow signum",
+    "string": "chomp endswith format formatlist indent join lower regex regexall replace split startswith "
+              "strcontains strrev substr title trim trimprefix trimspace trimsuffix upper",
+    "collection": "alltrue anytrue chunklist coalesce coalescelist compact concat contains distinct element "
+                  "flatten index keys length lookup matchkeys merge one range reverse setintersection setproduct "
+                  "setsubtract setunion slice sort sum transpose values zipmap",
+    "encoding": "base64decode base64encode base64gzip csvdecode jsondecode jsonencode textdecodebase64 "
+                "textencodebase64 urlencode yamldecode yamlencode",
+    "filesystem": "abspath basename dirname file filebase64 fileexists fileset pathexpand templatefile",
+    "datetime": "formatdate plantimestamp timeadd timecmp timestamp",
+    "crypto": "base64sha256 base64sha512 bcrypt filebase64sha256 filebase64sha512 filemd5 filesha1 filesha256 "
+              "filesha512 md5 rsadecrypt sha1 sha256 sha512 uuid uuidv5",
+    "ipnet": "cidrhost cidrnetmask cidrsubnet cidrsubnets",
+    "conversion": "can convert ephemeralasnull issensitive nonsensitive sensitive templatestring tobool tolist "
+                  "tomap tonumber toset tostring try type",
+}
+_FAMILY_OF = {n: family for family, names in _FAMILY_NAMES.items() for n in names.split()}
+# what a family registered while it is still being imported: published into FUNCTIONS once the
+# whole family (with its adjustments at the bottom of the module) is done, so another thread
+# never sees a half-made function
+_PENDING: dict[str, Function] = {}
+_LOAD_LOCK = threading.RLock()
+
+
+class _Library(dict):
+    """FUNCTIONS: name -> Function, each family imported on the first use of one of its names.
+    Lookups of loaded names cost what a dict's cost."""
+
+    def __missing__(self, name: str) -> Function:
+        if _load_family_of(name):
+            return dict.__getitem__(self, name)  # type: ignore[no-any-return]
+        raise KeyError(name)
+
+    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        fn = dict.get(self, name)
+        if fn is None and _load_family_of(name):
+            fn = dict.get(self, name)
+        return default if fn is None else fn
+
+    def __contains__(self, name: object) -> bool:
+        return self.get(name) is not None  # type: ignore[arg-type]
+
+    def __iter__(self) -> Any:
+        load_all()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        load_all()
+        return dict.__len__(self)
+
+    def keys(self) -> Any:  # type: ignore[override]
+        load_all()
+        return dict.keys(self)
+
+    def values(self) -> Any:  # type: ignore[override]
+        load_all()
+        return dict.values(self)
+
+    def items(self) -> Any:  # type: ignore[override]
+        load_all()
+        return dict.items(self)
+
+
+FUNCTIONS: dict[str, Function] = _Library()
+
+
+def _load_family_of(name: str) -> bool:
+    """Import the family defining `name` if it is not loaded yet; False for a name no family has."""
+    family = _FAMILY_OF.get(name) if type(name) is str else None
+    if family is None:
+        return False
+    with _LOAD_LOCK:
+        if not dict.__contains__(FUNCTIONS, name):
+            importlib.import_module(f"{__name__}.{family}")
+            for n in _FAMILY_NAMES[family].split():
+                dict.__setitem__(FUNCTIONS, n, _PENDING.pop(n))
+    return True
+
+
+def load_all() -> None:
+    for names in _FAMILY_NAMES.values():
+        _load_family_of(names.split(None, 1)[0])
+
+
+def registered(name: str) -> Function:
+    """A function as registered, for its family's own adjustments while the family loads."""
+    return _PENDING.get(name) or FUNCTIONS[name]
 
 
 def register(name: str, params: list[Param], return_type: Type | Callable[[list], Type] = DYNAMIC,
@@ -138,7 +231,11 @@ def register(name: str, params: list[Param], return_type: Type | Callable[[list]
     """Decorator: register impl(args, ctx) as function `name`."""
 
     def deco(impl: Callable) -> Callable:
-        FUNCTIONS[name] = Function(name, params, impl, return_type, variadic, nested_unknowns)
+        fn = Function(name, params, impl, return_type, variadic, nested_unknowns)
+        if name in _FAMILY_OF:
+            _PENDING[name] = fn
+        else:  # not one of the families' (a test's own function): usable at once
+            dict.__setitem__(FUNCTIONS, name, fn)
         return impl
 
     return deco
@@ -214,41 +311,43 @@ def check_arity(fn: Function, nargs: int, shown: str | None = None) -> None:
 
 
 def _call(fn: Function, args: list, ctx: FuncContext, shown: str) -> Any:
-    nparams = len(fn.params)
-    check_arity(fn, len(args), shown)
+    params = fn.params
+    nparams, nargs = len(params), len(args)
+    if nargs < nparams or (nargs > nparams and fn.variadic is None):
+        check_arity(fn, nargs, shown)
+    specs = params if nargs == nparams else [params[i] if i < nparams else fn.variadic for i in range(nargs)]
 
-    specs = [fn.params[i] if i < nparams else fn.variadic for i in range(len(args))]
-
-    # 1. conversion to parameter types (HCL does this before calling cty)
+    # 1. conversion to parameter types (HCL does this before calling cty), every argument's
+    # before any null check: the first conversion error is the one reported
     conv: list[Any] = []
     for i, (a, spec) in enumerate(zip(args, specs)):
-        if not isinstance(spec.type, DynamicType):
+        if type(spec.type) is not DynamicType:
             try:
                 a = convert(a, spec.type)
             except ConversionError as exc:
                 raise FunctionError(conversion_message(exc, a), i) from None
         conv.append(a)
 
-    # 2. nulls
-    for i, (a, spec) in enumerate(zip(conv, specs)):
-        if not spec.allow_null and is_null(unmark(a)[0]):
-            raise FunctionError("argument must not be null", i)
-
-    # 3. unknowns and marks
+    # 2. nulls, unknowns and marks, argument by argument
     known = True
-    marked = False
+    marked = 0
     call_args: list[Any] = []
-    for a, spec in zip(conv, specs):
-        if not spec.allow_unknown:
-            inner = unmark(a)[0]
-            if type(inner) is Unknown or (not fn.nested_unknowns and not is_wholly_known(inner)):
+    nested = fn.nested_unknowns
+    for i, (a, spec) in enumerate(zip(conv, specs)):
+        inner = a.value if type(a) is Sensitive else a
+        if not spec.allow_null and (inner is None or type(inner) is Null):
+            raise FunctionError("argument must not be null", i)
+        if not spec.allow_unknown and known:
+            if type(inner) is Unknown or (not nested and not is_wholly_known(inner)):
                 known = False
-        if spec.allow_marked == "shallow":
-            a, m = unmark(a)
-            marked = marked | m
-        elif not spec.allow_marked:
+        how = spec.allow_marked
+        if how == "shallow":
+            if type(a) is Sensitive:
+                marked |= a.marks
+                a = inner
+        elif not how:
             a, m = unmark_deep(a)
-            marked = marked | m
+            marked |= m
         call_args.append(a)
     if not known:
         try:
@@ -322,6 +421,3 @@ def _likely_to_confuse(got: Type, want: Type) -> bool:
         return False
     return True
 
-
-# Register every category.
-from . import numeric, string, collection, encoding, filesystem, datetime, crypto, ipnet, conversion  # noqa: E402,F401,I001

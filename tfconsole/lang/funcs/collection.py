@@ -290,6 +290,8 @@ def _keys(args, ctx):
 @register("length", [Param("value", DYNAMIC, allow_unknown=True, allow_marked=True)], NUMBER)
 def _length(args, ctx):
     v, marked = unmark(args[0])
+    if type(v) is list or type(v) is dict:  # a tuple's or an object's: its type's length, without the type
+        return mark(len(v), marked)
     t = _ty(v)
     if isinstance(t, DynamicType):
         return mark(Unknown(NUMBER), marked)
@@ -771,15 +773,15 @@ def _zipmap(args, ctx):
 # Functions that move values around without inspecting them keep nested unknowns in place
 # (cty's implementations check IsKnown only where they must).
 def _mark_structural():
-    from . import FUNCTIONS
+    from . import registered
     for name in ("chunklist", "coalesce", "coalescelist", "concat", "element", "keys", "length",
                  "merge", "one", "reverse", "slice", "values", "zipmap"):
-        FUNCTIONS[name].nested_unknowns = True
+        registered(name).nested_unknowns = True
     # element marks stay in place; only a mark on the collection itself moves to the result
     for name, idx in (("concat", None), ("element", 0), ("lookup", 0), ("values", 0), ("zipmap", 1),
                       ("slice", 0), ("reverse", 0), ("chunklist", 0), ("one", 0),
                       ("coalescelist", None), ("flatten", 0)):
-        fn = FUNCTIONS[name]
+        fn = registered(name)
         spec = fn.variadic if idx is None else fn.params[idx]
         spec.allow_marked = "shallow"
 

@@ -10,7 +10,7 @@ from ..values import (
     ConversionError, Sensitive, Unknown, contains_marks, convert, is_null, is_wholly_known, type_of, unify_types,
     unmark, unmark_deep,
 )
-from . import FUNCTIONS, FunctionError, Param, register, conversion_message
+from . import FunctionError, Param, register, registered, conversion_message
 
 
 def _constraint_name(t: Type) -> str:
@@ -107,7 +107,7 @@ def _issensitive(args, ctx):
 
 
 # type() exists only in `terraform console`
-FUNCTIONS["type"].extra["console_only"] = True
+registered("type").extra["console_only"] = True
 
 
 def _convert_rt(args):
