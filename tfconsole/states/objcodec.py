@@ -86,17 +86,24 @@ def _object_fields(o: ObjectState) -> tuple:
             o.create_before_destroy, o.identity, o.identity_schema_version, o.attributes_flat)
 
 
-def same_state_paths(value: dict[str, Any], stored: list[Any] | None) -> bool:
-    """Whether value's marks are the sensitive paths a state object holds (in any order)."""
+def same_state_paths(value: dict[str, Any], stored: list[Any] | None, schema: Schema) -> bool:
+    """Whether value's marks are the sensitive paths a state object holds (in any order),
+    leaving out the schema's sensitive attributes: marked by the schema whatever the
+    configuration says, they are never a change of sensitivity (and a state may hold them for
+    a null value or not)."""
+    import json
+
     mine: list[Any] = []
     for k, v in value.items():
         _state_marks(v, [{"type": "get_attr", "value": k}], mine)
-    if len(mine) != len(stored or ()):
-        return False
-    import json
-
-    return sorted(json.dumps(p, sort_keys=True) for p in mine) == \
-        sorted(json.dumps(p, sort_keys=True) for p in stored or ())
+    by_schema = {json.dumps([{"type": "get_attr", "value": k}], sort_keys=True) for k in schema.block.sensitive_attrs()}
+    if _sensitive_blocks(schema.block):  # the schema's marks inside nested blocks too
+        nested: list[Any] = []
+        for k, v in _mark_block(unmark_deep(value)[0], schema.block).items():
+            _state_marks(v, [{"type": "get_attr", "value": k}], nested)
+        by_schema |= {json.dumps(p, sort_keys=True) for p in nested}
+    return {json.dumps(p, sort_keys=True) for p in mine} - by_schema == \
+        {json.dumps(p, sort_keys=True) for p in stored or ()} - by_schema
 
 
 def _state_marks(v: Any, path: list[dict], out: list[Any]) -> None:

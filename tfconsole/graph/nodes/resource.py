@@ -970,7 +970,7 @@ class PlanInstanceNode(_InstanceNode):
         after = remark(planned, config_marks, schema)
         if action is Action.NOOP and obj is not None and importing is None and \
                 (config_marks or obj.sensitive_attributes or schema.block.sensitive_attrs() or schema.block.blocks) \
-                and not same_state_paths(after, obj.sensitive_attributes):
+                and not same_state_paths(after, obj.sensitive_attributes, schema):
             action = Action.UPDATE  # only what is sensitive changes: state must record it (Terraform's rule)
         before = prior
         change = ResourceInstanceChange(
