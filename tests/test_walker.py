@@ -135,3 +135,82 @@ def test_cancel_skips_what_has_not_started() -> None:
     res = w.walk(g)
     assert res.cancelled and [v.name for v in res.skipped] == ["second"]
     assert not res.diags.has_errors  # a cancel is not a stuck walk
+
+
+def test_computing_vertices_run_in_turn_while_waiting_ones_run_beside_them() -> None:
+    """cpu_only vertices run one at a time, on the compute thread; the others (I/O) run on the
+    pool at the same time as them; -parallelism still bounds the executions in all (3 waiting
+    vertices and a computing one fill -parallelism=4)."""
+    g, vs = chain_free(11)
+    waiting = {v.name for v in vs[:3]}  # the "I/O" vertices; the other 8 only compute
+    lock = threading.Lock()
+    running = {"cpu": 0, "io": 0}
+    peaks = {"cpu": 0, "io": 0, "all": 0}
+    cpu_threads: set[str] = set()
+    io_started = threading.Event()
+    release_io = threading.Event()
+    computed = threading.Event()
+    count = [0]
+
+    def execute(v: V) -> Diagnostics:
+        kind = "io" if v.name in waiting else "cpu"
+        with lock:
+            running[kind] += 1
+            peaks[kind] = max(peaks[kind], running[kind])
+            peaks["all"] = max(peaks["all"], running["cpu"] + running["io"])
+            if kind == "cpu":
+                cpu_threads.add(threading.current_thread().name)
+            if running["io"] == 3:
+                io_started.set()
+        if kind == "io":
+            release_io.wait(PATIENCE)  # waits until every computing vertex has run beside it
+        else:
+            assert io_started.wait(PATIENCE)
+        with lock:
+            running[kind] -= 1
+            if kind == "cpu":
+                count[0] += 1
+                if count[0] == 8:
+                    computed.set()
+        return Diagnostics()
+
+    w = Walker(execute, parallelism=4, cpu_only=lambda v: v.name not in waiting)
+    out: list[Any] = []
+    t = threading.Thread(target=lambda: out.append(w.walk(g)))
+    t.start()
+    assert computed.wait(PATIENCE)  # all 8 computed while the 3 I/O vertices were still running
+    release_io.set()
+    t.join(PATIENCE)
+    assert out and out[0].ok
+    assert peaks["cpu"] == 1 and cpu_threads == {"tfconsole-compute"}
+    assert peaks["io"] == 3 and peaks["all"] == 4
+
+
+def test_which_vertices_only_compute() -> None:
+    """core.computes_only: values and in-process providers that do not wait compute; a plugin,
+    a sleeping, networked or subprocess provider, a provisioner or a remote state read wait."""
+    from types import SimpleNamespace as NS
+
+    from tfconsole.addrs import parse_instance
+    from tfconsole.core import computes_only
+    from tfconsole.graph.nodes.values import LocalNode
+
+    def inst(provider: str, address: str = "x_thing.a", provisioners: tuple = ()) -> Any:
+        rc = NS(provisioners=list(provisioners))
+        return NS(addr=parse_instance(address), parent=NS(provider_addr=provider, rc=rc))
+
+    builtin = NS(wire_protocol=False)
+    plugin = NS(wire_protocol=True)
+    addr = 'provider["registry.terraform.io/hashicorp/{}"]'
+    ctx = NS(providers={addr.format(n): builtin for n in ("random", "time", "http", "external", "local")} |
+             {'provider["terraform.io/builtin/terraform"]': builtin, addr.format("null"): plugin})
+    assert computes_only(LocalNode.__new__(LocalNode), ctx)
+    assert computes_only(inst(addr.format("random")), ctx)
+    assert computes_only(inst('provider["terraform.io/builtin/terraform"]', "terraform_data.x"), ctx)
+    assert not computes_only(inst('provider["terraform.io/builtin/terraform"]', "data.terraform_remote_state.s"), ctx)
+    assert not computes_only(inst(addr.format("null")), ctx)  # a plugin: a process on the other end
+    for waits in ("time", "http", "external"):
+        assert not computes_only(inst(addr.format(waits)), ctx)
+    assert not computes_only(inst(addr.format("local"), provisioners=("local-exec",)), ctx)
+    assert not computes_only(inst(addr.format("missing")), ctx)
+    assert not computes_only(NS(name="provider"), ctx)

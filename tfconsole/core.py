@@ -26,7 +26,7 @@ from tfconsole.plans.checks import merged, to_state
 from tfconsole.plans.staleness import state_meta
 from tfconsole.states.state import OutputState, State
 from tfconsole.options import Options
-from tfconsole.walk.context import WalkContext
+from tfconsole.walk.context import WalkContext, provider_source_of
 from tfconsole.walk.hooks import Hook, Hooks
 from tfconsole.walk.walker import Walker, WalkResult
 
@@ -131,7 +131,8 @@ class Context:
     def _walk(self, g: Graph, ctx: WalkContext, operation: str) -> WalkResult:
         walker = Walker(execute=lambda v: v.execute(ctx),
                         expand=lambda v: dynamic_expand(v, ctx),
-                        parallelism=self.opts.parallelism, hook=self.hook)
+                        parallelism=self.opts.parallelism, hook=self.hook,
+                        cpu_only=lambda v: computes_only(v, ctx))
         self._walker = walker
         self._walk_ctx = ctx
         if self._cancelled:
@@ -184,7 +185,8 @@ class Context:
             return self._walk(g, ctx, "validate")
         walker = Walker(execute=lambda v: v.execute(ctx),
                         expand=lambda v: dynamic_expand(v, ctx),
-                        parallelism=self.opts.parallelism, hook=Hook())
+                        parallelism=self.opts.parallelism, hook=Hook(),
+                        cpu_only=lambda v: computes_only(v, ctx))
         return walker.walk(g, "validate")
 
     def _uses_plugins(self) -> bool:
@@ -597,6 +599,35 @@ def _in_module(mi: ModuleInstance, t: Any) -> Any:
     if isinstance(t, AbsResourceInstance):
         return AbsResourceInstance(ModuleInstance(mi.steps + t.module.steps), t.resource, t.key)
     return AbsResource(ModuleInstance(mi.steps + t.module.steps), t.resource)
+
+
+# built-in providers whose calls wait (a sleep, the network, a subprocess): their vertices run
+# beside the others, as a plugin's do
+_WAITING_BUILTINS = frozenset(("time", "http", "external"))
+
+
+def computes_only(v: Any, ctx: WalkContext) -> bool:
+    """Whether a vertex only computes, so the walker runs it in turn with the other such
+    vertices: values, outputs, module expansions, and the resource vertices of in-process
+    providers that do not wait (no plugin call, no provisioner, no sleep, network or
+    subprocess). Anything not known to be so keeps a thread of its own."""
+    from tfconsole.graph.nodes.values import LocalNode, ModuleExpandNode, OutputNode, VariableNode
+
+    if isinstance(v, (LocalNode, VariableNode, OutputNode, ModuleExpandNode)):
+        return True
+    provider_addr = getattr(v, "provider_addr", None) or getattr(getattr(v, "parent", None), "provider_addr", None) \
+        or getattr(getattr(v, "change", None), "provider", None)
+    if not provider_addr or not hasattr(v, "addr"):
+        return False
+    rc = getattr(v, "rc", None) or getattr(getattr(v, "parent", None), "rc", None)
+    if rc is not None and rc.provisioners:
+        return False
+    if v.addr.resource.type == "terraform_remote_state":  # reads a backend: maybe over the network
+        return False
+    provider = ctx.providers.get(provider_addr)
+    if provider is None or getattr(provider, "wire_protocol", True):
+        return False
+    return provider_source_of(provider_addr).rsplit("/", 1)[-1] not in _WAITING_BUILTINS
 
 
 def _output_value(out: OutputState | None) -> Any:

@@ -52,12 +52,20 @@ class WalkResult:
 class Walker:
     def __init__(self, execute: Callable[[Any], Diagnostics],
                  expand: Callable[[Any], tuple[Graph | None, Diagnostics]] | None = None,
-                 parallelism: int = 10, hook: Hook | None = None) -> None:
+                 parallelism: int = 10, hook: Hook | None = None,
+                 cpu_only: Callable[[Any], bool] | None = None) -> None:
         self.execute = execute
         self.expand = expand
         self.parallelism = max(1, parallelism)
         self.hook = hook or Hook()
         self._cancel = threading.Event()
+        # vertices that only compute (no provider plugin, no sleep, no network or subprocess)
+        # run one at a time, on one thread of their own: on a quiet multi-core machine,
+        # several threads running Python hand the GIL to each other and contend on the state
+        # lock, which cost twice the CPU of running them in turn (a 20,000-instance plan: 3.4 s
+        # at -parallelism=10 against 1.7 s at 1). Vertices that wait on I/O run on the pool
+        # beside it; at most -parallelism vertices execute at once in all.
+        self.cpu_only = cpu_only
 
     def cancel(self) -> None:
         self._cancel.set()
@@ -86,8 +94,11 @@ class Walker:
         hook = self.hook
         on_waiting, on_queued, on_started = hook.vertex_waiting, hook.vertex_queued, hook.vertex_started
         on_finished, on_skipped, on_failed = hook.vertex_finished, hook.vertex_skipped, hook.vertex_failed
-        ready: queue.SimpleQueue = queue.SimpleQueue()
+        ready: queue.SimpleQueue = queue.SimpleQueue()  # for the pool
+        compute_q: queue.SimpleQueue = queue.SimpleQueue()  # for the compute thread (cpu_only)
         done_q: queue.SimpleQueue = queue.SimpleQueue()
+        cpu_only = self.cpu_only
+        slots = threading.BoundedSemaphore(self.parallelism)
 
         # coordinator-only bookkeeping
         remaining: dict[int, int] = {}
@@ -126,7 +137,7 @@ class Walker:
                 return
             in_flight += 1
             on_queued(v.name)
-            ready.put(v)
+            (compute_q if cpu_only is not None and cpu_only(v) else ready).put(v)
 
         def finish(v: Any, ok: bool, skipped_because: str | None = None) -> None:
             """Complete v (success, failure, or skip) and release or poison its dependents."""
@@ -160,14 +171,15 @@ class Walker:
                         p_ok = not failed_children.get(pid, False)
                         stack.append((parent, p_ok, None))
 
-        def worker() -> None:
+        def worker(q: queue.SimpleQueue) -> None:
             while True:
-                v = ready.get()
+                v = q.get()
                 if v is None:
                     return
                 if self._cancel.is_set():
                     done_q.put(("skip", v, None))
                     continue
+                slots.acquire()  # at most -parallelism executions at once, pool and compute thread
                 start = time.monotonic()
                 on_started(v.name)
                 sub = None
@@ -181,6 +193,8 @@ class Walker:
 
                     diags = Diagnostics()
                     diags.error("Internal error", f"{v.name}: {exc!r}\n{traceback.format_exc()}")
+                finally:
+                    slots.release()
                 elapsed = time.monotonic() - start
                 done_q.put(("done", v, VertexResult(v, diags, sub, elapsed)))
                 result.timings[v.name] = (start - t0, start - t0 + elapsed)
@@ -188,8 +202,12 @@ class Walker:
         names = [v.name for v in graph.vertices()]
         self.hook.walk_started(operation, names)
         initial = add_graph(graph, None)
-        threads = [threading.Thread(target=worker, name=f"tfconsole-worker-{i}", daemon=True)
+        threads = [threading.Thread(target=worker, args=(ready,), name=f"tfconsole-worker-{i}", daemon=True)
                    for i in range(self.parallelism)]
+        computer = None
+        if cpu_only is not None:
+            computer = threading.Thread(target=worker, args=(compute_q,), name="tfconsole-compute", daemon=True)
+            threads.append(computer)
         for t in threads:
             t.start()
         try:
@@ -225,8 +243,8 @@ class Walker:
                     continue
                 finish(v, ok=True)
         finally:
-            for _ in threads:
-                ready.put(None)
+            for t in threads:
+                (compute_q if t is computer else ready).put(None)
             for t in threads:
                 t.join(timeout=60)
         result.cancelled = self._cancel.is_set()
