@@ -611,9 +611,7 @@ def computes_only(v: Any, ctx: WalkContext) -> bool:
     vertices: values, outputs, module expansions, and the resource vertices of in-process
     providers that do not wait (no plugin call, no provisioner, no sleep, network or
     subprocess). Anything not known to be so keeps a thread of its own."""
-    from tfconsole.graph.nodes.values import LocalNode, ModuleExpandNode, OutputNode, VariableNode
-
-    if isinstance(v, (LocalNode, VariableNode, OutputNode, ModuleExpandNode)):
+    if isinstance(v, _value_kinds()):
         return True
     provider_addr = getattr(v, "provider_addr", None) or getattr(getattr(v, "parent", None), "provider_addr", None) \
         or getattr(getattr(v, "change", None), "provider", None)
@@ -628,6 +626,19 @@ def computes_only(v: Any, ctx: WalkContext) -> bool:
     if provider is None or getattr(provider, "wire_protocol", True):
         return False
     return provider_source_of(provider_addr).rsplit("/", 1)[-1] not in _WAITING_BUILTINS
+
+
+_VALUE_KINDS: tuple = ()
+
+
+def _value_kinds() -> tuple:
+    """The vertex classes of values (imported once: computes_only runs for every vertex)."""
+    global _VALUE_KINDS
+    if not _VALUE_KINDS:
+        from tfconsole.graph.nodes.values import LocalNode, ModuleExpandNode, OutputNode, VariableNode
+
+        _VALUE_KINDS = (LocalNode, VariableNode, OutputNode, ModuleExpandNode)
+    return _VALUE_KINDS
 
 
 def _output_value(out: OutputState | None) -> Any:

@@ -15,7 +15,7 @@ from tfconsole.lang.values import (
 )
 from tfconsole.plans import Action, Plan, ResourceInstanceChange
 
-from .blockdiff import legacy_nulls, sensitivity_warning
+from .blockdiff import Drawing, block_lines, legacy_nulls, resolve, sensitivity_warning
 from tfconsole.states.state import State
 
 # ---------------------------------------------------------------------------
@@ -307,8 +307,6 @@ def render_change(ch: ResourceInstanceChange) -> str:
     if hidden:
         lines.append(f"        # ({hidden} unchanged attribute{'s' if hidden != 1 else ''} hidden)")
     if ch.blocks:
-        from .blockdiff import Drawing, block_lines, resolve
-
         drawing = Drawing(_render, _diff_attr, _attr_line, _key, _is_unknown, ch.legacy)
         top = "create" if a in (Action.CREATE, Action.READ) else "delete" if a is Action.DELETE else "update"
         lines.extend(resolve(block_lines(ch.blocks, before if a is not Action.CREATE else None,

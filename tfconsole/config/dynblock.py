@@ -55,11 +55,6 @@ def is_dynamic(blk: Block) -> bool:
     return blk.type == DYNAMIC and len(blk.labels) == 1
 
 
-def generated_type(blk: Block) -> str:
-    """The block type a block stands for: its own, or a dynamic block's label."""
-    return blk.labels[0] if is_dynamic(blk) else blk.type
-
-
 def iterator_names(body: Body) -> set[str]:
     """Every iterator name the dynamic blocks of body (at any depth) declare: references to
     them are iteration variables, not resources."""
@@ -75,14 +70,6 @@ def iterator_names(body: Body) -> set[str]:
         else:
             out |= iterator_names(blk.body)
     return out
-
-
-def content_body(blk: Block) -> Body | None:
-    """A dynamic block's `content` body (the first, if several)."""
-    for inner in blk.body.blocks:
-        if inner.type == "content":
-            return inner.body
-    return None
 
 
 def _iterator_name(blk: Block) -> tuple[str | None, Diagnostics]:
