@@ -201,11 +201,14 @@ def _state_instances(ws: Workspace) -> list[Any]:
             for r in doc["resources"] for i in r["instances"]]
 
 
-def _run_steps(root: Path, provider: Path, config: str, steps: list[list[str]]) -> dict[str, list[Any]]:
+def _run_steps(root: Path, provider: Path, config: str, steps: list[list[str]],
+               files: dict[str, str] | None = None) -> dict[str, list[Any]]:
     seen: dict[str, list[Any]] = {}
     for tool in TOOLS:
         ws = make_workspace(root / tool, tfident=provider)
         ws.write(config)
+        for name, text in (files or {}).items():
+            ws.write(text, name)
         run = ws.terraform if tool == "terraform" else ws.tfconsole
         r = run("init", "-no-color")
         assert r.returncode == 0, r.stdout + r.stderr
@@ -293,6 +296,18 @@ resource "tfident_thing" "d" {
     for_each = ["x"]
   }
 }
+resource "tfident_thing" "f" {
+  name = "f"
+  auth {
+    user = "one"
+  }
+  dynamic "auth" {
+    for_each = ["two", "three"]
+    content {
+      user = auth.value
+    }
+  }
+}
 resource "tfident_thing" "e" {
   name = "e"
   dynamic "tag" {
@@ -313,10 +328,60 @@ def test_dynamic_block_errors_as_terraform(tmp_path: Path, tfident_provider: Pat
     seen = _run_steps(tmp_path, tfident_provider, ERRORS, [["validate"], ["plan"]])
     assert "Missing dynamic content block" in seen["terraform"][0][3]
     assert "Cannot use a string value in for_each" in seen["terraform"][0][3]
+    assert "Too many auth blocks" in seen["terraform"][1][3]
     assert seen["tfconsole"] == seen["terraform"]
     for _, code, _, _ in seen["tfconsole"]:
         assert code == 1
 
+
+OVERRIDDEN = HEADER + '''
+resource "tfident_thing" "o" {
+  name = "base"
+  dynamic "tag" {
+    for_each = ["d1", "d2"]
+    content {
+      key = tag.value
+    }
+  }
+  tag {
+    key = "static-base"
+  }
+  auth {
+    user = "base-user"
+  }
+  opts {
+    level = 1
+  }
+}
+'''
+
+# the override's static tag hides both the base's dynamic and static tags; its dynamic auth hides
+# the static auth; opts, not named, stays
+OVERRIDE_FILES = {"o_override.tf": '''
+resource "tfident_thing" "o" {
+  name = "over"
+  tag {
+    key = "static-over"
+  }
+  dynamic "auth" {
+    for_each = ["u1"]
+    content {
+      user = auth.value
+    }
+  }
+}
+'''}
+
+
+def test_override_files_replace_blocks_as_terraform(tmp_path: Path, tfident_provider: Path) -> None:
+    """An override file's nested blocks replace every base block of their type, a dynamic block
+    counting as the type it generates, as Terraform merges them."""
+    seen = _run_steps(tmp_path, tfident_provider, OVERRIDDEN, [["apply", "-auto-approve"]], OVERRIDE_FILES)
+    assert seen["terraform"][0][1] == 0, seen["terraform"]
+    attrs = seen["terraform"][1][0][4]
+    assert [t["key"] for t in attrs["tag"]] == ["static-over"] and attrs["name"] == "over"
+    assert [a["user"] for a in attrs["auth"]] == ["u1"] and attrs["opts"]
+    assert seen["tfconsole"] == seen["terraform"]
 
 
 CONDITIONAL = """

@@ -91,7 +91,7 @@ def _iterator_name(blk: Block) -> tuple[str | None, Diagnostics]:
 
 
 def _spec(blk: Block, addr: str) -> tuple[Any, Diagnostics]:
-    """(for_each attribute, iterator name, content body) of a dynamic block, or None with errors."""
+    """(for_each attribute, iterator name, content block) of a dynamic block, or None with errors."""
     diags = Diagnostics()
     body = blk.body
     for name, attr in body.attributes.items():
@@ -122,7 +122,7 @@ def _spec(blk: Block, addr: str) -> tuple[Any, Diagnostics]:
                     "dynamic block.", contents[1].range, address=addr)
     if diags.has_errors:
         return None, diags
-    return (each, iterator, contents[0].body), diags
+    return (each, iterator, contents[0]), diags
 
 
 def _iterable() -> tuple:
@@ -167,7 +167,10 @@ def expand(body: Body, scope: Any, addr: str, known_types: Any) -> tuple[list[Ge
         diags.extend(d)
         if spec is None:
             continue
-        each_attr, iterator, content = spec
+        each_attr, iterator, content_block = spec
+        # a generated block's body is the content block's, and so is where HCL's decoder points
+        # at a generated block (too many of them, a required argument missing in one)
+        content, at = content_block.body, content_block.range
         value, d = evaluate(each_attr.expr, scope)
         diags.extend(d)
         if d.has_errors:
@@ -176,7 +179,7 @@ def expand(body: Body, scope: Any, addr: str, known_types: Any) -> tuple[list[Ge
         rng = each_attr.expr.range or each_attr.range
         if type(coll) is Unknown:
             it = scope.child({iterator: Unknown(DYNAMIC_TYPE)})
-            out.append(Generated(kind, content, it, marks, True, blk.range))
+            out.append(Generated(kind, content, it, marks, True, at))
             continue
         ty = type_of(coll)
         if not isinstance(ty, _iterable()):
@@ -189,7 +192,7 @@ def expand(body: Body, scope: Any, addr: str, known_types: Any) -> tuple[list[Ge
             continue
         for key, elem in _elements(coll):
             it = scope.child({iterator: {"key": key, "value": elem}})
-            out.append(Generated(kind, content, it, marks, False, blk.range))
+            out.append(Generated(kind, content, it, marks, False, at))
     return out, diags
 
 
@@ -202,6 +205,6 @@ def blocks_for_check(body: Body) -> Iterator[tuple[str, Body, Block]]:
         if is_dynamic(blk):
             spec, _ = _spec(blk, "")
             if spec is not None:
-                yield blk.labels[0], spec[2], blk
+                yield blk.labels[0], spec[2].body, blk
         else:
             yield blk.type, blk.body, blk

@@ -15,6 +15,8 @@ from tfconsole.lang.eval import evaluate_constant
 from tfconsole.lang.typeexpr import type_constraint
 
 from .body import Attribute, Block, Body, parse_json_file
+from .override import is_override_file
+from .override import merge_file as merge_override
 from .parse_cache import parse_file_cached
 from .model import (
     Check, Import, LazyLocal, Lifecycle, Module, ModuleCall, Moved, Output, ProviderBlock, Provisioner, Removed,
@@ -88,7 +90,9 @@ def _load_module(directory: str, path: ModulePath, diags: Diagnostics, root_dir:
         return mod
     files = [n for n in names if (n.endswith(".tf") or n.endswith(".tf.json")) and
              os.path.isfile(os.path.join(directory, n)) and not n.startswith(".")]
-    for name in files:
+    overrides = [n for n in files if is_override_file(n)]  # merged after every primary file
+    bodies: list[Body] = []
+    for name in [n for n in files if not is_override_file(n)] + overrides:
         full = os.path.join(directory, name)
         display = _rel(full, root_dir)
         text = _read_config_file(full, display, diags)
@@ -102,7 +106,12 @@ def _load_module(directory: str, path: ModulePath, diags: Diagnostics, root_dir:
         diags.append(d)
         if body is None:
             continue
-        _decode_file(mod, body, diags)
+        if is_override_file(name):
+            bodies.append(body)
+        else:
+            _decode_file(mod, body, diags)
+    for body in bodies:
+        merge_override(mod, body, diags, _DECODERS)
     if not files and path.is_root:
         pass
     # child modules
@@ -277,22 +286,13 @@ def _variable(mod: Module, b: Block, diags: Diagnostics) -> None:
         v.type_given = True
     if "default" in body.attributes:
         v.default = body.attributes["default"].expr
-        if v.type_given:
-            from tfconsole.lang.values import ConversionError, convert, is_null
-
-            try:
-                dv = static_value(v.default)
-                if not is_null(dv):
-                    convert(dv, v.type)
-            except ConversionError as exc:
-                diags.error("Invalid default value for variable",
-                            f"This default value is not compatible with the variable's type constraint: "
-                            f"{_conv_msg(exc)}.", body.attributes["default"].range)
-            except ValueError as exc:
-                diags.error("Invalid default value for variable", str(exc), body.attributes["default"].range)
     v.description = _static_str(body.attributes.get("description"), diags)
     v.sensitive = _static_bool(body.attributes.get("sensitive"), diags)
     v.nullable = _static_bool(body.attributes.get("nullable"), diags, True)
+    if v.default is not None:
+        default_problem = check_default(v)
+        if default_problem:
+            diags.error("Invalid default value for variable", default_problem, body.attributes["default"].range)
     v.ephemeral = _static_bool(body.attributes.get("ephemeral"), diags)
     for vb in body.blocks_of("validation"):
         _check_attrs(vb.body, {"condition", "error_message"}, diags)
@@ -302,13 +302,58 @@ def _variable(mod: Module, b: Block, diags: Diagnostics) -> None:
     mod.variables[name] = v
 
 
-def _conv_msg(exc: Exception) -> str:
-    msg = getattr(exc, "message", str(exc))
-    if msg == "number required":
-        return "a number is required"
-    if msg.endswith(" required") and " " not in msg[:-9]:
-        return f"{msg[:-9]} required"
-    return msg
+def check_default(v: Variable, lead: str = "This default value is not compatible with the variable's type "
+                  "constraint") -> str | None:
+    """What is wrong with a variable's default under its type and nullability, in Terraform's
+    words (cty's conversion wording after `lead`), or None."""
+    from tfconsole.lang.funcs import conversion_message
+    from tfconsole.lang.values import ConversionError, convert, is_null, unmark
+
+    try:
+        dv = static_value(v.default)
+    except ValueError as exc:  # not a constant
+        return str(exc) if v.type_given else None
+    if is_null(dv):
+        return None if v.nullable else "A null default value is not valid when nullable=false."
+    if not v.type_given:
+        return None
+    try:
+        convert(dv, v.type)
+    except ConversionError as exc:
+        # cty's wording of the mismatch, after the path as Terraform formats a cty path
+        where = _cty_path(exc.path, v.type)
+        inner = ConversionError(exc.message, (), exc.want)
+        sub = dv
+        for step in exc.path:
+            try:
+                sub = unmark(sub)[0][step]
+            except (KeyError, IndexError, TypeError):
+                sub = None
+                break
+        return f"{lead}: {where + ': ' if where else ''}{conversion_message(inner, sub)}."
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _cty_path(path: tuple, ty: Any) -> str:
+    """A conversion error's path as Terraform prints one: `.attr` for an object's attribute,
+    `["key"]` for a map's key, `[i]` for an index."""
+    from tfconsole.lang import types as T
+
+    out = ""
+    for step in path:
+        if isinstance(ty, T.ObjectType) and isinstance(step, str):
+            out += f".{step}"
+            ty = ty.attr_types.get(step, T.DYNAMIC)
+        elif isinstance(step, str):
+            out += f'["{step}"]'
+            ty = getattr(ty, "elem", T.DYNAMIC)
+        else:
+            out += f"[{step}]"
+            elems = getattr(ty, "elems", None)
+            ty = elems[step] if elems is not None and step < len(elems) else getattr(ty, "elem", T.DYNAMIC)
+    return out
 
 
 def _locals(mod: Module, b: Block, diags: Diagnostics) -> None:
@@ -323,7 +368,7 @@ def _locals(mod: Module, b: Block, diags: Diagnostics) -> None:
         mod.locals[name] = LazyLocal(name, attr, attr.range)
 
 
-def _output(mod: Module, b: Block, diags: Diagnostics) -> None:
+def _output(mod: Module, b: Block, diags: Diagnostics, override: bool = False) -> None:
     if not _need_labels(b, 1, "name", diags):
         return
     name = b.labels[0]
@@ -335,7 +380,7 @@ def _output(mod: Module, b: Block, diags: Diagnostics) -> None:
     body = b.body
     _check_attrs(body, {"value", "sensitive", "description", "depends_on", "ephemeral"}, diags, {"precondition"})
     value = body.attributes.get("value")
-    if value is None:
+    if value is None and not override:  # an override file's output may leave the value as it was
         diags.error("Missing required argument", "The argument \"value\" is required, but no definition was "
                     "found.", b.range)
     out = Output(name=name, expr=value.expr if value else None, range=b.range)
@@ -497,7 +542,7 @@ def _lifecycle(b: Block, diags: Diagnostics, mode: str) -> Lifecycle:
     return lc
 
 
-def _module(mod: Module, b: Block, diags: Diagnostics) -> None:
+def _module(mod: Module, b: Block, diags: Diagnostics, override: bool = False) -> None:
     if not _need_labels(b, 1, "name", diags):
         return
     name = b.labels[0]
@@ -508,7 +553,9 @@ def _module(mod: Module, b: Block, diags: Diagnostics) -> None:
         return
     body = b.body
     src_attr = body.attributes.get("source")
-    if src_attr is None:
+    if src_attr is None and override:  # an override file's module call may keep the source
+        src_attr = Attribute("source", A.Literal("", b.range), b.range, b.range)
+    elif src_attr is None:
         diags.error("Missing required argument", "The argument \"source\" is required, but no definition was "
                     "found.", b.range)
         return

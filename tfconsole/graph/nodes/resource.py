@@ -297,7 +297,7 @@ def evaluate_body(body: Body, schema: BlockSchema, scope: Scope, block_range: So
                         f"At least {nb.min_items} \"{name}\" blocks are required.", block_range, address=addr)
         if nb.max_items and len(vals) > nb.max_items:
             diags.error("Too many " + name + " blocks",
-                        f"No more than {nb.max_items} \"{name}\" blocks are allowed.", blocks[-1].range,
+                        f"No more than {nb.max_items} \"{name}\" blocks are allowed", blocks[nb.max_items].range,
                         address=addr)
     return out, diags
 

@@ -1,0 +1,3 @@
+output "out" {
+  value = "mod-${var.value}-${var.other}"
+}

@@ -1,0 +1,8 @@
+variable "n" {
+  type    = string
+  default = "2"
+}
+
+locals {
+  greeting = "last ${var.name}"
+}

@@ -1,0 +1,5 @@
+resource "terraform_data" "b" {
+  lifecycle {
+    ignore_changes = [input]
+  }
+}
