@@ -47,7 +47,7 @@ def test_parallelism_is_the_number_of_concurrent_executions() -> None:
 
     w = Walker(execute, parallelism=3)
     out: list[Any] = []
-    t = threading.Thread(target=lambda: out.append(w.walk(g)))
+    t = threading.Thread(target=lambda: out.append(w.walk(g)), name="the-walker")
     t.start()
     assert reached.wait(PATIENCE)
     release.set()
@@ -138,7 +138,7 @@ def test_cancel_skips_what_has_not_started() -> None:
 
 
 def test_computing_vertices_run_in_turn_while_waiting_ones_run_beside_them() -> None:
-    """cpu_only vertices run one at a time, on the compute thread; the others (I/O) run on the
+    """cpu_only vertices run one at a time, on the walking thread; the others (I/O) run on the
     pool at the same time as them; -parallelism still bounds the executions in all (3 waiting
     vertices and a computing one fill -parallelism=4)."""
     g, vs = chain_free(11)
@@ -176,13 +176,13 @@ def test_computing_vertices_run_in_turn_while_waiting_ones_run_beside_them() -> 
 
     w = Walker(execute, parallelism=4, cpu_only=lambda v: v.name not in waiting)
     out: list[Any] = []
-    t = threading.Thread(target=lambda: out.append(w.walk(g)))
+    t = threading.Thread(target=lambda: out.append(w.walk(g)), name="the-walker")
     t.start()
     assert computed.wait(PATIENCE)  # all 8 computed while the 3 I/O vertices were still running
     release_io.set()
     t.join(PATIENCE)
     assert out and out[0].ok
-    assert peaks["cpu"] == 1 and cpu_threads == {"tfconsole-compute"}
+    assert peaks["cpu"] == 1 and cpu_threads == {"the-walker"}
     assert peaks["io"] == 3 and peaks["all"] == 4
 
 
