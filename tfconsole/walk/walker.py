@@ -113,6 +113,7 @@ class Walker:
         poisoned: set[int] = set()
         waiting: dict[int, Any] = {}  # every vertex not yet completed, by id
         in_flight = 0
+        pool_in_flight = 0  # of in_flight, those handed to the pool and not yet reported back
         outstanding = 0  # vertices not yet completed (including expanded parents)
 
         def add_graph(g: Graph, parent: Any | None) -> list[Any]:
@@ -132,7 +133,7 @@ class Walker:
             return [v for v in verts if remaining[id(v)] == 0]
 
         def schedule(v: Any) -> None:
-            nonlocal in_flight
+            nonlocal in_flight, pool_in_flight
             if self._cancel.is_set():
                 finish(v, ok=False, skipped_because="cancelled")
                 return
@@ -149,6 +150,7 @@ class Walker:
                                for i in range(self.parallelism))
                 for t in threads:
                     t.start()
+            pool_in_flight += 1
             ready.put(v)
 
         def finish(v: Any, ok: bool, skipped_because: str | None = None) -> None:
@@ -183,9 +185,11 @@ class Walker:
                         p_ok = not failed_children.get(pid, False)
                         stack.append((parent, p_ok, None))
 
-        def run(v: Any) -> VertexResult:
-            """Execute (and expand) v on the calling thread, holding one of the slots."""
-            slots.acquire()  # at most -parallelism executions at once, pool and coordinator
+        def run(v: Any, slot: bool = True) -> VertexResult:
+            """Execute (and expand) v on the calling thread, holding one of the slots (slot=False:
+            the caller knows one is free for as long as v runs)."""
+            if slot:
+                slots.acquire()  # at most -parallelism executions at once, pool and coordinator
             start = time.monotonic()
             on_started(v.name)
             sub = None
@@ -200,7 +204,8 @@ class Walker:
                 diags = Diagnostics()
                 diags.error("Internal error", f"{v.name}: {exc!r}\n{traceback.format_exc()}")
             finally:
-                slots.release()
+                if slot:
+                    slots.release()
             elapsed = time.monotonic() - start
             result.timings[v.name] = (start - t0, start - t0 + elapsed)
             return VertexResult(v, diags, sub, elapsed)
@@ -223,9 +228,10 @@ class Walker:
                 finish(v, ok=False, skipped_because="cancelled")
                 return
             assert res is not None
-            result.diags.append(res.diags)
-            for d in res.diags:
-                self.hook.diagnostic(d)
+            if res.diags:
+                result.diags.append(res.diags)
+                for d in res.diags:
+                    self.hook.diagnostic(d)
             if res.diags.has_errors:
                 result.failed.append(v)
                 msg = "; ".join(d.summary for d in res.diags.errors())
@@ -257,17 +263,17 @@ class Walker:
                     if self._cancel.is_set():
                         complete("skip", v, None)
                     else:
-                        complete("done", v, run(v))
-                    while True:  # what the pool finished meanwhile, without waiting
-                        try:
-                            item = done_q.get_nowait()
-                        except queue.Empty:
-                            break
-                        complete(*item)
+                        # no vertex reaches the pool while this one runs (this thread hands them
+                        # out), so with fewer than -parallelism there a slot is free throughout
+                        complete("done", v, run(v, slot=pool_in_flight >= self.parallelism))
+                    while pool_in_flight and not done_q.empty():  # what the pool finished meanwhile
+                        pool_in_flight -= 1
+                        complete(*done_q.get())
                     continue
                 if in_flight == 0:
                     self._stuck(list(waiting.values()), result)
                     break
+                pool_in_flight -= 1
                 complete(*done_q.get())
         finally:
             for _ in threads:
