@@ -1406,7 +1406,7 @@ class ApplyInstanceNode(Node, Executable):
         if resp.new_state is None:
             ctx.hook.post_apply(addr_s, action, elapsed, "failed", None)
             return diags
-        if not is_wholly_known(resp.new_state):
+        if d and not is_wholly_known(resp.new_state):  # (an unknown value is one of d's errors)
             # Terraform keeps the known values (unknowns saved as null) and reports the error
             resp.new_state = _unknown_as_null(resp.new_state)
         value = remark(resp.new_state, marks, schema)
