@@ -25,6 +25,7 @@ from tfconsole.plans import (
     ResourceInstanceChange,
 )
 from tfconsole.providers.interface import ApplyRequest, BlockSchema, PlanRequest, Schema
+from tfconsole.providers.interface import CALLING_RESOURCE
 from tfconsole.states.objcodec import decode_object, encode_object, remark, same_state_paths
 from tfconsole.plans.objchange import (
     assert_object_compatible, assert_plan_valid, format_error, format_path, write_only_values,
@@ -1265,6 +1266,9 @@ class ApplyResourceNode(Node, Executable, Referenceable, Referencer, ProviderCon
         return Diagnostics()
 
 
+_APPLY_VERBS = {Action.CREATE: "create", Action.UPDATE: "update", Action.READ: "read", Action.NOOP: "import"}
+
+
 class ApplyInstanceNode(Node, Executable):
     """Create, update, replace-create, or deferred data read of one instance."""
 
@@ -1278,14 +1282,18 @@ class ApplyInstanceNode(Node, Executable):
         self.addr = change.addr
         self.module = change.addr.module.module()
         self.deposed_key = deposed_key  # CBD: where the old object is moved before creating
-        verb = {Action.CREATE: "create", Action.UPDATE: "update", Action.READ: "read",
-                Action.NOOP: "import"}.get(change.action, "create")
         self.addr_s = str(change.addr)
-        self.name = f"{self.addr_s} ({verb})"
+        self.name = f"{self.addr_s} ({_APPLY_VERBS.get(change.action, 'create')})"
 
-    @for_resource
     def execute(self, ctx: "WalkContext") -> Diagnostics:
+        # for_resource's job, with the address text made once
+        token = CALLING_RESOURCE.set(self.addr_s)
+        try:
+            return self._execute(ctx)
+        finally:
+            CALLING_RESOURCE.reset(token)
 
+    def _execute(self, ctx: "WalkContext") -> Diagnostics:
         diags = Diagnostics()
         ch = self.change
         rc = self.rc
@@ -1350,7 +1358,8 @@ class ApplyInstanceNode(Node, Executable):
                                      check_reporter(ctx, addr)))
             if diags.has_errors:
                 return diags
-        obj = ctx.sync.current(addr)
+        # the current object matters to an update and to a create that deposes it first
+        obj = ctx.sync.current(addr) if ch.action is Action.UPDATE or self.deposed_key else None
         prior, prior_identity = None, None
         if ch.action is Action.UPDATE and obj is not None:
             prior, d = ctx.read_stored(provider, addr, obj, schema)
