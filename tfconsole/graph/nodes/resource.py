@@ -12,6 +12,7 @@ from tfconsole.config import dynblock
 from tfconsole.config.body import Body
 from tfconsole.config.model import CheckRule, ResourceConfig
 from tfconsole.diags import SOURCELESS, Diagnostics, SourceRange
+from tfconsole.providers.interface import CALLING_RESOURCE  # (the apply sets it itself)
 from tfconsole.lang import ast as A
 from tfconsole.lang.eval import NOT_FOUND, Scope, evaluate
 from tfconsole.lang.types import DYNAMIC, NUMBER, STRING, DynamicType, ListType, MapType, ObjectType, SetType
@@ -25,7 +26,6 @@ from tfconsole.plans import (
     ResourceInstanceChange,
 )
 from tfconsole.providers.interface import ApplyRequest, BlockSchema, PlanRequest, Schema
-from tfconsole.providers.interface import CALLING_RESOURCE
 from tfconsole.states.objcodec import decode_object, encode_object, remark, same_state_paths
 from tfconsole.plans.objchange import (
     assert_object_compatible, assert_plan_valid, format_error, format_path, write_only_values,
