@@ -186,6 +186,48 @@ def test_computing_vertices_run_in_turn_while_waiting_ones_run_beside_them() -> 
     assert peaks["io"] == 3 and peaks["all"] == 4
 
 
+def test_a_computing_vertex_waits_for_a_slot_when_the_pool_fills_parallelism() -> None:
+    """The walking thread runs a computing vertex without a slot only while the pool holds fewer
+    than -parallelism; with the pool full (two waiting vertices at -parallelism=2) it waits for
+    one of them to end, so at most two vertices ever execute at once."""
+    g = Graph()
+    for name in ("io1", "io2", "cpu"):
+        g.add(V(name))
+    lock = threading.Lock()
+    running = {"io": 0, "all": 0}
+    peak = [0]
+    both_io = threading.Event()
+    cpu_done = threading.Event()
+
+    def execute(v: V) -> Diagnostics:
+        kind = "cpu" if v.name == "cpu" else "io"
+        with lock:
+            running["all"] += 1
+            peak[0] = max(peak[0], running["all"])
+            if kind == "io":
+                running["io"] += 1
+                if running["io"] == 2:
+                    both_io.set()
+        if kind == "io":
+            cpu_done.wait(1.0)  # a wrong walker runs the computing vertex meanwhile
+        else:
+            # a wrong walker starts it beside both I/O vertices (which then both run); a right
+            # one either took the second slot before them (only one I/O vertex runs: the wait
+            # ends at its timeout) or started it after one of them ended
+            both_io.wait(1.0)
+            cpu_done.set()
+        with lock:
+            running["all"] -= 1
+            if kind == "io":
+                running["io"] -= 1
+        return Diagnostics()
+
+    w = Walker(execute, parallelism=2, cpu_only=lambda v: v.name == "cpu")
+    res = w.walk(g)
+    assert res.ok and cpu_done.is_set()
+    assert peak[0] == 2
+
+
 def test_which_vertices_only_compute() -> None:
     """core.computes_only: values and in-process providers that do not wait compute; a plugin,
     a sleeping, networked or subprocess provider, a provisioner or a remote state read wait."""
