@@ -635,7 +635,8 @@ def computes_only_memo(ctx: WalkContext) -> Callable[[Any], bool]:
 
     def cpu_only(v: Any) -> bool:
         rc = getattr(v, "rc", None)
-        provider_addr = getattr(v, "provider_addr", None) or getattr(getattr(v, "change", None), "provider", None)
+        provider_addr = (getattr(v, "provider_addr", None)
+                         or getattr(getattr(v, "change", None), "provider", None))
         if rc is None or not provider_addr or not hasattr(v, "addr"):
             return computes_only(v, ctx)
         key = (type(v), id(rc), provider_addr, v.addr.resource.type)

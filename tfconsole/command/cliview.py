@@ -26,9 +26,10 @@ FLUSH_DELAY = 0.05
 
 
 # the progress lines' verbs, by action (made once: an apply prints two lines per instance)
-_PRE_APPLY = {"create": "Creating...", "update": "Modifying...", "delete": "Destroying...", "read": "Reading..."}
-_POST_APPLY = {"create": "Creation complete", "update": "Modifications complete", "delete": "Destruction complete",
-               "read": "Read complete"}
+_PRE_APPLY = {"create": "Creating...", "update": "Modifying...", "delete": "Destroying...",
+              "read": "Reading..."}
+_POST_APPLY = {"create": "Creation complete", "update": "Modifications complete",
+               "delete": "Destruction complete", "read": "Read complete"}
 
 
 class CLIHook(Hook):

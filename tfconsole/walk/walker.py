@@ -2,10 +2,11 @@
 
 Only the coordinator (the thread that calls `walk`) touches the ready/running/done bookkeeping.
 Vertices that only compute (`cpu_only`) run on the coordinator itself, one at a time; the others
-(those that wait on I/O) run on the pool, which reports back through a queue. A vertex starts as soon as all of its
-dependencies are done. Parallelism has one mechanism, the size of the pool: a worker is busy only
-while a vertex executes (and expands), never while its expanded sub-graph is being walked: the
-sub-graph's vertices join this same walk and the parent completes when all of them have.
+(those that wait on I/O) run on the pool, which reports back through a queue. A vertex starts as
+soon as all of its dependencies are done. -parallelism bounds the executions at once, pool and
+coordinator together (a semaphore of that many slots); a worker is busy only while a vertex
+executes (and expands), never while its expanded sub-graph is being walked: the sub-graph's
+vertices join this same walk and the parent completes when all of them have.
 
 A walk never ends quietly with work left: when nothing is running and vertices are still waiting
 (a dependency that can never complete: a cycle the builder missed, or an expansion that added

@@ -1354,8 +1354,8 @@ class ApplyInstanceNode(Node, Executable):
             if d.has_errors:
                 return diags
         if rc.lifecycle.preconditions:
-            diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s,
-                                     check_reporter(ctx, addr)))
+            diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed",
+                                     addr_s, check_reporter(ctx, addr)))
             if diags.has_errors:
                 return diags
         # the current object matters to an update and to a create that deposes it first
