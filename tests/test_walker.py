@@ -256,3 +256,31 @@ def test_which_vertices_only_compute() -> None:
     assert not computes_only(inst(addr.format("local"), provisioners=("local-exec",)), ctx)
     assert not computes_only(inst(addr.format("missing")), ctx)
     assert not computes_only(NS(name="provider"), ctx)
+
+
+def test_the_walks_remembered_computes_only_answers_as_computes_only_does() -> None:
+    """core.computes_only_memo: the same answers, remembered per resource configuration and
+    provider only once that provider is there (before it is, an instance waits on a thread)."""
+    from types import SimpleNamespace as NS
+
+    from tfconsole.addrs import parse_instance
+    from tfconsole.core import computes_only, computes_only_memo
+
+    tf = 'provider["terraform.io/builtin/terraform"]'
+    tm = 'provider["registry.terraform.io/hashicorp/time"]'
+    ctx = NS(providers={tm: NS(wire_protocol=False)})
+    plain, provisioned = NS(provisioners=[]), NS(provisioners=["local-exec"])
+
+    def inst(provider: str, rc: Any, address: str) -> Any:
+        return NS(addr=parse_instance(address), rc=rc, change=NS(provider=provider))
+
+    memo = computes_only_memo(ctx)
+    first = inst(tf, plain, "terraform_data.a[0]")
+    assert not memo(first) and not computes_only(first, ctx)  # the provider is not configured yet
+    ctx.providers[tf] = NS(wire_protocol=False)
+    cases = [inst(tf, plain, f"terraform_data.a[{i}]") for i in range(3)]
+    cases += [inst(tf, provisioned, "terraform_data.p[0]"), inst(tf, plain, "terraform_remote_state.s"),
+              inst(tm, plain, "time_sleep.s[0]"), inst(tm, plain, "time_sleep.s[1]")]
+    for v in cases + cases:  # the second round answers from what the first remembered
+        assert memo(v) == computes_only(v, ctx), v.addr
+    assert [memo(v) for v in cases] == [True, True, True, False, False, False, False]
