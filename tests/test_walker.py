@@ -47,7 +47,7 @@ def test_parallelism_is_the_number_of_concurrent_executions() -> None:
 
     w = Walker(execute, parallelism=3)
     out: list[Any] = []
-    t = threading.Thread(target=lambda: out.append(w.walk(g)))
+    t = threading.Thread(target=lambda: out.append(w.walk(g)), name="the-walker")
     t.start()
     assert reached.wait(PATIENCE)
     release.set()
@@ -138,7 +138,7 @@ def test_cancel_skips_what_has_not_started() -> None:
 
 
 def test_computing_vertices_run_in_turn_while_waiting_ones_run_beside_them() -> None:
-    """cpu_only vertices run one at a time, on the compute thread; the others (I/O) run on the
+    """cpu_only vertices run one at a time, on the walking thread; the others (I/O) run on the
     pool at the same time as them; -parallelism still bounds the executions in all (3 waiting
     vertices and a computing one fill -parallelism=4)."""
     g, vs = chain_free(11)
@@ -176,14 +176,56 @@ def test_computing_vertices_run_in_turn_while_waiting_ones_run_beside_them() -> 
 
     w = Walker(execute, parallelism=4, cpu_only=lambda v: v.name not in waiting)
     out: list[Any] = []
-    t = threading.Thread(target=lambda: out.append(w.walk(g)))
+    t = threading.Thread(target=lambda: out.append(w.walk(g)), name="the-walker")
     t.start()
     assert computed.wait(PATIENCE)  # all 8 computed while the 3 I/O vertices were still running
     release_io.set()
     t.join(PATIENCE)
     assert out and out[0].ok
-    assert peaks["cpu"] == 1 and cpu_threads == {"tfconsole-compute"}
+    assert peaks["cpu"] == 1 and cpu_threads == {"the-walker"}
     assert peaks["io"] == 3 and peaks["all"] == 4
+
+
+def test_a_computing_vertex_waits_for_a_slot_when_the_pool_fills_parallelism() -> None:
+    """The walking thread runs a computing vertex without a slot only while the pool holds fewer
+    than -parallelism; with the pool full (two waiting vertices at -parallelism=2) it waits for
+    one of them to end, so at most two vertices ever execute at once."""
+    g = Graph()
+    for name in ("io1", "io2", "cpu"):
+        g.add(V(name))
+    lock = threading.Lock()
+    running = {"io": 0, "all": 0}
+    peak = [0]
+    both_io = threading.Event()
+    cpu_done = threading.Event()
+
+    def execute(v: V) -> Diagnostics:
+        kind = "cpu" if v.name == "cpu" else "io"
+        with lock:
+            running["all"] += 1
+            peak[0] = max(peak[0], running["all"])
+            if kind == "io":
+                running["io"] += 1
+                if running["io"] == 2:
+                    both_io.set()
+        if kind == "io":
+            cpu_done.wait(1.0)  # a wrong walker runs the computing vertex meanwhile
+        else:
+            # a wrong walker starts it beside both I/O vertices (which then both run); a right
+            # one either took the second slot before them (only one I/O vertex runs: the wait
+            # ends at its timeout) or started it after one of them ended
+            both_io.wait(1.0)
+            cpu_done.set()
+        with lock:
+            running["all"] -= 1
+            if kind == "io":
+                running["io"] -= 1
+        return Diagnostics()
+
+    w = Walker(execute, parallelism=2, cpu_only=lambda v: v.name == "cpu")
+    res = w.walk(g)
+    assert res.ok and cpu_done.is_set()
+    assert peak[0] == 2
 
 
 def test_which_vertices_only_compute() -> None:
@@ -214,3 +256,31 @@ def test_which_vertices_only_compute() -> None:
     assert not computes_only(inst(addr.format("local"), provisioners=("local-exec",)), ctx)
     assert not computes_only(inst(addr.format("missing")), ctx)
     assert not computes_only(NS(name="provider"), ctx)
+
+
+def test_the_walks_remembered_computes_only_answers_as_computes_only_does() -> None:
+    """core.computes_only_memo: the same answers, remembered per resource configuration and
+    provider only once that provider is there (before it is, an instance waits on a thread)."""
+    from types import SimpleNamespace as NS
+
+    from tfconsole.addrs import parse_instance
+    from tfconsole.core import computes_only, computes_only_memo
+
+    tf = 'provider["terraform.io/builtin/terraform"]'
+    tm = 'provider["registry.terraform.io/hashicorp/time"]'
+    ctx = NS(providers={tm: NS(wire_protocol=False)})
+    plain, provisioned = NS(provisioners=[]), NS(provisioners=["local-exec"])
+
+    def inst(provider: str, rc: Any, address: str) -> Any:
+        return NS(addr=parse_instance(address), rc=rc, change=NS(provider=provider))
+
+    memo = computes_only_memo(ctx)
+    first = inst(tf, plain, "terraform_data.a[0]")
+    assert not memo(first) and not computes_only(first, ctx)  # the provider is not configured yet
+    ctx.providers[tf] = NS(wire_protocol=False)
+    cases = [inst(tf, plain, f"terraform_data.a[{i}]") for i in range(3)]
+    cases += [inst(tf, provisioned, "terraform_data.p[0]"), inst(tf, plain, "terraform_remote_state.s"),
+              inst(tm, plain, "time_sleep.s[0]"), inst(tm, plain, "time_sleep.s[1]")]
+    for v in cases + cases:  # the second round answers from what the first remembered
+        assert memo(v) == computes_only(v, ctx), v.addr
+    assert [memo(v) for v in cases] == [True, True, True, False, False, False, False]

@@ -8,7 +8,7 @@ import copy
 import datetime as _dt
 import threading
 import weakref
-from typing import Any
+from typing import Any, Callable
 
 from tfconsole.addrs import AbsResource, AbsResourceInstance, AddressError, ModuleInstance, parse_target
 from tfconsole.config.inputs import collect_inputs
@@ -132,7 +132,7 @@ class Context:
         walker = Walker(execute=lambda v: v.execute(ctx),
                         expand=lambda v: dynamic_expand(v, ctx),
                         parallelism=self.opts.parallelism, hook=self.hook,
-                        cpu_only=lambda v: computes_only(v, ctx))
+                        cpu_only=computes_only_memo(ctx))
         self._walker = walker
         self._walk_ctx = ctx
         if self._cancelled:
@@ -626,6 +626,28 @@ def computes_only(v: Any, ctx: WalkContext) -> bool:
     if provider is None or getattr(provider, "wire_protocol", True):
         return False
     return provider_source_of(provider_addr).rsplit("/", 1)[-1] not in _WAITING_BUILTINS
+
+
+def computes_only_memo(ctx: WalkContext) -> Callable[[Any], bool]:
+    """computes_only for one walk, remembered per resource configuration and provider once its
+    provider is there (the answer cannot change after that; asked for every instance vertex)."""
+    known: dict[tuple, bool] = {}
+
+    def cpu_only(v: Any) -> bool:
+        rc = getattr(v, "rc", None)
+        provider_addr = (getattr(v, "provider_addr", None)
+                         or getattr(getattr(v, "change", None), "provider", None))
+        if rc is None or not provider_addr or not hasattr(v, "addr"):
+            return computes_only(v, ctx)
+        key = (type(v), id(rc), provider_addr, v.addr.resource.type)
+        got = known.get(key)
+        if got is None:
+            got = computes_only(v, ctx)
+            if ctx.providers.get(provider_addr) is not None:
+                known[key] = got
+        return got
+
+    return cpu_only
 
 
 _VALUE_KINDS: tuple = ()

@@ -25,6 +25,13 @@ if TYPE_CHECKING:
 FLUSH_DELAY = 0.05
 
 
+# the progress lines' verbs, by action (made once: an apply prints two lines per instance)
+_PRE_APPLY = {"create": "Creating...", "update": "Modifying...", "delete": "Destroying...",
+              "read": "Reading..."}
+_POST_APPLY = {"create": "Creation complete", "update": "Modifications complete",
+               "delete": "Destruction complete", "read": "Read complete"}
+
+
 class CLIHook(Hook):
     """Terraform's per-resource progress lines.
 
@@ -83,17 +90,14 @@ class CLIHook(Hook):
         return bool(self._pending)
 
     def pre_apply(self, addr: str, action: str, id_hint: str | None) -> None:
-        verb = {"create": "Creating...", "update": "Modifying...", "delete": "Destroying...", "read": "Reading..."}
         hint = f" [{getattr(id_hint, 'key', 'id')}={id_hint}]" if id_hint and action != "create" else ""
-        self._p(f"{addr}: {verb.get(action, action)}{hint}")
+        self._p(f"{addr}: {_PRE_APPLY.get(action, action)}{hint}")
 
     def post_apply(self, addr: str, action: str, elapsed: float, error: str | None, id_hint: str | None) -> None:
         if error:
             return
-        verb = {"create": "Creation complete", "update": "Modifications complete", "delete": "Destruction complete",
-                "read": "Read complete"}
         hint = f" [{getattr(id_hint, 'key', 'id')}={id_hint}]" if id_hint and action != "delete" else ""
-        self._p(f"{addr}: {verb.get(action, action)} after {int(elapsed)}s{hint}")
+        self._p(f"{addr}: {_POST_APPLY.get(action, action)} after {int(elapsed)}s{hint}")
 
     def provision_output(self, addr: str, provisioner: str, line: str) -> None:
         self._p(f"{addr} ({provisioner}): {line}")

@@ -129,8 +129,10 @@ class SyncState:
         with self._lock:
             self._state.set_current(addr, obj, provider, each)
             if self._journal is not None:
-                rs = self._state.resources.get(addr.abs_resource())
-                self._journal.record(addr, obj, provider, each if each is not None else (rs.each if rs else ""))
+                if each is None:
+                    rs = self._state.resources.get(addr.abs_resource())
+                    each = rs.each if rs else ""
+                self._journal.record(addr, obj, provider, each)
 
     def set_deposed(self, addr: AbsResourceInstance, key: str, obj: ObjectState | None,
                     provider: str) -> None:

@@ -1,10 +1,12 @@
 """The graph walker: one coordinator thread and a pool of `parallelism` worker threads.
 
-Only the coordinator (the thread that calls `walk`) touches the ready/running/done bookkeeping;
-workers execute vertices and report back through a queue. A vertex starts as soon as all of its
-dependencies are done. Parallelism has one mechanism, the size of the pool: a worker is busy only
-while a vertex executes (and expands), never while its expanded sub-graph is being walked: the
-sub-graph's vertices join this same walk and the parent completes when all of them have.
+Only the coordinator (the thread that calls `walk`) touches the ready/running/done bookkeeping.
+Vertices that only compute (`cpu_only`) run on the coordinator itself, one at a time; the others
+(those that wait on I/O) run on the pool, which reports back through a queue. A vertex starts as
+soon as all of its dependencies are done. -parallelism bounds the executions at once, pool and
+coordinator together (a semaphore of that many slots); a worker is busy only while a vertex
+executes (and expands), never while its expanded sub-graph is being walked: the sub-graph's
+vertices join this same walk and the parent completes when all of them have.
 
 A walk never ends quietly with work left: when nothing is running and vertices are still waiting
 (a dependency that can never complete: a cycle the builder missed, or an expansion that added
@@ -18,6 +20,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from collections import deque
 from dataclasses import field
 from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 from typing import Any, Callable
@@ -60,11 +63,12 @@ class Walker:
         self.hook = hook or Hook()
         self._cancel = threading.Event()
         # vertices that only compute (no provider plugin, no sleep, no network or subprocess)
-        # run one at a time, on one thread of their own: on a quiet multi-core machine,
+        # run one at a time, on the coordinating thread: on a quiet multi-core machine,
         # several threads running Python hand the GIL to each other and contend on the state
         # lock, which cost twice the CPU of running them in turn (a 20,000-instance plan: 3.4 s
-        # at -parallelism=10 against 1.7 s at 1). Vertices that wait on I/O run on the pool
-        # beside it; at most -parallelism vertices execute at once in all.
+        # at -parallelism=10 against 1.7 s at 1); running them where the bookkeeping is saves
+        # two queue hand-offs and thread switches per vertex. Vertices that wait on I/O run on
+        # the pool beside it; at most -parallelism vertices execute at once in all.
         self.cpu_only = cpu_only
 
     def cancel(self) -> None:
@@ -95,10 +99,11 @@ class Walker:
         on_waiting, on_queued, on_started = hook.vertex_waiting, hook.vertex_queued, hook.vertex_started
         on_finished, on_skipped, on_failed = hook.vertex_finished, hook.vertex_skipped, hook.vertex_failed
         ready: queue.SimpleQueue = queue.SimpleQueue()  # for the pool
-        compute_q: queue.SimpleQueue = queue.SimpleQueue()  # for the compute thread (cpu_only)
+        local: deque[Any] = deque()  # cpu_only vertices, run by this (the coordinating) thread
         done_q: queue.SimpleQueue = queue.SimpleQueue()
         cpu_only = self.cpu_only
         slots = threading.BoundedSemaphore(self.parallelism)
+        threads: list[threading.Thread] = []
 
         # coordinator-only bookkeeping
         remaining: dict[int, int] = {}
@@ -109,6 +114,7 @@ class Walker:
         poisoned: set[int] = set()
         waiting: dict[int, Any] = {}  # every vertex not yet completed, by id
         in_flight = 0
+        pool_in_flight = 0  # of in_flight, those handed to the pool and not yet reported back
         outstanding = 0  # vertices not yet completed (including expanded parents)
 
         def add_graph(g: Graph, parent: Any | None) -> list[Any]:
@@ -128,7 +134,7 @@ class Walker:
             return [v for v in verts if remaining[id(v)] == 0]
 
         def schedule(v: Any) -> None:
-            nonlocal in_flight
+            nonlocal in_flight, pool_in_flight
             if self._cancel.is_set():
                 finish(v, ok=False, skipped_because="cancelled")
                 return
@@ -137,7 +143,16 @@ class Walker:
                 return
             in_flight += 1
             on_queued(v.name)
-            (compute_q if cpu_only is not None and cpu_only(v) else ready).put(v)
+            if cpu_only is not None and cpu_only(v):
+                local.append(v)
+                return
+            if not threads:  # the pool starts with the first vertex that waits on I/O
+                threads.extend(threading.Thread(target=worker, name=f"tfconsole-worker-{i}", daemon=True)
+                               for i in range(self.parallelism))
+                for t in threads:
+                    t.start()
+            pool_in_flight += 1
+            ready.put(v)
 
         def finish(v: Any, ok: bool, skipped_because: str | None = None) -> None:
             """Complete v (success, failure, or skip) and release or poison its dependents."""
@@ -171,80 +186,99 @@ class Walker:
                         p_ok = not failed_children.get(pid, False)
                         stack.append((parent, p_ok, None))
 
-        def worker(q: queue.SimpleQueue) -> None:
+        def run(v: Any, slot: bool = True) -> VertexResult:
+            """Execute (and expand) v on the calling thread, holding one of the slots (slot=False:
+            the caller knows one is free for as long as v runs)."""
+            if slot:
+                slots.acquire()  # at most -parallelism executions at once, pool and coordinator
+            start = time.monotonic()
+            on_started(v.name)
+            sub = None
+            try:
+                diags = self.execute(v)
+                if not diags.has_errors and self.expand is not None:
+                    sub, d2 = self.expand(v)
+                    diags.append(d2)
+            except Exception as exc:  # noqa: BLE001 - a bug in a vertex must not kill the walk
+                import traceback
+
+                diags = Diagnostics()
+                diags.error("Internal error", f"{v.name}: {exc!r}\n{traceback.format_exc()}")
+            finally:
+                if slot:
+                    slots.release()
+            elapsed = time.monotonic() - start
+            result.timings[v.name] = (start - t0, start - t0 + elapsed)
+            return VertexResult(v, diags, sub, elapsed)
+
+        def worker() -> None:
             while True:
-                v = q.get()
+                v = ready.get()
                 if v is None:
                     return
                 if self._cancel.is_set():
                     done_q.put(("skip", v, None))
                     continue
-                slots.acquire()  # at most -parallelism executions at once, pool and compute thread
-                start = time.monotonic()
-                on_started(v.name)
-                sub = None
-                try:
-                    diags = self.execute(v)
-                    if not diags.has_errors and self.expand is not None:
-                        sub, d2 = self.expand(v)
-                        diags.append(d2)
-                except Exception as exc:  # noqa: BLE001 - a bug in a vertex must not kill the walk
-                    import traceback
+                done_q.put(("done", v, run(v)))
 
-                    diags = Diagnostics()
-                    diags.error("Internal error", f"{v.name}: {exc!r}\n{traceback.format_exc()}")
-                finally:
-                    slots.release()
-                elapsed = time.monotonic() - start
-                done_q.put(("done", v, VertexResult(v, diags, sub, elapsed)))
-                result.timings[v.name] = (start - t0, start - t0 + elapsed)
+        def complete(kind: str, v: Any, res: VertexResult | None) -> None:
+            """The coordinator's side of a vertex that ran (or was skipped at its turn)."""
+            nonlocal in_flight
+            in_flight -= 1
+            if kind == "skip":
+                finish(v, ok=False, skipped_because="cancelled")
+                return
+            assert res is not None
+            if res.diags:
+                result.diags.append(res.diags)
+                for d in res.diags:
+                    self.hook.diagnostic(d)
+            if res.diags.has_errors:
+                result.failed.append(v)
+                msg = "; ".join(d.summary for d in res.diags.errors())
+                on_failed(v.name, res.elapsed, msg)
+                finish(v, ok=False)
+                return
+            on_finished(v.name, res.elapsed)
+            sub = res.subgraph
+            if sub is not None and len(sub) > 0:
+                open_children[id(v)] = len(sub)
+                edges = [(a.name, b.name) for a, b in sub.edges()]
+                self.hook.vertex_expanded(v.name, [c.name for c in sub.vertices()], edges)
+                for c in add_graph(sub, v):
+                    schedule(c)
+                return
+            finish(v, ok=True)
 
         names = [v.name for v in graph.vertices()]
         self.hook.walk_started(operation, names)
         initial = add_graph(graph, None)
-        threads = [threading.Thread(target=worker, args=(ready,), name=f"tfconsole-worker-{i}", daemon=True)
-                   for i in range(self.parallelism)]
-        computer = None
-        if cpu_only is not None:
-            computer = threading.Thread(target=worker, args=(compute_q,), name="tfconsole-compute", daemon=True)
-            threads.append(computer)
-        for t in threads:
-            t.start()
         try:
             for v in initial:
                 schedule(v)
             while outstanding > 0:
+                if local:
+                    # a vertex that only computes runs right here: no hand-off to another
+                    # thread and back (two queue passes and GIL switches per vertex)
+                    v = local.popleft()
+                    if self._cancel.is_set():
+                        complete("skip", v, None)
+                    else:
+                        # no vertex reaches the pool while this one runs (this thread hands them
+                        # out), so with fewer than -parallelism there a slot is free throughout
+                        complete("done", v, run(v, slot=pool_in_flight >= self.parallelism))
+                    while pool_in_flight and not done_q.empty():  # what the pool finished meanwhile
+                        pool_in_flight -= 1
+                        complete(*done_q.get())
+                    continue
                 if in_flight == 0:
                     self._stuck(list(waiting.values()), result)
                     break
-                kind, v, res = done_q.get()
-                in_flight -= 1
-                if kind == "skip":
-                    finish(v, ok=False, skipped_because="cancelled")
-                    continue
-                assert res is not None
-                result.diags.append(res.diags)
-                for d in res.diags:
-                    self.hook.diagnostic(d)
-                if res.diags.has_errors:
-                    result.failed.append(v)
-                    msg = "; ".join(d.summary for d in res.diags.errors())
-                    on_failed(v.name, res.elapsed, msg)
-                    finish(v, ok=False)
-                    continue
-                on_finished(v.name, res.elapsed)
-                sub = res.subgraph
-                if sub is not None and len(sub) > 0:
-                    open_children[id(v)] = len(sub)
-                    edges = [(a.name, b.name) for a, b in sub.edges()]
-                    self.hook.vertex_expanded(v.name, [c.name for c in sub.vertices()], edges)
-                    for c in add_graph(sub, v):
-                        schedule(c)
-                    continue
-                finish(v, ok=True)
+                pool_in_flight -= 1
+                complete(*done_q.get())
         finally:
-            for t in threads:
-                (compute_q if t is computer else ready).put(None)
+            for _ in threads:
+                ready.put(None)
             for t in threads:
                 t.join(timeout=60)
         result.cancelled = self._cancel.is_set()

@@ -12,6 +12,7 @@ from tfconsole.config import dynblock
 from tfconsole.config.body import Body
 from tfconsole.config.model import CheckRule, ResourceConfig
 from tfconsole.diags import SOURCELESS, Diagnostics, SourceRange
+from tfconsole.providers.interface import CALLING_RESOURCE  # (the apply sets it itself)
 from tfconsole.lang import ast as A
 from tfconsole.lang.eval import NOT_FOUND, Scope, evaluate
 from tfconsole.lang.types import DYNAMIC, NUMBER, STRING, DynamicType, ListType, MapType, ObjectType, SetType
@@ -1265,6 +1266,9 @@ class ApplyResourceNode(Node, Executable, Referenceable, Referencer, ProviderCon
         return Diagnostics()
 
 
+_APPLY_VERBS = {Action.CREATE: "create", Action.UPDATE: "update", Action.READ: "read", Action.NOOP: "import"}
+
+
 class ApplyInstanceNode(Node, Executable):
     """Create, update, replace-create, or deferred data read of one instance."""
 
@@ -1278,17 +1282,22 @@ class ApplyInstanceNode(Node, Executable):
         self.addr = change.addr
         self.module = change.addr.module.module()
         self.deposed_key = deposed_key  # CBD: where the old object is moved before creating
-        verb = {Action.CREATE: "create", Action.UPDATE: "update", Action.READ: "read",
-                Action.NOOP: "import"}.get(change.action, "create")
-        self.name = f"{change.addr} ({verb})"
+        self.addr_s = str(change.addr)
+        self.name = f"{self.addr_s} ({_APPLY_VERBS.get(change.action, 'create')})"
 
-    @for_resource
     def execute(self, ctx: "WalkContext") -> Diagnostics:
+        # for_resource's job, with the address text made once
+        token = CALLING_RESOURCE.set(self.addr_s)
+        try:
+            return self._execute(ctx)
+        finally:
+            CALLING_RESOURCE.reset(token)
 
+    def _execute(self, ctx: "WalkContext") -> Diagnostics:
         diags = Diagnostics()
         ch = self.change
         rc = self.rc
-        addr, addr_s = self.addr, str(self.addr)
+        addr, addr_s = self.addr, self.addr_s
         provider = ctx.providers.get(ch.provider)
         if rc is None and not (ch.importing is not None and ch.action is Action.NOOP and provider is not None):
             # (an import that changes nothing needs no configuration: a plan that generated it)
@@ -1340,14 +1349,17 @@ class ApplyInstanceNode(Node, Executable):
                 ctx.set_instance_value(addr, ch.before)
                 return diags
         config, d = evaluate_body(rc.body, schema.block, scope, rc.range, addr_s)
-        diags.extend(d)
-        if d.has_errors:
-            return diags
-        diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s,
-                                 check_reporter(ctx, addr)))
-        if diags.has_errors:
-            return diags
-        obj = ctx.sync.current(addr)
+        if d:
+            diags.extend(d)
+            if d.has_errors:
+                return diags
+        if rc.lifecycle.preconditions:
+            diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed",
+                                     addr_s, check_reporter(ctx, addr)))
+            if diags.has_errors:
+                return diags
+        # the current object matters to an update and to a create that deposes it first
+        obj = ctx.sync.current(addr) if ch.action is Action.UPDATE or self.deposed_key else None
         prior, prior_identity = None, None
         if ch.action is Action.UPDATE and obj is not None:
             prior, d = ctx.read_stored(provider, addr, obj, schema)
@@ -1371,18 +1383,20 @@ class ApplyInstanceNode(Node, Executable):
         presp = provider.plan_resource(PlanRequest(addr.resource.type, clean_prior, proposed, clean_config,
                                                    obj.private if obj and prior is not None else None,
                                                    prior_identity))
-        diags.extend(_with_addr(presp.diags, addr_s, rc.range if rc is not None else None))
-        if presp.diags.has_errors:
-            return diags
+        if presp.diags:
+            diags.extend(_with_addr(presp.diags, addr_s, rc.range if rc is not None else None))
+            if presp.diags.has_errors:
+                return diags
         if find_infinity(presp.planned):
             # refused before anything is created (the plan refuses it already; a plan file made
             # elsewhere could still carry one)
             diags.append(_infinity_diag(addr_s, rc))
             return diags
-        diags.extend(_planned_valid(provider, schema, clean_prior, clean_config, presp, addr_s))
-        diags.extend(_final_plan_consistent(provider, schema, ch, clean_prior, presp, addr_s))
-        if diags.has_errors:
-            return diags
+        if provider.wire_protocol:  # (the checks of a plugin's answers)
+            diags.extend(_planned_valid(provider, schema, clean_prior, clean_config, presp, addr_s))
+            diags.extend(_final_plan_consistent(provider, schema, ch, clean_prior, presp, addr_s))
+            if diags.has_errors:
+                return diags
         if provider.wire_protocol and ch.action is Action.UPDATE and value_paths_equal(presp.planned, clean_prior):
             return diags  # with the values learned during apply, the update became a no-op
         if self.deposed_key and obj is not None:
@@ -1393,13 +1407,15 @@ class ApplyInstanceNode(Node, Executable):
         resp = provider.apply_resource(ApplyRequest(addr.resource.type, clean_prior, presp.planned, clean_config,
                                                     presp.private, presp.planned_identity))
         elapsed = time.monotonic() - t0
-        diags.extend(_with_addr(resp.diags, addr_s, rc.range if rc is not None else None))
+        if resp.diags:
+            diags.extend(_with_addr(resp.diags, addr_s, rc.range if rc is not None else None))
         d = _applied_valid(provider, schema, ch.action, presp.planned, resp, addr_s)
-        diags.extend(d)
+        if d:
+            diags.extend(d)
         if resp.new_state is None:
             ctx.hook.post_apply(addr_s, action, elapsed, "failed", None)
             return diags
-        if not is_wholly_known(resp.new_state):
+        if d and not is_wholly_known(resp.new_state):  # (an unknown value is one of d's errors)
             # Terraform keeps the known values (unknowns saved as null) and reports the error
             resp.new_state = _unknown_as_null(resp.new_state)
         value = remark(resp.new_state, marks, schema)
