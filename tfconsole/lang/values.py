@@ -617,6 +617,54 @@ def equal(a: Any, b: Any) -> bool:
     return a == b
 
 
+def identical(a: Any, b: Any) -> bool:
+    """Whether a and b are built alike, Python type by Python type, from equal strings, ints
+    and bools: then they are `equal` and of the same type. False is only "not shown here"
+    (numbers beyond int, nulls, unknowns and marks are left to equal and type_of): a cheap
+    first test for the common case where a value did not change."""
+    if a is b:
+        return True
+    t = type(a)
+    if t is not type(b):
+        return False
+    if t is str or t is int or t is bool:
+        return a == b
+    if t is dict or t is TMap:
+        if len(a) != len(b) or (t is TMap and a.etype != b.etype):
+            return False
+        get = b.get
+        for k, x in a.items():
+            y = get(k, _ABSENT)
+            if x is y:
+                continue
+            tx = type(x)
+            if tx is not type(y):
+                return False
+            if tx is str or tx is int or tx is bool:
+                if x != y:
+                    return False
+            elif not identical(x, y):
+                return False
+        return True
+    if t is list or t is TList or t is TSet:
+        if len(a) != len(b) or (t is not list and a.etype != b.etype):
+            return False
+        for x, y in zip(a, b):
+            tx = type(x)
+            if tx is not type(y):
+                return False
+            if tx is str or tx is int or tx is bool:
+                if x != y:
+                    return False
+            elif not identical(x, y):
+                return False
+        return True
+    return False
+
+
+_ABSENT = object()
+
+
 # ---------------------------------------------------------------------------
 # JSON (cty's JSON encoding of values; type-directed for dynamic attributes)
 
@@ -677,14 +725,41 @@ def _composite_decoder(ty: Type) -> Any:
 
 def _object_decoder(ty: ObjectType) -> Any:
     parts = [(k, _decoder_of(at)) for k, at in ty.attrs]
+    if sum(1 for _, d in parts if d is _decode_dynamic) < 2:
 
-    def decode(j: Any) -> Any:
+        def decode(j: Any) -> Any:
+            if j is None:
+                return Null(ty)
+            get = j.get
+            return {k: d(get(k)) for k, d in parts}
+
+        return decode
+
+    def decode_sharing(j: Any) -> Any:
+        # two dynamic attributes often hold the same data (terraform_data's input and
+        # output): JSON that compares equal, type notation included, decodes to equal values
+        # (JSON cannot tell true from 1 only where the types differ too), so it is decoded
+        # once and the immutable value shared
         if j is None:
             return Null(ty)
         get = j.get
-        return {k: d(get(k)) for k, d in parts}
+        out = {}
+        seen: list[tuple[Any, Any]] = []
+        for k, d in parts:
+            x = get(k)
+            if d is _decode_dynamic and type(x) is dict:
+                for sx, sv in seen:
+                    if sx == x:
+                        out[k] = sv
+                        break
+                else:
+                    out[k] = v = d(x)
+                    seen.append((x, v))
+            else:
+                out[k] = d(x)
+        return out
 
-    return decode
+    return decode_sharing
 
 
 def _tuple_decoder(ty: TupleType) -> Any:

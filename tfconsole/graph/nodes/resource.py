@@ -875,13 +875,14 @@ class PlanInstanceNode(_InstanceNode):
             tainted = obj.status == "tainted"
             if ctx.refresh and not tainted:
                 ctx.hook.pre_refresh(addr_s, _id_hint(prior))
-                resp = provider.read_resource(rc.addr.type, unmark_deep(prior)[0], obj.private,
-                                              **_identity_kw(prior_identity))
+                prior_marked = contains_marks(prior)
+                resp = provider.read_resource(rc.addr.type, unmark_deep(prior)[0] if prior_marked else prior,
+                                              obj.private, **_identity_kw(prior_identity))
                 diags.extend(_with_addr(resp.diags, addr_s, rc.range if rc is not None else None))
                 ctx.hook.post_refresh(addr_s, _id_hint(resp.new_state))
                 if resp.diags.has_errors:
                     return diags
-                new_prior = remark(resp.new_state, sensitive_paths(prior), schema)
+                new_prior = remark(resp.new_state, sensitive_paths(prior) if prior_marked else [], schema)
                 if new_prior is None or not value_paths_equal(new_prior, prior):
                     ctx.record_drift(addr, provider_addr, prior, new_prior, schema)
                 prior = new_prior
@@ -895,7 +896,12 @@ class PlanInstanceNode(_InstanceNode):
         diags.extend(d)
         if d.has_errors:
             return diags
-        diags.extend(_with_addr(provider.validate_resource(rc.addr.type, unmark_deep(config)[0]), addr_s, rc.range if rc is not None else None))
+        # most configurations hold no sensitive or ephemeral value: one walk to find none
+        # spares the walks that would remove or record marks
+        config_marked = contains_marks(config)
+        clean_config = unmark_deep(config)[0] if config_marked else config
+        diags.extend(_with_addr(provider.validate_resource(rc.addr.type, clean_config), addr_s,
+                                rc.range if rc is not None else None))
         if diags.has_errors:
             return diags
         diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s,
@@ -908,10 +914,12 @@ class PlanInstanceNode(_InstanceNode):
             ctx.record_change(ResourceInstanceChange(addr, Action.NOOP, provider_addr, prior, prior,
                                                      schema.block.implied_type()))
             return diags
-        config = apply_ignore_changes(config, prior, rc.lifecycle.ignore_changes, schema.block)
-        config_marks = sensitive_paths(config)
-        clean_config, _ = unmark_deep(config)
-        clean_prior = unmark_deep(prior)[0] if prior is not None else None
+        if rc.lifecycle.ignore_changes and prior is not None:
+            config = apply_ignore_changes(config, prior, rc.lifecycle.ignore_changes, schema.block)
+            config_marked = contains_marks(config)
+            clean_config = unmark_deep(config)[0] if config_marked else config
+        config_marks = sensitive_paths(config) if config_marked else []
+        clean_prior = unmark_deep(prior)[0] if prior is not None and contains_marks(prior) else prior
         replace_reason = None
         if prior is not None and tainted:
             replace_reason = REASON_TAINTED

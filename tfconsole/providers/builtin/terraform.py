@@ -8,7 +8,7 @@ from typing import Any
 
 from tfconsole.diags import Diagnostics
 from tfconsole.lang.types import DYNAMIC, STRING, MapType
-from tfconsole.lang.values import Unknown, equal, from_json_typed, is_null, type_of
+from tfconsole.lang.values import Unknown, equal, from_json_typed, identical, is_null, type_of
 from tfconsole.lang.types import type_from_json
 from tfconsole.states.state import random_uuid
 
@@ -54,14 +54,12 @@ class TerraformProvider(Provider):
             planned["output"] = _output_unknown(planned.get("input"))
             return PlanResponse(planned)
         replace: list[tuple] = []
-        if not equal(prior.get("triggers_replace"), planned.get("triggers_replace")) or \
-                not _same_type(prior.get("triggers_replace"), planned.get("triggers_replace")):
+        if not _unchanged(prior.get("triggers_replace"), planned.get("triggers_replace")):
             replace.append(("triggers_replace",))
             planned["id"] = Unknown(STRING)
             planned["output"] = _output_unknown(planned.get("input"))
             return PlanResponse(planned, requires_replace=replace)
-        if not equal(prior.get("input"), planned.get("input")) or \
-                not _same_type(prior.get("input"), planned.get("input")):
+        if not _unchanged(prior.get("input"), planned.get("input")):
             planned["output"] = _output_unknown(planned.get("input"))
         else:
             planned["output"] = prior.get("output")
@@ -168,6 +166,11 @@ def _output_unknown(inp: Any) -> Any:
     if is_null(inp):
         return None if inp is None else inp
     return Unknown(type_of(inp))
+
+
+def _unchanged(prior: Any, planned: Any) -> bool:
+    """Equal and of the same type (a value of another type is a change even when equal)."""
+    return identical(prior, planned) or (equal(prior, planned) and _same_type(prior, planned))
 
 
 def _same_type(a: Any, b: Any) -> bool:
