@@ -76,6 +76,8 @@ class WalkContext:
         self.workspace = workspace
         self.input_values = input_values or {}
         self.lock = threading.RLock()  # the walk's own bookkeeping (values, expansions, changes)
+        # module instance -> its Data for expressions (one per module instance, not per scope)
+        self._module_data: dict[ModuleInstance, ModuleData] = {}
         # named values
         self.variables: dict[tuple[ModuleInstance, str], Any] = {}
         self.locals: dict[tuple[ModuleInstance, str], Any] = {}
@@ -429,16 +431,15 @@ class ModuleData:
             raise EvalError("Reference to undeclared input variable",
                             f"An input variable with the name \"{name}\" has not been declared. This variable "
                             f"can be declared with a variable \"{name}\" {{}} block.", rng)
-        with self.ctx.lock:
-            v = self.ctx.variables.get((self.mi, name), NOT_FOUND)
+        # one dict read is atomic: no lock (every expression's references pass here)
+        v = self.ctx.variables.get((self.mi, name), NOT_FOUND)
         return Unknown(self.mod.variables[name].type) if v is NOT_FOUND else v
 
     def get_local(self, name: str, rng: SourceRange | None) -> Any:
         if self.mod is None or name not in self.mod.locals:
             raise EvalError("Reference to undeclared local value",
                             f"A local value with the name \"{name}\" has not been declared.", rng)
-        with self.ctx.lock:
-            v = self.ctx.locals.get((self.mi, name), NOT_FOUND)
+        v = self.ctx.locals.get((self.mi, name), NOT_FOUND)  # atomic, as a variable's
         return Unknown(DYNAMIC) if v is NOT_FOUND else v
 
     def get_module(self, name: str, rng: SourceRange | None) -> Any:
@@ -592,8 +593,10 @@ def scope_for(ctx: WalkContext, mi: ModuleInstance, *, key: InstanceKey = None, 
             count_index = key
         elif expansion.mode == "map":
             each = (key, expansion.each_values.get(key))
-    return Scope(ModuleData(ctx, mi), count_index=count_index, each=each, self_value=self_value,
-                 base_dir=ctx.working_dir)
+    data = ctx._module_data.get(mi)
+    if data is None:  # two threads may both make one: equal, either is kept
+        data = ctx._module_data[mi] = ModuleData(ctx, mi)
+    return Scope(data, count_index=count_index, each=each, self_value=self_value, base_dir=ctx.working_dir)
 
 
 def is_destroying(action: Action) -> bool:
