@@ -232,11 +232,12 @@ def evaluate_body(body: Body, schema: BlockSchema, scope: Scope, block_range: So
                         f"the configuration line setting the value.", attr.range, address=addr)
             continue
         v, d = evaluate(attr.expr, scope)
-        diags.extend(_with_addr(d, addr))
-        if d.has_errors:
-            out[name] = Unknown(s.type)
-            continue
-        if not ephemeral_ok and not s.write_only and contains_ephemeral(v):
+        if d:
+            diags.extend(_with_addr(d, addr))
+            if d.has_errors:
+                out[name] = Unknown(s.type)
+                continue
+        if not ephemeral_ok and not s.write_only and contains_marks(v) and contains_ephemeral(v):
             from dataclasses import replace
 
             from tfconsole.diags import error
@@ -261,8 +262,11 @@ def evaluate_body(body: Body, schema: BlockSchema, scope: Scope, block_range: So
                         f"The argument \"{name}\" is required, but no definition was found.", block_range,
                         address=addr)
         out[name] = Null(s.type) if not isinstance(s.type, DynamicType) else None
-    generated, d = dynblock.expand(body, scope, addr, schema.blocks)
-    diags.extend(d)
+    if body.blocks:
+        generated, d = dynblock.expand(body, scope, addr, schema.blocks)
+        diags.extend(d)
+    else:
+        generated = []
     for g in generated:
         if g.type not in schema.blocks:
             diags.error("Unsupported block type", f"Blocks of type \"{g.type}\" are not expected here.",
