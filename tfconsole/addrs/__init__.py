@@ -161,13 +161,21 @@ class AbsResourceInstance(HashCached):
     key: InstanceKey = None
 
     def __str__(self) -> str:
-        return self.module.prefix() + str(self.resource) + key_str(self.key)
+        # printed several times per instance in a walk (diagnostics, hooks, change order)
+        known = _INSTANCE_TEXT.get(self)
+        if known is None:
+            known = remember(_INSTANCE_TEXT, self,
+                             self.module.prefix() + str(self.resource) + key_str(self.key), 65536)
+        return known
 
     def abs_resource(self) -> AbsResource:
         return AbsResource(self.module, self.resource)
 
     def config(self) -> ConfigResource:
         return ConfigResource(self.module.module(), self.resource)
+
+
+_INSTANCE_TEXT: dict[AbsResourceInstance, str] = {}
 
 
 @dataclass(frozen=True, slots=True)

@@ -310,8 +310,8 @@ def _with_addr(d: Diagnostics, addr: str, rng: SourceRange | None = None) -> Dia
     """Name the address on every diagnostic; a provider's diagnostic without a source range
     points at the resource block (as Terraform's "with ADDR, on FILE line N" does)."""
     if not d:
-        return Diagnostics()
-
+        # nothing to name: the empty collection itself (every caller only reads the result)
+        return d if d is not None else Diagnostics()
 
     return Diagnostics([x if x.context == SOURCELESS else
                         replace(x, address=x.address or addr, subject=x.subject or rng,
