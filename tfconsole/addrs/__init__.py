@@ -169,12 +169,18 @@ class AbsResourceInstance(HashCached):
         return known
 
     def abs_resource(self) -> AbsResource:
-        return AbsResource(self.module, self.resource)
+        # one object per resource, its hash computed once: asked for several times per
+        # instance in a walk, each time to look something up by it
+        known = _RESOURCE_OF.get(self)
+        if known is None:
+            known = remember(_RESOURCE_OF, self, AbsResource(self.module, self.resource), 65536)
+        return known
 
     def config(self) -> ConfigResource:
         return ConfigResource(self.module.module(), self.resource)
 
 
+_RESOURCE_OF: dict[AbsResourceInstance, AbsResource] = {}
 _INSTANCE_TEXT: dict[AbsResourceInstance, str] = {}
 
 

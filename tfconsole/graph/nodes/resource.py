@@ -25,7 +25,7 @@ from tfconsole.plans import (
     ResourceInstanceChange,
 )
 from tfconsole.providers.interface import ApplyRequest, BlockSchema, PlanRequest, Schema
-from tfconsole.states.objcodec import decode_object, encode_object, remark, same_state_paths
+from tfconsole.states.objcodec import decode_object, encode_object, may_mark, remark, same_state_paths
 from tfconsole.plans.objchange import (
     assert_object_compatible, assert_plan_valid, format_error, format_path, write_only_values,
 )
@@ -879,7 +879,7 @@ class PlanInstanceNode(_InstanceNode):
             tainted = obj.status == "tainted"
             if ctx.refresh and not tainted:
                 ctx.hook.pre_refresh(addr_s, _id_hint(prior))
-                prior_marked = contains_marks(prior)
+                prior_marked = may_mark(obj, schema)
                 resp = provider.read_resource(rc.addr.type, unmark_deep(prior)[0] if prior_marked else prior,
                                               obj.private, **_identity_kw(prior_identity))
                 diags.extend(_with_addr(resp.diags, addr_s, rc.range if rc is not None else None))
@@ -923,7 +923,10 @@ class PlanInstanceNode(_InstanceNode):
             config_marked = contains_marks(config)
             clean_config = unmark_deep(config)[0] if config_marked else config
         config_marks = sensitive_paths(config) if config_marked else []
-        clean_prior = unmark_deep(prior)[0] if prior is not None and contains_marks(prior) else prior
+        # a stored object is marked only by its sensitive paths and the schema (refreshed or not)
+        prior_marked = prior is not None and (may_mark(obj, schema) if obj is not None and importing is None
+                                              else contains_marks(prior))
+        clean_prior = unmark_deep(prior)[0] if prior_marked else prior
         replace_reason = None
         if prior is not None and tainted:
             replace_reason = REASON_TAINTED

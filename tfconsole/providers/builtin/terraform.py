@@ -41,10 +41,10 @@ class TerraformProvider(Provider):
         self.base_dir = base_dir
 
     def resource_schemas(self) -> dict[str, Schema]:
-        return {"terraform_data": DATA_SCHEMA}
+        return _RESOURCE_SCHEMAS  # built once: the walk asks per instance (callers only read it)
 
     def data_source_schemas(self) -> dict[str, Schema]:
-        return {"terraform_remote_state": REMOTE_STATE_SCHEMA}
+        return _DATA_SCHEMAS
 
     def plan_resource(self, req: PlanRequest) -> PlanResponse:
         planned = dict(req.proposed)
@@ -88,7 +88,7 @@ class TerraformProvider(Provider):
 
     def identity_schemas(self) -> dict[str, IdentitySchema]:
         # Terraform 1.15 declares this identity for terraform_data, yet never returns one
-        return {"terraform_data": _DATA_IDENTITY}
+        return _IDENTITY_SCHEMAS
 
     def import_resource_state(self, type_name: str, id_: str,
                               identity: Any = None) -> tuple[list[ImportedObject], Diagnostics]:
@@ -184,6 +184,9 @@ def _same_type(a: Any, b: Any) -> bool:
 
 # built once: the walk asks for it twice per instance
 _DATA_IDENTITY = IdentitySchema(0, {"id": Attr(STRING, required=True)})
+_IDENTITY_SCHEMAS = {"terraform_data": _DATA_IDENTITY}
+_RESOURCE_SCHEMAS = {"terraform_data": DATA_SCHEMA}
+_DATA_SCHEMAS = {"terraform_remote_state": REMOTE_STATE_SCHEMA}
 
 
 class _RandomIds:
