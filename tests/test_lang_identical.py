@@ -86,3 +86,17 @@ def test_equal_dynamic_attributes_decode_to_one_value() -> None:
     v = from_json_typed({"id": "x", "input": {"value": True, "type": "bool"}, "output": {"value": 1, "type": "number"},
                          "triggers_replace": None}, ty)
     assert v["input"] is True and v["output"] == 1 and type(v["output"]) is int
+
+
+def test_dynamic_values_of_many_types_decode_each_to_its_own_type() -> None:
+    """The last few type notations are remembered: more than fit, interleaved, each value
+    still decodes under its own notation."""
+    notations = [["list", "string"], ["set", "string"], ["tuple", ["string", "string"]], ["map", "string"],
+                 ["object", {"a": "string", "b": "string"}], ["list", "number"]]
+    data = {"list": ["1", "2"], "set": ["1", "2"], "tuple": ["1", "2"], "map": {"a": "1", "b": "2"},
+            "object": {"a": "1", "b": "2"}}
+    for _ in range(2):
+        for n in notations + notations[::-1]:
+            j = data.get(n[0], [1, 2])
+            v = from_json_typed({"value": j, "type": n}, type_from_json("dynamic"))
+            assert type_of(v) == type_from_json(n), n

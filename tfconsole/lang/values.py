@@ -26,7 +26,7 @@ from . import numbers as _N
 from .numbers import Num
 from .types import (
     BOOL, DYNAMIC, NUMBER, STRING, DynamicType, ListType, MapType, ObjectType, PrimitiveType,
-    SetType, TupleType, Type, without_optional,
+    SetType, TupleType, Type, type_from_json, without_optional,
 )
 
 
@@ -796,10 +796,25 @@ def _decode_dynamic(j: Any) -> Any:
     if j is None:
         return None
     if type(j) is dict and len(j) == 2 and "value" in j and "type" in j:
-        from .types import type_from_json
-
-        return from_json_typed(j["value"], type_from_json(j["type"]))
+        tj = j["type"]
+        if type(tj) is str:
+            return from_json_typed(j["value"], type_from_json(tj))
+        # the instances of a resource store one type notation over and over: compared with
+        # the last few seen (in C) before it is parsed (through its repr)
+        for seen, ty in _RECENT_TYPES:
+            if seen == tj:
+                break
+        else:
+            ty = type_from_json(tj)
+            _RECENT_TYPES.insert(0, (tj, ty))
+            del _RECENT_TYPES[4:]
+        return from_json_typed(j["value"], ty)
     return from_json_implied(j)
+
+
+# (type notation JSON, its type), the most recent first; another thread's insert in the middle
+# of a loop above only makes that loop see an entry twice or miss one
+_RECENT_TYPES: list[tuple[Any, Type]] = []
 
 
 def _decode_string(j: Any) -> Any:
