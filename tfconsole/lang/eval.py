@@ -684,7 +684,12 @@ def _relative(e: A.RelativeTraversal, s: Scope) -> Any:
     if e.step is not None:
         return get_attr(src, e.step, e.range)
     key = ev(e.key, s)  # type: ignore[arg-type]
-    # an index error points at the brackets, as HCL's does
+    try:
+        return index(src, key, e.range)
+    except EvalError:
+        pass
+    # an index error points at the brackets, as HCL's does: that range is made only for the
+    # error, by indexing again (index is pure)
     rng = e.range
     if rng is not None and e.source.range is not None:
         rng = SourceRange(rng.filename, e.source.range.end, rng.end)

@@ -240,7 +240,7 @@ class StateManager(JournalRecovery):
             else:
                 self._body = _LoadedBody(text or "", state)
             self._serial = state.serial
-            self._initial_bytes = data if data.strip() else b""
+            self._initial_bytes = data if data and not data.isspace() else b""  # (strip would copy it)
             self._initial_body = self._body
             self._backup_written = False
             self.state = state
