@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 from tfconsole.addrs import Resource
 from tfconsole.diags import Diagnostic, Diagnostics, Pos, Severity, SourceRange
+from tfconsole.memo import remember
 
 from . import ast as A
 from . import numbers as N
@@ -462,7 +463,7 @@ def _traversal(e: A.ScopeTraversal, s: Scope) -> Any:
                             "least one attribute access, specifying the resource name.", rng)
         rtype, rname = root, steps[0].name
         rest = 1
-    res = Resource(mode, rtype, rname)
+    res = _resource(mode, rtype, rname)
     try:
         if rest < len(steps) and isinstance(steps[rest], A.IndexStep):
             v = data.get_resource_instance(res, steps[rest].key, rng)
@@ -472,6 +473,18 @@ def _traversal(e: A.ScopeTraversal, s: Scope) -> Any:
     except EvalError as exc:
         _schema_attr_error(exc, steps, rest, s)
         raise
+
+
+def _resource(mode: str, rtype: str, rname: str) -> Resource:
+    """One Resource per name (its hash computed once): every instance's references make one."""
+    key = (mode, rtype, rname)
+    known = _RESOURCES.get(key)
+    if known is None:
+        known = remember(_RESOURCES, key, Resource(mode, rtype, rname), 16384)
+    return known
+
+
+_RESOURCES: dict[tuple[str, str, str], Resource] = {}
 
 
 _MODE_REF_DETAIL = {
@@ -659,10 +672,10 @@ def _resource_of(src: A.Expr, s: Scope) -> Resource | None:
         return None
     if root == "data" or root == "ephemeral":
         if len(steps) == 2 and type(steps[0]) is A.AttrStep and type(steps[1]) is A.AttrStep:
-            return Resource(root, steps[0].name, steps[1].name)
+            return _resource(root, steps[0].name, steps[1].name)
         return None
     if len(steps) == 1 and type(steps[0]) is A.AttrStep:
-        return Resource("managed", root, steps[0].name)
+        return _resource("managed", root, steps[0].name)
     return None
 
 

@@ -351,10 +351,9 @@ class WalkContext:
         return provider.upgrade_resource_identity(addr.resource.type, obj.identity_schema_version, obj.identity)
 
     def resource_value(self, addr: AbsResource, rng: SourceRange | None) -> Any:
-        with self.lock:
-            cached = self._resource_cache.get(addr, NOT_FOUND)
-            if cached is not NOT_FOUND:
-                return cached
+        cached = self._resource_cache.get(addr, NOT_FOUND)  # one dict read is atomic: no lock
+        if cached is not NOT_FOUND:
+            return cached
         # one thread builds a resource's value while the others wait for it, rather than each
         # building the same list of every instance at once. The wait is bounded, so a caller
         # that happens to hold the context lock can never deadlock with the builder.
@@ -422,6 +421,13 @@ class ModuleData:
         self.ctx = ctx
         self.mi = mi
         self.mod = ctx.config.module_at(mi.module())
+        self._addrs: dict[Resource, AbsResource] = {}  # the resources referred to from here
+
+    def _abs(self, res: Resource) -> AbsResource:
+        addr = self._addrs.get(res)
+        if addr is None:
+            addr = self._addrs[res] = AbsResource(self.mi, res)
+        return addr
 
     def _where(self) -> str:
         return "the root module" if self.mi.is_root else f"module.{'.module.'.join(n for n, _ in self.mi.steps)}"
@@ -485,7 +491,7 @@ class ModuleData:
 
     def get_resource(self, res: Resource, rng: SourceRange | None) -> Any:
         self._resource_config(res, rng)
-        addr = AbsResource(self.mi, res)
+        addr = self._abs(res)
         if res.mode == "ephemeral" and self.ctx.ephemeral_deferred:
             self._not_deferred(addr, None, rng)
         return self.ctx.resource_value(addr, rng)
@@ -503,7 +509,7 @@ class ModuleData:
 
     def get_resource_instance(self, res: Resource, key: Any, rng: SourceRange | None) -> Any:
         self._resource_config(res, rng)
-        addr = AbsResource(self.mi, res)
+        addr = self._abs(res)
         if res.mode == "ephemeral" and self.ctx.ephemeral_deferred:
             self._not_deferred(addr, key, rng)
         with self.ctx.lock:
