@@ -644,8 +644,12 @@ def index(v: Any, key: Any, rng: SourceRange | None) -> Any:
         if k in v:
             return mark(v[k], marked)
         if t is dict:
+            # an attribute named by digits may be looked up by a number: only when there is none
+            # does HCL add why a number did not work
+            why = " An object only supports looking up attributes by name, not by numeric index." \
+                if type(key) is int or type(key) is Num else ""
             raise EvalError("Invalid index", "The given key does not identify an element in this collection "
-                            "value.", rng)
+                            "value." + why, rng)
         raise EvalError("Invalid index", "The given key does not identify an element in this collection "
                         "value.", rng)
     if t is TSet:
@@ -684,7 +688,11 @@ def _relative(e: A.RelativeTraversal, s: Scope) -> Any:
         # `type.name[expr]`: fetch the one instance rather than building the whole resource's
         # value (a list of every instance) to index it; anything unusual takes the general path.
         res = _resource_of(e.source, s)
-        if res is not None:
+        if res is None:
+            v = _module_instance(e, s)  # module.NAME[expr] likewise
+            if v is not NOT_FOUND:
+                return v
+        else:
             try:
                 key = ev(e.key, s)  # type: ignore[arg-type]
             except EvalError:
@@ -707,6 +715,23 @@ def _relative(e: A.RelativeTraversal, s: Scope) -> Any:
     if rng is not None and e.source.range is not None:
         rng = SourceRange(rng.filename, e.source.range.end, rng.end)
     return index(src, key, rng)
+
+
+def _module_instance(e: A.RelativeTraversal, s: Scope) -> Any:
+    src = e.source
+    if type(src) is not A.ScopeTraversal or src.root != "module" or "module" in s.vars or len(src.steps) != 1 \
+            or type(src.steps[0]) is not A.AttrStep:
+        return NOT_FOUND
+    fetch = getattr(s.data, "get_module_instance", None)
+    if fetch is None:
+        return NOT_FOUND
+    try:
+        key = ev(e.key, s)  # type: ignore[arg-type]
+    except EvalError:
+        return NOT_FOUND
+    if type(key) is not int and type(key) is not str:
+        return NOT_FOUND
+    return fetch(src.steps[0].name, key, src.range)
 
 
 def _splat(e: A.Splat, s: Scope) -> Any:

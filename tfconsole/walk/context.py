@@ -459,18 +459,32 @@ class ModuleData:
             return Unknown(DYNAMIC)
 
         def outputs_of(mi: ModuleInstance) -> dict[str, Any]:
-            out = {}
-            for oname, oc in (child.outputs.items() if child else []):
-                with self.ctx.lock:
-                    v = self.ctx.outputs.get((mi, oname), NOT_FOUND)
-                out[oname] = Unknown(DYNAMIC) if v is NOT_FOUND else v
-            return out
+            return self._module_outputs(child, mi)
 
         if exp.mode == "":
             return outputs_of(self.mi.child(name, None))
         if exp.mode == "list":
             return [outputs_of(self.mi.child(name, k)) for k in sorted(exp.keys)]  # type: ignore[type-var]
         return {k: outputs_of(self.mi.child(name, k)) for k in sorted(exp.keys)}  # type: ignore[type-var]
+
+    def _module_outputs(self, child: Module | None, mi: ModuleInstance) -> dict[str, Any]:
+        out = {}
+        outputs = self.ctx.outputs
+        for oname in (child.outputs if child else ()):
+            v = outputs.get((mi, oname), NOT_FOUND)  # one dict read is atomic: no lock
+            out[oname] = Unknown(DYNAMIC) if v is NOT_FOUND else v
+        return out
+
+    def get_module_instance(self, name: str, key: Any, rng: SourceRange | None) -> Any:
+        """module.NAME[key] without building every instance's outputs to index one; NOT_FOUND
+        sends anything unusual (errors included) to get_module and the index."""
+        if self.mod is None or name not in self.mod.module_calls:
+            return NOT_FOUND
+        exp = self.ctx.module_expansions.get((self.mi, name))
+        if exp is None or exp.unknown or not (exp.mode == "list" and type(key) is int or
+                                              exp.mode == "map" and type(key) is str) or not exp.has_key(key):
+            return NOT_FOUND
+        return self._module_outputs(self.mod.children.get(name), self.mi.child(name, key))
 
     def _resource_config(self, res: Resource, rng: SourceRange | None) -> ResourceConfig:
         table = (self.mod.ephemeral_resources if res.mode == "ephemeral" else self.mod.resources) if self.mod else {}
