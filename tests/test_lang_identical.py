@@ -100,3 +100,18 @@ def test_dynamic_values_of_many_types_decode_each_to_its_own_type() -> None:
             j = data.get(n[0], [1, 2])
             v = from_json_typed({"value": j, "type": n}, type_from_json("dynamic"))
             assert type_of(v) == type_from_json(n), n
+
+
+def test_try_whose_references_all_fail_reports_what_evaluating_them_does() -> None:
+    """try() looks at references through objects without raising; when every argument fails,
+    the error is the one evaluating them as usual gives (parentheses take the usual path)."""
+    from tfconsole.lang.ast import parse_expression
+    from tfconsole.lang.eval import Scope, evaluate
+
+    scope = Scope(None, vars={"o": {"a": {"b": 1}}})
+    _, fast = evaluate(parse_expression("try(o.x, o.a.c, o.a.b.d)"), scope)
+    _, usual = evaluate(parse_expression("try((o.x), (o.a.c), (o.a.b.d))"), scope)
+    assert fast.has_errors and [(d.summary, d.detail.replace("(", "").replace(")", "")) for d in fast.items] == \
+        [(d.summary, d.detail.replace("(", "").replace(")", "")) for d in usual.items]
+    v, d = evaluate(parse_expression("try(o.x, o.a.b)"), scope)
+    assert v == 1 and not d.has_errors

@@ -904,19 +904,60 @@ def _try(e: A.FunctionCall, s: Scope, called: str) -> Any:
     if not e.args:
         raise _funcs_module().FunctionError("at least one argument is required")
     errors = []
+    missed = False
     for a in e.args:
         try:
-            v = ev(a, s)
+            v = _probe(a, s) if type(a) is A.ScopeTraversal else _GENERAL
+            if v is _MISSING:  # the usual failure, found without raising it
+                missed = True
+                continue
+            if v is _GENERAL:
+                v = ev(a, s)
         except EvalError as exc:
             errors.append(exc)
             continue
         if not is_wholly_known(v):  # it sees through marks at any depth
             return Unknown(DYNAMIC)
         return v
+    if missed or any(type(a) is A.ScopeTraversal for a in e.args):
+        # every argument failed: their errors as evaluating them usually makes them
+        errors = []
+        for a in e.args:
+            try:
+                ev(a, s)
+            except EvalError as exc:
+                errors.append(exc)
     raise EvalError("Error in function call",
                     f"Call to function \"{called}\" failed: no expression succeeded:\n" +
                     "\n".join(f"- {x.summary} (at {x.range})\n  {x.detail}" for x in errors) +
                     "\n\nAt least one expression must produce a successful result.", _name_range(e))
+
+
+_MISSING = object()
+_GENERAL = object()
+
+
+def _probe(e: A.ScopeTraversal, s: Scope) -> Any:
+    """try()'s look at a reference through plain objects (`local.a.b`, `x.y` of a for): its
+    value; _MISSING where an attribute is absent (an error ev would raise, which try() would
+    only catch: a raise through the evaluator's frames costs several times the lookup); or
+    _GENERAL for anything else, which ev evaluates."""
+    root, steps = e.root, e.steps
+    if root in s.vars:
+        v, i = s.vars[root], 0
+    elif (root == "local" or root == "var") and steps and type(steps[0]) is A.AttrStep and s.data is not None:
+        v = s.data.get_local(steps[0].name, e.range) if root == "local" else \
+            s.data.get_variable(steps[0].name, e.range)
+        i = 1
+    else:
+        return _GENERAL
+    for st in steps[i:]:
+        if type(st) is not A.AttrStep or type(v) is not dict:
+            return _GENERAL
+        v = v.get(st.name, _MISSING)
+        if v is _MISSING:
+            return v
+    return v
 
 
 def _convert(e: A.FunctionCall, s: Scope, called: str) -> Any:
