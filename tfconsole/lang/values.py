@@ -630,39 +630,31 @@ def identical(a: Any, b: Any) -> bool:
     if t is str or t is int or t is bool:
         return a == b
     if t is dict or t is TMap:
-        if len(a) != len(b) or (t is TMap and a.etype != b.etype):
+        if len(a) != len(b) or (t is TMap and a.etype != b.etype) or a.keys() != b.keys():
             return False
-        get = b.get
-        for k, x in a.items():
-            y = get(k, _ABSENT)
-            if x is y:
-                continue
-            tx = type(x)
-            if tx is not type(y):
-                return False
-            if tx is str or tx is int or tx is bool:
-                if x != y:
-                    return False
-            elif not identical(x, y):
-                return False
-        return True
+        return _all_identical(zip(a.values(), map(b.__getitem__, a)))
     if t is list or t is TList or t is TSet:
         if len(a) != len(b) or (t is not list and a.etype != b.etype):
             return False
-        for x, y in zip(a, b):
-            tx = type(x)
-            if tx is not type(y):
-                return False
-            if tx is str or tx is int or tx is bool:
-                if x != y:
-                    return False
-            elif not identical(x, y):
-                return False
-        return True
+        return _all_identical(zip(a, b))
     return False
 
 
-_ABSENT = object()
+def _all_identical(pairs: Any) -> bool:
+    for x, y in pairs:
+        if x is y:
+            continue
+        tx = type(x)
+        if tx is not type(y):
+            return False
+        if tx is str or tx is int or tx is bool:
+            if x != y:
+                return False
+        elif not identical(x, y):
+            return False
+    return True
+
+
 
 
 # ---------------------------------------------------------------------------
