@@ -61,6 +61,9 @@ EXPRESSIONS = [
     "[terraform_data.added_many, local.ids, local.by_key]",
     # module outputs
     "module.child", "[module.child.label, module.child.hidden, module.each, module.each[\"second\"].label]",
+    # one instance of a module fetched by its key (and keys it does not have)
+    "[module.each[\"second\"], module.each[\"second\"].hidden]", "module.each[\"nope\"]", "module.each[0]", "local.obj[1]",
+    "module.child[\"x\"]",
     # literals, operators and functions
     "[1 + 2 * 3, 10 % 4, 2.5 * 4, -7, true && !false, null, \"text\", [1, \"a\", true], { b = 2, a = 1 }]",
     "[upper(var.name), join(\", \", local.nums), length(local.a_set), keys(var.settings.tags)]",

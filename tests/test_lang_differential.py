@@ -141,6 +141,10 @@ VALUE_CASES = [
     'concat(tolist([{a=1}]), tolist([{a="x"}]))', 'concat(tolist([tolist([1])]), tolist([tolist(["a"])]))',
     'concat(tolist([]), tolist([1]))', 'concat(tolist([1]), tolist([tomap({a=1})]))',
     'jsonencode(concat(tolist([1]), tolist([tolist([])])))', 'concat([1], tolist(["a", "b"]), [[true]])',
+    # try() over references through objects: present, absent, through other kinds of value
+    '[for o in [{a = {b = 1}}, {c = 2}, {a = "x"}, {a = {b = null}}] : try(o.a.b, "none")]',
+    '[for o in [{a = 1}] : try(o.x, o.y.z, o.a)]', '[for o in [{a = sensitive(1)}] : nonsensitive(try(o.a, 0))]',
+    '[for o in [{a = [1, 2]}] : try(o.a[5], o.a[1])]', '[for o in [tomap({a = "1"})] : try(o.b, o.a)]',
     # plantimestamp: the plan's time, known during plan and apply
     'formatdate("YYYY", plantimestamp()) == formatdate("YYYY", timestamp())', 'length(plantimestamp())',
 ]

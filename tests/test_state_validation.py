@@ -240,3 +240,16 @@ def test_many_malformed_records_are_reported_in_bounded_form(tmp_path: Path) -> 
     assert d.has_errors and len(d.errors()) <= 12
     assert any("4990 more malformed records" in e.detail for e in d.errors())
     assert os.path.exists(journal)
+
+
+@pytest.mark.parametrize("bad", ["not an address!", {"a": 1}, ["terraform_data.b"], 1])
+def test_a_bad_dependency_beside_addresses_already_read_is_refused(bad: object) -> None:
+    """Addresses found valid once are not parsed again; an entry beside them still is."""
+    doc = good_state()
+    good = dict(inst(doc))
+    doc["resources"][0]["instances"] = [dict(good, index_key=0),
+                                        dict(good, index_key=1, dependencies=["terraform_data.b", bad])]
+    doc["resources"][0]["each"] = "list"
+    state, diags = read_state(json.dumps(doc))
+    assert state is None and diags.has_errors
+    assert "instances[1].dependencies[1]" in diags.errors()[0].detail

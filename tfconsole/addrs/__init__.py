@@ -161,13 +161,27 @@ class AbsResourceInstance(HashCached):
     key: InstanceKey = None
 
     def __str__(self) -> str:
-        return self.module.prefix() + str(self.resource) + key_str(self.key)
+        # printed several times per instance in a walk (diagnostics, hooks, change order)
+        known = _INSTANCE_TEXT.get(self)
+        if known is None:
+            known = remember(_INSTANCE_TEXT, self,
+                             self.module.prefix() + str(self.resource) + key_str(self.key), 65536)
+        return known
 
     def abs_resource(self) -> AbsResource:
-        return AbsResource(self.module, self.resource)
+        # one object per resource, its hash computed once: asked for several times per
+        # instance in a walk, each time to look something up by it
+        known = _RESOURCE_OF.get(self)
+        if known is None:
+            known = remember(_RESOURCE_OF, self, AbsResource(self.module, self.resource), 65536)
+        return known
 
     def config(self) -> ConfigResource:
         return ConfigResource(self.module.module(), self.resource)
+
+
+_RESOURCE_OF: dict[AbsResourceInstance, AbsResource] = {}
+_INSTANCE_TEXT: dict[AbsResourceInstance, str] = {}
 
 
 @dataclass(frozen=True, slots=True)

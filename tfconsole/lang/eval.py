@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 from tfconsole.addrs import Resource
 from tfconsole.diags import Diagnostic, Diagnostics, Pos, Severity, SourceRange
+from tfconsole.memo import remember
 
 from . import ast as A
 from . import numbers as N
@@ -462,7 +463,7 @@ def _traversal(e: A.ScopeTraversal, s: Scope) -> Any:
                             "least one attribute access, specifying the resource name.", rng)
         rtype, rname = root, steps[0].name
         rest = 1
-    res = Resource(mode, rtype, rname)
+    res = _resource(mode, rtype, rname)
     try:
         if rest < len(steps) and isinstance(steps[rest], A.IndexStep):
             v = data.get_resource_instance(res, steps[rest].key, rng)
@@ -472,6 +473,18 @@ def _traversal(e: A.ScopeTraversal, s: Scope) -> Any:
     except EvalError as exc:
         _schema_attr_error(exc, steps, rest, s)
         raise
+
+
+def _resource(mode: str, rtype: str, rname: str) -> Resource:
+    """One Resource per name (its hash computed once): every instance's references make one."""
+    key = (mode, rtype, rname)
+    known = _RESOURCES.get(key)
+    if known is None:
+        known = remember(_RESOURCES, key, Resource(mode, rtype, rname), 16384)
+    return known
+
+
+_RESOURCES: dict[tuple[str, str, str], Resource] = {}
 
 
 _MODE_REF_DETAIL = {
@@ -631,8 +644,12 @@ def index(v: Any, key: Any, rng: SourceRange | None) -> Any:
         if k in v:
             return mark(v[k], marked)
         if t is dict:
+            # an attribute named by digits may be looked up by a number: only when there is none
+            # does HCL add why a number did not work
+            why = " An object only supports looking up attributes by name, not by numeric index." \
+                if type(key) is int or type(key) is Num else ""
             raise EvalError("Invalid index", "The given key does not identify an element in this collection "
-                            "value.", rng)
+                            "value." + why, rng)
         raise EvalError("Invalid index", "The given key does not identify an element in this collection "
                         "value.", rng)
     if t is TSet:
@@ -659,10 +676,10 @@ def _resource_of(src: A.Expr, s: Scope) -> Resource | None:
         return None
     if root == "data" or root == "ephemeral":
         if len(steps) == 2 and type(steps[0]) is A.AttrStep and type(steps[1]) is A.AttrStep:
-            return Resource(root, steps[0].name, steps[1].name)
+            return _resource(root, steps[0].name, steps[1].name)
         return None
     if len(steps) == 1 and type(steps[0]) is A.AttrStep:
-        return Resource("managed", root, steps[0].name)
+        return _resource("managed", root, steps[0].name)
     return None
 
 
@@ -671,7 +688,11 @@ def _relative(e: A.RelativeTraversal, s: Scope) -> Any:
         # `type.name[expr]`: fetch the one instance rather than building the whole resource's
         # value (a list of every instance) to index it; anything unusual takes the general path.
         res = _resource_of(e.source, s)
-        if res is not None:
+        if res is None:
+            v = _module_instance(e, s)  # module.NAME[expr] likewise
+            if v is not NOT_FOUND:
+                return v
+        else:
             try:
                 key = ev(e.key, s)  # type: ignore[arg-type]
             except EvalError:
@@ -684,11 +705,33 @@ def _relative(e: A.RelativeTraversal, s: Scope) -> Any:
     if e.step is not None:
         return get_attr(src, e.step, e.range)
     key = ev(e.key, s)  # type: ignore[arg-type]
-    # an index error points at the brackets, as HCL's does
+    try:
+        return index(src, key, e.range)
+    except EvalError:
+        pass
+    # an index error points at the brackets, as HCL's does: that range is made only for the
+    # error, by indexing again (index is pure)
     rng = e.range
     if rng is not None and e.source.range is not None:
         rng = SourceRange(rng.filename, e.source.range.end, rng.end)
     return index(src, key, rng)
+
+
+def _module_instance(e: A.RelativeTraversal, s: Scope) -> Any:
+    src = e.source
+    if type(src) is not A.ScopeTraversal or src.root != "module" or "module" in s.vars or len(src.steps) != 1 \
+            or type(src.steps[0]) is not A.AttrStep:
+        return NOT_FOUND
+    fetch = getattr(s.data, "get_module_instance", None)
+    if fetch is None:
+        return NOT_FOUND
+    try:
+        key = ev(e.key, s)  # type: ignore[arg-type]
+    except EvalError:
+        return NOT_FOUND
+    if type(key) is not int and type(key) is not str:
+        return NOT_FOUND
+    return fetch(src.steps[0].name, key, src.range)
 
 
 def _splat(e: A.Splat, s: Scope) -> Any:
@@ -861,19 +904,60 @@ def _try(e: A.FunctionCall, s: Scope, called: str) -> Any:
     if not e.args:
         raise _funcs_module().FunctionError("at least one argument is required")
     errors = []
+    missed = False
     for a in e.args:
         try:
-            v = ev(a, s)
+            v = _probe(a, s) if type(a) is A.ScopeTraversal else _GENERAL
+            if v is _MISSING:  # the usual failure, found without raising it
+                missed = True
+                continue
+            if v is _GENERAL:
+                v = ev(a, s)
         except EvalError as exc:
             errors.append(exc)
             continue
         if not is_wholly_known(v):  # it sees through marks at any depth
             return Unknown(DYNAMIC)
         return v
+    if missed or any(type(a) is A.ScopeTraversal for a in e.args):
+        # every argument failed: their errors as evaluating them usually makes them
+        errors = []
+        for a in e.args:
+            try:
+                ev(a, s)
+            except EvalError as exc:
+                errors.append(exc)
     raise EvalError("Error in function call",
                     f"Call to function \"{called}\" failed: no expression succeeded:\n" +
                     "\n".join(f"- {x.summary} (at {x.range})\n  {x.detail}" for x in errors) +
                     "\n\nAt least one expression must produce a successful result.", _name_range(e))
+
+
+_MISSING = object()
+_GENERAL = object()
+
+
+def _probe(e: A.ScopeTraversal, s: Scope) -> Any:
+    """try()'s look at a reference through plain objects (`local.a.b`, `x.y` of a for): its
+    value; _MISSING where an attribute is absent (an error ev would raise, which try() would
+    only catch: a raise through the evaluator's frames costs several times the lookup); or
+    _GENERAL for anything else, which ev evaluates."""
+    root, steps = e.root, e.steps
+    if root in s.vars:
+        v, i = s.vars[root], 0
+    elif (root == "local" or root == "var") and steps and type(steps[0]) is A.AttrStep and s.data is not None:
+        v = s.data.get_local(steps[0].name, e.range) if root == "local" else \
+            s.data.get_variable(steps[0].name, e.range)
+        i = 1
+    else:
+        return _GENERAL
+    for st in steps[i:]:
+        if type(st) is not A.AttrStep or type(v) is not dict:
+            return _GENERAL
+        v = v.get(st.name, _MISSING)
+        if v is _MISSING:
+            return v
+    return v
 
 
 def _convert(e: A.FunctionCall, s: Scope, called: str) -> Any:

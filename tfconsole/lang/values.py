@@ -26,7 +26,7 @@ from . import numbers as _N
 from .numbers import Num
 from .types import (
     BOOL, DYNAMIC, NUMBER, STRING, DynamicType, ListType, MapType, ObjectType, PrimitiveType,
-    SetType, TupleType, Type, without_optional,
+    SetType, TupleType, Type, type_from_json, without_optional,
 )
 
 
@@ -617,6 +617,46 @@ def equal(a: Any, b: Any) -> bool:
     return a == b
 
 
+def identical(a: Any, b: Any) -> bool:
+    """Whether a and b are built alike, Python type by Python type, from equal strings, ints
+    and bools: then they are `equal` and of the same type. False is only "not shown here"
+    (numbers beyond int, nulls, unknowns and marks are left to equal and type_of): a cheap
+    first test for the common case where a value did not change."""
+    if a is b:
+        return True
+    t = type(a)
+    if t is not type(b):
+        return False
+    if t is str or t is int or t is bool:
+        return a == b
+    if t is dict or t is TMap:
+        if len(a) != len(b) or (t is TMap and a.etype != b.etype) or a.keys() != b.keys():
+            return False
+        return _all_identical(zip(a.values(), map(b.__getitem__, a)))
+    if t is list or t is TList or t is TSet:
+        if len(a) != len(b) or (t is not list and a.etype != b.etype):
+            return False
+        return _all_identical(zip(a, b))
+    return False
+
+
+def _all_identical(pairs: Any) -> bool:
+    for x, y in pairs:
+        if x is y:
+            continue
+        tx = type(x)
+        if tx is not type(y):
+            return False
+        if tx is str or tx is int or tx is bool:
+            if x != y:
+                return False
+        elif not identical(x, y):
+            return False
+    return True
+
+
+
+
 # ---------------------------------------------------------------------------
 # JSON (cty's JSON encoding of values; type-directed for dynamic attributes)
 
@@ -677,14 +717,41 @@ def _composite_decoder(ty: Type) -> Any:
 
 def _object_decoder(ty: ObjectType) -> Any:
     parts = [(k, _decoder_of(at)) for k, at in ty.attrs]
+    if sum(1 for _, d in parts if d is _decode_dynamic) < 2:
 
-    def decode(j: Any) -> Any:
+        def decode(j: Any) -> Any:
+            if j is None:
+                return Null(ty)
+            get = j.get
+            return {k: d(get(k)) for k, d in parts}
+
+        return decode
+
+    def decode_sharing(j: Any) -> Any:
+        # two dynamic attributes often hold the same data (terraform_data's input and
+        # output): JSON that compares equal, type notation included, decodes to equal values
+        # (JSON cannot tell true from 1 only where the types differ too), so it is decoded
+        # once and the immutable value shared
         if j is None:
             return Null(ty)
         get = j.get
-        return {k: d(get(k)) for k, d in parts}
+        out = {}
+        seen: list[tuple[Any, Any]] = []
+        for k, d in parts:
+            x = get(k)
+            if d is _decode_dynamic and type(x) is dict:
+                for sx, sv in seen:
+                    if sx == x:
+                        out[k] = sv
+                        break
+                else:
+                    out[k] = v = d(x)
+                    seen.append((x, v))
+            else:
+                out[k] = d(x)
+        return out
 
-    return decode
+    return decode_sharing
 
 
 def _tuple_decoder(ty: TupleType) -> Any:
@@ -721,10 +788,25 @@ def _decode_dynamic(j: Any) -> Any:
     if j is None:
         return None
     if type(j) is dict and len(j) == 2 and "value" in j and "type" in j:
-        from .types import type_from_json
-
-        return from_json_typed(j["value"], type_from_json(j["type"]))
+        tj = j["type"]
+        if type(tj) is str:
+            return from_json_typed(j["value"], type_from_json(tj))
+        # the instances of a resource store one type notation over and over: compared with
+        # the last few seen (in C) before it is parsed (through its repr)
+        for seen, ty in _RECENT_TYPES:
+            if seen == tj:
+                break
+        else:
+            ty = type_from_json(tj)
+            _RECENT_TYPES.insert(0, (tj, ty))
+            del _RECENT_TYPES[4:]
+        return from_json_typed(j["value"], ty)
     return from_json_implied(j)
+
+
+# (type notation JSON, its type), the most recent first; another thread's insert in the middle
+# of a loop above only makes that loop see an entry twice or miss one
+_RECENT_TYPES: list[tuple[Any, Type]] = []
 
 
 def _decode_string(j: Any) -> Any:

@@ -327,7 +327,12 @@ class StateLock:
         lock where open-file-description locks are missing (closing any descriptor of a file
         releases the process's POSIX locks on it)."""
         assert self._fd is not None
-        chunks, off = [], 0
+        # the whole file in one read when its size holds (a join of 1 MB chunks copied it again)
+        size = os.fstat(self._fd).st_size
+        first = os.pread(self._fd, size + 1, 0) if size else b""
+        if first and len(first) == size:
+            return first
+        chunks, off = ([first], len(first)) if first else ([], 0)
         while True:
             b = os.pread(self._fd, 1 << 20, off)
             if not b:

@@ -28,7 +28,7 @@ from .journal import Journal
 from .locking import LOCK_ERROR_SUMMARY, LockInfo, StateLock, lock_error
 from .recovery import JournalRecovery
 from .state import State, random_uuid
-from .statefile import encode_bytes, read_state, state_body, state_header, terraform_version
+from .statefile import encode_bytes, read_state, read_state_text, state_body, state_header, terraform_version
 
 __all__ = [
     "LockInfo", "StateLock", "StateManager", "Journal", "atomic_write", "lock_error",
@@ -76,17 +76,19 @@ class _LoadedBody:
     by load() may be mutated meanwhile; the copy shares its immutable JSON data).
     """
 
-    def __init__(self, data: bytes, state: State):
-        self.raw: str | None = None
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = ""
+    def __init__(self, text: str, state: State):
+        # the file's text and where its body starts (-1: not after the canonical header),
+        # kept whole rather than sliced: a copy of a large state costs as much as a compare
+        self._file = text
         header = state_header(state.terraform_version, state.serial, state.lineage)
-        if text.startswith(header):
-            self.raw = text[len(header):]
+        self._body_at = len(header) if text.startswith(header) else -1
         self._snapshot: State | None = state.deep_copy()
         self._text: str | None = None
+
+    @property
+    def raw(self) -> str | None:
+        """The raw text after the file's header (None: the file does not start with it)."""
+        return None if self._body_at < 0 else self._file[self._body_at:]
 
     def text(self) -> str:
         if self._text is None:
@@ -96,7 +98,8 @@ class _LoadedBody:
         return self._text
 
     def same(self, body: str) -> bool:
-        if self._text is None and self.raw is not None and body == self.raw:
+        at = self._body_at
+        if self._text is None and at >= 0 and len(body) == len(self._file) - at and self._file.startswith(body, at):
             return True
         return body == self.text()
 
@@ -222,7 +225,12 @@ class StateManager(JournalRecovery):
             except OSError as exc:
                 diags.error("Failed to load state", f"Error reading {self.path}: {exc.strerror or exc}.")
                 return None, diags
-            state, rd = read_state(data, source=self.path)
+            try:
+                text: str | None = data.decode("utf-8")  # once: read here, kept by _LoadedBody
+            except UnicodeDecodeError:
+                text = None
+            state, rd = read_state(data, source=self.path) if text is None else \
+                read_state_text(text, source=self.path)
             diags.append(rd)
             if rd.has_errors:
                 return None, diags
@@ -230,9 +238,9 @@ class StateManager(JournalRecovery):
                 state = State(serial=0)
                 self._body = None
             else:
-                self._body = _LoadedBody(data, state)
+                self._body = _LoadedBody(text or "", state)
             self._serial = state.serial
-            self._initial_bytes = data if data.strip() else b""
+            self._initial_bytes = data if data and not data.isspace() else b""  # (strip would copy it)
             self._initial_body = self._body
             self._backup_written = False
             self.state = state

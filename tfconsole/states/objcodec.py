@@ -254,5 +254,12 @@ def _sensitive_blocks(block: Any) -> tuple:
     return facts[1]
 
 
+def may_mark(obj: ObjectState, schema: Schema) -> bool:
+    """Whether decoding obj can give a marked value: only its sensitive paths and the schema's
+    sensitive attributes (at any depth) mark one (a cheap test instead of a walk)."""
+    block = schema.block
+    return bool(obj.sensitive_attributes) or bool(block.sensitive_attrs()) or bool(_sensitive_blocks(block))
+
+
 def _holds_sensitive(block: Any) -> bool:
     return bool(block.sensitive_attrs()) or any(_holds_sensitive(nb.block) for nb in block.blocks.values())

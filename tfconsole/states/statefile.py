@@ -689,8 +689,27 @@ def _fields_look_right(d: dict) -> bool:
             and (type(g("status", "")) is str) and _nonneg_int(g("schema_version"))
             and _nonneg_int(g("identity_schema_version"))
             and (f is None or (type(f) is dict and all(type(x) is str for x in f.values())))
-            and (deps is None or (type(deps) is list
-                                  and all(type(x) is str and _dependency_error(x) is None for x in deps))))
+            and (deps is None or (type(deps) is list and _deps_look_right(deps))))
+
+
+# dependency addresses already found valid: the instances of a resource repeat one list, a
+# state a few hundred addresses; a set test in C instead of one cached parse call per entry
+_GOOD_DEPS: set[str] = set()
+
+
+def _deps_look_right(deps: list) -> bool:
+    try:
+        if _GOOD_DEPS.issuperset(deps):
+            return True
+    except TypeError:  # an unhashable entry: not a string
+        return False
+    for x in deps:
+        if type(x) is not str or _dependency_error(x) is not None:
+            return False
+    if len(_GOOD_DEPS) > 65536:
+        _GOOD_DEPS.clear()
+    _GOOD_DEPS.update(deps)
+    return True
 
 
 def _base64_ok(text: str) -> bool:
@@ -893,9 +912,16 @@ def read_state(src: str | bytes | os.PathLike, source: str = "") -> tuple[State 
             return None, diags
     else:
         text = text_src
+    return read_state_text(text, source)
+
+
+def read_state_text(text: str, source: str = "") -> tuple[State | None, Diagnostics]:
+    """read_state of a state file's decoded text (for a reader that keeps the text too)."""
+    diags = Diagnostics()
+    src_name = f" {source}" if source else ""
     if text.startswith("\ufeff"):
         text = text[1:]
-    if not text.strip():
+    if not text or text.isspace():
         return None, diags
     try:
         raw = _decode_json(text)

@@ -76,6 +76,8 @@ class WalkContext:
         self.workspace = workspace
         self.input_values = input_values or {}
         self.lock = threading.RLock()  # the walk's own bookkeeping (values, expansions, changes)
+        # module instance -> its Data for expressions (one per module instance, not per scope)
+        self._module_data: dict[ModuleInstance, ModuleData] = {}
         # named values
         self.variables: dict[tuple[ModuleInstance, str], Any] = {}
         self.locals: dict[tuple[ModuleInstance, str], Any] = {}
@@ -349,10 +351,9 @@ class WalkContext:
         return provider.upgrade_resource_identity(addr.resource.type, obj.identity_schema_version, obj.identity)
 
     def resource_value(self, addr: AbsResource, rng: SourceRange | None) -> Any:
-        with self.lock:
-            cached = self._resource_cache.get(addr, NOT_FOUND)
-            if cached is not NOT_FOUND:
-                return cached
+        cached = self._resource_cache.get(addr, NOT_FOUND)  # one dict read is atomic: no lock
+        if cached is not NOT_FOUND:
+            return cached
         # one thread builds a resource's value while the others wait for it, rather than each
         # building the same list of every instance at once. The wait is bounded, so a caller
         # that happens to hold the context lock can never deadlock with the builder.
@@ -420,6 +421,13 @@ class ModuleData:
         self.ctx = ctx
         self.mi = mi
         self.mod = ctx.config.module_at(mi.module())
+        self._addrs: dict[Resource, AbsResource] = {}  # the resources referred to from here
+
+    def _abs(self, res: Resource) -> AbsResource:
+        addr = self._addrs.get(res)
+        if addr is None:
+            addr = self._addrs[res] = AbsResource(self.mi, res)
+        return addr
 
     def _where(self) -> str:
         return "the root module" if self.mi.is_root else f"module.{'.module.'.join(n for n, _ in self.mi.steps)}"
@@ -429,16 +437,15 @@ class ModuleData:
             raise EvalError("Reference to undeclared input variable",
                             f"An input variable with the name \"{name}\" has not been declared. This variable "
                             f"can be declared with a variable \"{name}\" {{}} block.", rng)
-        with self.ctx.lock:
-            v = self.ctx.variables.get((self.mi, name), NOT_FOUND)
+        # one dict read is atomic: no lock (every expression's references pass here)
+        v = self.ctx.variables.get((self.mi, name), NOT_FOUND)
         return Unknown(self.mod.variables[name].type) if v is NOT_FOUND else v
 
     def get_local(self, name: str, rng: SourceRange | None) -> Any:
         if self.mod is None or name not in self.mod.locals:
             raise EvalError("Reference to undeclared local value",
                             f"A local value with the name \"{name}\" has not been declared.", rng)
-        with self.ctx.lock:
-            v = self.ctx.locals.get((self.mi, name), NOT_FOUND)
+        v = self.ctx.locals.get((self.mi, name), NOT_FOUND)  # atomic, as a variable's
         return Unknown(DYNAMIC) if v is NOT_FOUND else v
 
     def get_module(self, name: str, rng: SourceRange | None) -> Any:
@@ -452,18 +459,32 @@ class ModuleData:
             return Unknown(DYNAMIC)
 
         def outputs_of(mi: ModuleInstance) -> dict[str, Any]:
-            out = {}
-            for oname, oc in (child.outputs.items() if child else []):
-                with self.ctx.lock:
-                    v = self.ctx.outputs.get((mi, oname), NOT_FOUND)
-                out[oname] = Unknown(DYNAMIC) if v is NOT_FOUND else v
-            return out
+            return self._module_outputs(child, mi)
 
         if exp.mode == "":
             return outputs_of(self.mi.child(name, None))
         if exp.mode == "list":
             return [outputs_of(self.mi.child(name, k)) for k in sorted(exp.keys)]  # type: ignore[type-var]
         return {k: outputs_of(self.mi.child(name, k)) for k in sorted(exp.keys)}  # type: ignore[type-var]
+
+    def _module_outputs(self, child: Module | None, mi: ModuleInstance) -> dict[str, Any]:
+        out = {}
+        outputs = self.ctx.outputs
+        for oname in (child.outputs if child else ()):
+            v = outputs.get((mi, oname), NOT_FOUND)  # one dict read is atomic: no lock
+            out[oname] = Unknown(DYNAMIC) if v is NOT_FOUND else v
+        return out
+
+    def get_module_instance(self, name: str, key: Any, rng: SourceRange | None) -> Any:
+        """module.NAME[key] without building every instance's outputs to index one; NOT_FOUND
+        sends anything unusual (errors included) to get_module and the index."""
+        if self.mod is None or name not in self.mod.module_calls:
+            return NOT_FOUND
+        exp = self.ctx.module_expansions.get((self.mi, name))
+        if exp is None or exp.unknown or not (exp.mode == "list" and type(key) is int or
+                                              exp.mode == "map" and type(key) is str) or not exp.has_key(key):
+            return NOT_FOUND
+        return self._module_outputs(self.mod.children.get(name), self.mi.child(name, key))
 
     def _resource_config(self, res: Resource, rng: SourceRange | None) -> ResourceConfig:
         table = (self.mod.ephemeral_resources if res.mode == "ephemeral" else self.mod.resources) if self.mod else {}
@@ -484,7 +505,7 @@ class ModuleData:
 
     def get_resource(self, res: Resource, rng: SourceRange | None) -> Any:
         self._resource_config(res, rng)
-        addr = AbsResource(self.mi, res)
+        addr = self._abs(res)
         if res.mode == "ephemeral" and self.ctx.ephemeral_deferred:
             self._not_deferred(addr, None, rng)
         return self.ctx.resource_value(addr, rng)
@@ -502,7 +523,7 @@ class ModuleData:
 
     def get_resource_instance(self, res: Resource, key: Any, rng: SourceRange | None) -> Any:
         self._resource_config(res, rng)
-        addr = AbsResource(self.mi, res)
+        addr = self._abs(res)
         if res.mode == "ephemeral" and self.ctx.ephemeral_deferred:
             self._not_deferred(addr, key, rng)
         with self.ctx.lock:
@@ -592,8 +613,10 @@ def scope_for(ctx: WalkContext, mi: ModuleInstance, *, key: InstanceKey = None, 
             count_index = key
         elif expansion.mode == "map":
             each = (key, expansion.each_values.get(key))
-    return Scope(ModuleData(ctx, mi), count_index=count_index, each=each, self_value=self_value,
-                 base_dir=ctx.working_dir)
+    data = ctx._module_data.get(mi)
+    if data is None:  # two threads may both make one: equal, either is kept
+        data = ctx._module_data[mi] = ModuleData(ctx, mi)
+    return Scope(data, count_index=count_index, each=each, self_value=self_value, base_dir=ctx.working_dir)
 
 
 def is_destroying(action: Action) -> bool:

@@ -26,7 +26,7 @@ from tfconsole.plans import (
     ResourceInstanceChange,
 )
 from tfconsole.providers.interface import ApplyRequest, BlockSchema, PlanRequest, Schema
-from tfconsole.states.objcodec import decode_object, encode_object, remark, same_state_paths
+from tfconsole.states.objcodec import decode_object, encode_object, may_mark, remark, same_state_paths
 from tfconsole.plans.objchange import (
     assert_object_compatible, assert_plan_valid, format_error, format_path, write_only_values,
 )
@@ -233,11 +233,12 @@ def evaluate_body(body: Body, schema: BlockSchema, scope: Scope, block_range: So
                         f"the configuration line setting the value.", attr.range, address=addr)
             continue
         v, d = evaluate(attr.expr, scope)
-        diags.extend(_with_addr(d, addr))
-        if d.has_errors:
-            out[name] = Unknown(s.type)
-            continue
-        if not ephemeral_ok and not s.write_only and contains_ephemeral(v):
+        if d:
+            diags.extend(_with_addr(d, addr))
+            if d.has_errors:
+                out[name] = Unknown(s.type)
+                continue
+        if not ephemeral_ok and not s.write_only and contains_marks(v) and contains_ephemeral(v):
             from dataclasses import replace
 
             from tfconsole.diags import error
@@ -262,8 +263,11 @@ def evaluate_body(body: Body, schema: BlockSchema, scope: Scope, block_range: So
                         f"The argument \"{name}\" is required, but no definition was found.", block_range,
                         address=addr)
         out[name] = Null(s.type) if not isinstance(s.type, DynamicType) else None
-    generated, d = dynblock.expand(body, scope, addr, schema.blocks)
-    diags.extend(d)
+    if body.blocks:
+        generated, d = dynblock.expand(body, scope, addr, schema.blocks)
+        diags.extend(d)
+    else:
+        generated = []
     for g in generated:
         if g.type not in schema.blocks:
             diags.error("Unsupported block type", f"Blocks of type \"{g.type}\" are not expected here.",
@@ -307,8 +311,8 @@ def _with_addr(d: Diagnostics, addr: str, rng: SourceRange | None = None) -> Dia
     """Name the address on every diagnostic; a provider's diagnostic without a source range
     points at the resource block (as Terraform's "with ADDR, on FILE line N" does)."""
     if not d:
-        return Diagnostics()
-
+        # nothing to name: the empty collection itself (every caller only reads the result)
+        return d if d is not None else Diagnostics()
 
     return Diagnostics([x if x.context == SOURCELESS else
                         replace(x, address=x.address or addr, subject=x.subject or rng,
@@ -876,13 +880,14 @@ class PlanInstanceNode(_InstanceNode):
             tainted = obj.status == "tainted"
             if ctx.refresh and not tainted:
                 ctx.hook.pre_refresh(addr_s, _id_hint(prior))
-                resp = provider.read_resource(rc.addr.type, unmark_deep(prior)[0], obj.private,
-                                              **_identity_kw(prior_identity))
+                prior_marked = may_mark(obj, schema)
+                resp = provider.read_resource(rc.addr.type, unmark_deep(prior)[0] if prior_marked else prior,
+                                              obj.private, **_identity_kw(prior_identity))
                 diags.extend(_with_addr(resp.diags, addr_s, rc.range if rc is not None else None))
                 ctx.hook.post_refresh(addr_s, _id_hint(resp.new_state))
                 if resp.diags.has_errors:
                     return diags
-                new_prior = remark(resp.new_state, sensitive_paths(prior), schema)
+                new_prior = remark(resp.new_state, sensitive_paths(prior) if prior_marked else [], schema)
                 if new_prior is None or not value_paths_equal(new_prior, prior):
                     ctx.record_drift(addr, provider_addr, prior, new_prior, schema)
                 prior = new_prior
@@ -896,7 +901,12 @@ class PlanInstanceNode(_InstanceNode):
         diags.extend(d)
         if d.has_errors:
             return diags
-        diags.extend(_with_addr(provider.validate_resource(rc.addr.type, unmark_deep(config)[0]), addr_s, rc.range if rc is not None else None))
+        # most configurations hold no sensitive or ephemeral value: one walk to find none
+        # spares the walks that would remove or record marks
+        config_marked = contains_marks(config)
+        clean_config = unmark_deep(config)[0] if config_marked else config
+        diags.extend(_with_addr(provider.validate_resource(rc.addr.type, clean_config), addr_s,
+                                rc.range if rc is not None else None))
         if diags.has_errors:
             return diags
         diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s,
@@ -909,10 +919,15 @@ class PlanInstanceNode(_InstanceNode):
             ctx.record_change(ResourceInstanceChange(addr, Action.NOOP, provider_addr, prior, prior,
                                                      schema.block.implied_type()))
             return diags
-        config = apply_ignore_changes(config, prior, rc.lifecycle.ignore_changes, schema.block)
-        config_marks = sensitive_paths(config)
-        clean_config, _ = unmark_deep(config)
-        clean_prior = unmark_deep(prior)[0] if prior is not None else None
+        if rc.lifecycle.ignore_changes and prior is not None:
+            config = apply_ignore_changes(config, prior, rc.lifecycle.ignore_changes, schema.block)
+            config_marked = contains_marks(config)
+            clean_config = unmark_deep(config)[0] if config_marked else config
+        config_marks = sensitive_paths(config) if config_marked else []
+        # a stored object is marked only by its sensitive paths and the schema (refreshed or not)
+        prior_marked = prior is not None and (may_mark(obj, schema) if obj is not None and importing is None
+                                              else contains_marks(prior))
+        clean_prior = unmark_deep(prior)[0] if prior_marked else prior
         replace_reason = None
         if prior is not None and tainted:
             replace_reason = REASON_TAINTED

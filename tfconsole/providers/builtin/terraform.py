@@ -8,7 +8,7 @@ from typing import Any
 
 from tfconsole.diags import Diagnostics
 from tfconsole.lang.types import DYNAMIC, STRING, MapType
-from tfconsole.lang.values import Unknown, equal, from_json_typed, is_null, type_of
+from tfconsole.lang.values import Unknown, equal, from_json_typed, identical, is_null, type_of
 from tfconsole.lang.types import type_from_json
 from tfconsole.states.state import random_uuid
 
@@ -41,10 +41,10 @@ class TerraformProvider(Provider):
         self.base_dir = base_dir
 
     def resource_schemas(self) -> dict[str, Schema]:
-        return {"terraform_data": DATA_SCHEMA}
+        return _RESOURCE_SCHEMAS  # built once: the walk asks per instance (callers only read it)
 
     def data_source_schemas(self) -> dict[str, Schema]:
-        return {"terraform_remote_state": REMOTE_STATE_SCHEMA}
+        return _DATA_SCHEMAS
 
     def plan_resource(self, req: PlanRequest) -> PlanResponse:
         planned = dict(req.proposed)
@@ -54,14 +54,12 @@ class TerraformProvider(Provider):
             planned["output"] = _output_unknown(planned.get("input"))
             return PlanResponse(planned)
         replace: list[tuple] = []
-        if not equal(prior.get("triggers_replace"), planned.get("triggers_replace")) or \
-                not _same_type(prior.get("triggers_replace"), planned.get("triggers_replace")):
+        if not _unchanged(prior.get("triggers_replace"), planned.get("triggers_replace")):
             replace.append(("triggers_replace",))
             planned["id"] = Unknown(STRING)
             planned["output"] = _output_unknown(planned.get("input"))
             return PlanResponse(planned, requires_replace=replace)
-        if not equal(prior.get("input"), planned.get("input")) or \
-                not _same_type(prior.get("input"), planned.get("input")):
+        if not _unchanged(prior.get("input"), planned.get("input")):
             planned["output"] = _output_unknown(planned.get("input"))
         else:
             planned["output"] = prior.get("output")
@@ -90,7 +88,7 @@ class TerraformProvider(Provider):
 
     def identity_schemas(self) -> dict[str, IdentitySchema]:
         # Terraform 1.15 declares this identity for terraform_data, yet never returns one
-        return {"terraform_data": _DATA_IDENTITY}
+        return _IDENTITY_SCHEMAS
 
     def import_resource_state(self, type_name: str, id_: str,
                               identity: Any = None) -> tuple[list[ImportedObject], Diagnostics]:
@@ -170,6 +168,11 @@ def _output_unknown(inp: Any) -> Any:
     return Unknown(type_of(inp))
 
 
+def _unchanged(prior: Any, planned: Any) -> bool:
+    """Equal and of the same type (a value of another type is a change even when equal)."""
+    return identical(prior, planned) or (equal(prior, planned) and _same_type(prior, planned))
+
+
 def _same_type(a: Any, b: Any) -> bool:
     if is_null(a) and is_null(b):
         return True
@@ -181,6 +184,9 @@ def _same_type(a: Any, b: Any) -> bool:
 
 # built once: the walk asks for it twice per instance
 _DATA_IDENTITY = IdentitySchema(0, {"id": Attr(STRING, required=True)})
+_IDENTITY_SCHEMAS = {"terraform_data": _DATA_IDENTITY}
+_RESOURCE_SCHEMAS = {"terraform_data": DATA_SCHEMA}
+_DATA_SCHEMAS = {"terraform_remote_state": REMOTE_STATE_SCHEMA}
 
 
 class _RandomIds:
