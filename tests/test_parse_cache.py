@@ -433,3 +433,23 @@ def test_constants_whose_numbers_json_cannot_hold_and_a_hash_key_keep_their_valu
             mine, _ = evaluate_constant(e)
             assert _value_shape(mine) == _value_shape(value), k
         assert shape(body) == shape(fresh)
+
+
+def test_a_text_read_again_is_hashed_once(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hashlib
+
+    hashed: list[int] = []
+    real = hashlib.sha256
+
+    def counting(data: bytes = b"") -> Any:
+        hashed.append(len(data))
+        return real(data)
+
+    PC.code_key()
+    text = MAIN + "# " + "x" * 1000 + "\n"
+    monkeypatch.setattr(PC.hashlib, "sha256", counting)
+    keys = {PC.entry_key("".join(list(text))) for _ in range(3)}  # equal texts, distinct objects
+    assert len(keys) == 1 and len(hashed) == 1
+    assert PC.entry_key(text + " ") not in keys and len(hashed) == 2
+    monkeypatch.setattr(PC.hashlib, "sha256", real)
+    assert keys == {real(PC.code_key().encode() + b"\0" + text.encode()).hexdigest()}
