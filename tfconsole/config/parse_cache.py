@@ -111,7 +111,7 @@ def parse_file_cached(text: str, filename: str) -> tuple[Any, Diagnostics]:
         body, diags, numbers = _body._parse(text, filename)
         if body is None or len(diags):
             return body, diags
-        _store(key, body, numbers)
+        _store(key, body, numbers, side=False)
     if len(_MEMO) >= _MEMO_MAX:
         _MEMO.clear()
     _MEMO[(key, filename)] = body
@@ -119,18 +119,19 @@ def parse_file_cached(text: str, filename: str) -> tuple[Any, Diagnostics]:
 
 
 
-def _store(key: str, body: Any, numbers: dict) -> None:
-    """Write the entry of a parse result: the items of its constant constructors go to an entry
-    of their own ("hclitems"), read only if something asks for them; it is written first, so a
-    reader that finds the main entry normally finds it too (and parses the file again if not)."""
+def _store(key: str, body: Any, numbers: dict, side: bool) -> None:
+    """Write the entry of a parse result. The item nodes of its constant constructors go to an
+    entry of their own ("hclitems"), written only with `side`: a first parse leaves them out (most
+    commands never ask for them, and encoding them was a tenth of a cold `init`); the first run
+    that does ask parses the file again and writes both, as after any miss."""
     try:
-        doc = encode_body(body, numbers)
+        doc = encode_body(body, numbers, side)
     except NotCacheable:
         remove_entry("hcl", key)
         return
-    side = doc.pop("side")
-    if side["items"]:
-        write_json("hclitems", key, {"format": CACHE_FORMAT, "key": key, "side": side})
+    side_part = doc.pop("side")
+    if side and side_part["items"]:
+        write_json("hclitems", key, {"format": CACHE_FORMAT, "key": key, "side": side_part})
     write_json("hcl", key, {"format": CACHE_FORMAT, "key": key, "body": doc})
 
 
@@ -146,20 +147,21 @@ def _store(key: str, body: Any, numbers: dict) -> None:
 # of up to 63 bits, else {"#": ["N", text, negated]} or {"#": ["I", hex]} ("#" is never the key
 # of such an object: the encoder does not fold one that has it). Its item nodes, with their
 # ranges, are item i of the "side" part, stored as an entry of its own and read only when
-# something asks for them: the values of a deep-merge module's 15 layers of nested literals are
-# then read by orjson at C speed, and their 11,000 ranges not at all.
+# something asks for them (i = -1: none stored; an empty constructor has none), so the values of
+# a deep-merge module's 15 layers of nested literals are read by orjson at C speed, and their
+# 11,000 ranges not at all.
 
 
 class NotCacheable(Exception):
     """The tree holds something the codec does not store (it is then simply not cached)."""
 
 
-def encode_body(body: Any, numbers: dict[int, tuple[Any, str, bool]]) -> dict:
+def encode_body(body: Any, numbers: dict[int, tuple[Any, str, bool]], side: bool = True) -> dict:
     """{"rng", "body", "side": {"rng", "items"}}: the side part holds the item nodes of the
-    constructors stored as values."""
+    constructors stored as values (without `side`, none: each is then index -1)."""
     from tfconsole.lang import ast as A
 
-    enc = _Encoder(A, numbers)
+    enc = _Encoder(A, numbers, keep_side=side)
     out = enc.body(body)
     side = enc.side
     return {"rng": enc.rng_list, "body": out,
@@ -245,7 +247,7 @@ class _LazyFile:
                 raise RuntimeError(f"{self.filename}: the parse cache entry for this file is malformed and the "
                                    "file does not parse; run the command again")
             if self.key is not None:  # the entry rebuilt from the file, as a miss would have
-                _store(self.key, body, numbers)
+                _store(self.key, body, numbers, side=True)
             self.parsed = body
         return self.parsed
 
@@ -310,10 +312,12 @@ _INT64 = 1 << 63  # orjson's integers: a larger one is stored as a number marker
 
 
 class _Encoder:
-    def __init__(self, A: Any, numbers: dict[int, tuple[Any, str, bool]], fold: bool = True):
+    def __init__(self, A: Any, numbers: dict[int, tuple[Any, str, bool]], fold: bool = True,
+                 keep_side: bool = True):
         self.A = A
         self.numbers = numbers
         self.fold = fold  # constant constructors stored as values (not in the side part itself)
+        self.keep_side = keep_side  # their item nodes encoded into the side part
         self.side: _Encoder | None = None
         self.side_items: list = []
         self.table = {cls: (tag, fields) for tag, cls, fields in _node_table(A)}
@@ -410,6 +414,8 @@ class _Encoder:
         raise NotCacheable(f"literal of type {type(v).__name__}")
 
     def side_index(self, e: Any, tag: str) -> int:
+        if not self.keep_side or not e.items:
+            return -1
         if self.side is None:
             self.side = _Encoder(self.A, self.numbers, fold=False)
         self.side_items.append(self.side.field(e.items, "pairs" if tag == "O" else "exprs"))
@@ -521,8 +527,10 @@ class _Decoder:
         if tag == "v" and len(d) == 4:
             value = self.settled(d[1])
             cls = A.ObjectCons if type(value) is dict else A.TupleCons
-            _check(type(value) in (dict, list) and type(d[3]) is int and d[3] >= 0)
+            _check(type(value) in (dict, list) and type(d[3]) is int and d[3] >= -1)
             rng, i = self.rng(d[2]), d[3]
+            if not value:  # no items
+                return cls.constant(value, list, rng)
             return cls.constant(value, lambda: self.side_items(i, cls, rng), rng)
         if tag == "O" and len(d) == 3:
             return A.ObjectCons(self.pairs(d[1]), self.rng(d[2]))
@@ -571,6 +579,8 @@ class _Decoder:
     def side_items(self, i: int, cls: type, rng: SourceRange | None) -> Any:
         """The item nodes of the constant constructor stored with side index i."""
         try:
+            if i < 0:
+                raise TypeError("not stored")
             if self.side_dec is None:
                 side = self.side
                 if side is None:
