@@ -369,6 +369,9 @@ class _Encoder:
         """A constructor made only of literals and such constructors, with every key a name:
         what evaluation treats as a constant (eval._constant_item)."""
         A = self.A
+        c = e.const
+        if c is not None and c is not A.NOT_CONSTANT:
+            return True  # known as a value (hcl_literals), its items perhaps not read yet
         memo = self._const
         hit = memo.get(id(e))
         if hit is not None:
@@ -389,6 +392,10 @@ class _Encoder:
         _literal): the decoder reads it back (_Decoder.settled)."""
         A = self.A
         t = type(e)
+        if t is A.ObjectCons or t is A.TupleCons:
+            c = e.const
+            if c is not None and c is not A.NOT_CONSTANT:
+                return self.json_value(c)
         if t is A.ObjectCons:
             out = {}
             for k, v in e.items:
@@ -412,6 +419,24 @@ class _Encoder:
         if type(v) is int:
             return v if -_INT64 < v < _INT64 else {"#": ["I", format(v, "x")]}
         raise NotCacheable(f"literal of type {type(v).__name__}")
+
+    def json_value(self, v: Any) -> Any:
+        """const_value of a constant known as its value."""
+        t = type(v)
+        if t is dict:
+            if "#" in v:
+                raise _NoFold
+            return {k: self.json_value(x) for k, x in v.items()}
+        if t is list:
+            return [self.json_value(x) for x in v]
+        if t is str or t is bool or v is None:
+            return v
+        if t is int:
+            return v if -_INT64 < v < _INT64 else {"#": ["I", format(v, "x")]}
+        num = self.numbers.get(id(v))  # any other number: by the text it was read from
+        if num is not None and num[0] is v:
+            return {"#": ["N", num[1], num[2]]}
+        raise NotCacheable(f"constant of type {t.__name__}")
 
     def side_index(self, e: Any, tag: str) -> int:
         if not self.keep_side or not e.items:
