@@ -491,6 +491,7 @@ class _Decoder:
         self.side = side  # the side part, when the document holds it (else read from its entry)
         self.side_dec: _Decoder | None = None
         self.side_list: list = []
+        self.attr_steps: dict[str, Any] = {}
         self.filename = filename
         _check(type(rng) is list and len(rng) % 6 == 0)
         self.R = _Ranges(filename, rng)
@@ -557,6 +558,10 @@ class _Decoder:
             if not value:  # no items
                 return cls.constant(value, list, rng)
             return cls.constant(value, lambda: self.side_items(i, cls, rng), rng)
+        if tag == "S" and len(d) == 4 and type(d[1]) is str:
+            return A.ScopeTraversal(d[1], self.steps(d[2]), self.rng(d[3]))
+        if tag == "C" and len(d) == 5 and type(d[1]) is str and type(d[3]) is bool:
+            return A.FunctionCall(d[1], self.exprs(d[2]), d[3], self.rng(d[4]))
         if tag == "O" and len(d) == 3:
             return A.ObjectCons(self.pairs(d[1]), self.rng(d[2]))
         if tag == "T" and len(d) == 3:
@@ -658,10 +663,14 @@ class _Decoder:
     def steps(self, v: Any) -> tuple:
         _check(type(v) is list)
         out = []
+        attrs = self.attr_steps
         for s in v:
             _check(type(s) is list and len(s) == 2)
             if s[0] == "a":
-                out.append(self.A.AttrStep(_str(s[1])))
+                step = attrs.get(s[1])
+                if step is None:  # one (immutable) step per name: local.layer_00 is named 150 times
+                    step = attrs[_str(s[1])] = self.A.AttrStep(s[1])
+                out.append(step)
                 continue
             _check(s[0] == "i")
             k = s[1]
