@@ -348,12 +348,12 @@ class CLI:
     def _plan_next_step(self, plan: Any, out: str | None, generated: str) -> None:
         """What to do next, after a plan with changes (Terraform's PlanNextStep; nothing with
         TF_IN_AUTOMATION set)."""
-        import textwrap
-
         if os.environ.get("TF_IN_AUTOMATION") or not plan.has_changes():
             return
         self.out("\n" + "─" * 77)
         if generated:
+            import textwrap
+
             self.out("\n" + textwrap.fill(f"tfconsole has generated configuration and written it to {generated}. "
                                           "Please review the configuration and edit it as necessary before adding "
                                           "it to version control.", 78))
