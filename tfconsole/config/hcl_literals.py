@@ -22,9 +22,9 @@ from tfconsole.lang import ast as A
 from tfconsole.lang.strings import nfc
 from tfconsole.lang.values import note_wholly_known
 
-_TOKEN = re.compile(r"""
-    (?P<ws>[ \t\r]+)
-  | (?P<nl>\n[ \t]*|\#[^\n]*\n|//[^\n]*\n)
+# a token with the blanks before it: one match per token (blanks are half of a literal's matches)
+_TOKEN = re.compile(r"""[ \t\r]*(?:
+    (?P<nl>\n[ \t]*|\#[^\n]*\n|//[^\n]*\n)
   | (?P<open>[{\[])
   | (?P<close>[}\]])
   | (?P<comma>,)
@@ -33,7 +33,7 @@ _TOKEN = re.compile(r"""
   | (?P<str>"[^"\\$%\n]*")
   | (?P<name>[a-zA-Z_][a-zA-Z0-9_-]*)
   | (?P<minus>-)
-""", re.X)
+)""", re.X)
 _WORDS = {"true": True, "false": False, "null": None}
 # names that lex as keywords in some parser states: declined as keys or values
 _KEYWORDS = frozenset({"if", "in", "for", "for_each", "else", "endif", "endfor"})
@@ -78,26 +78,23 @@ class LiteralReader:
 
     def next(self) -> tuple[str, str, tuple]:
         """The next token that is not blank: (kind, text, span)."""
-        while True:
-            m = _TOKEN.match(self.text, self.pos)
-            if m is None:
-                raise _Decline
-            kind = m.lastgroup
-            value = m.group()
-            start = self.pos
-            line, col = self.line, start - self.line_start + 1
-            end = m.end()
-            if kind == "nl":
-                self.line += 1
-                self.line_start = start + value.index("\n") + 1
-            self.pos = end
-            if kind == "ws":
-                continue
-            self.tokens += 1
-            if self.tokens > self.max_tokens:
-                raise _Decline
-            span = (line, col, start + self.first_byte, self.line, end - self.line_start + 1, end + self.first_byte)
-            return kind, value, span
+        m = _TOKEN.match(self.text, self.pos)
+        if m is None:
+            raise _Decline
+        kind = m.lastgroup
+        value = m.group(kind)
+        start = m.start(kind)
+        line, col = self.line, start - self.line_start + 1
+        end = m.end()
+        if kind == "nl":
+            self.line += 1
+            self.line_start = start + value.index("\n") + 1
+        self.pos = end
+        self.tokens += 1
+        if self.tokens > self.max_tokens:
+            raise _Decline
+        span = (line, col, start + self.first_byte, self.line, end - self.line_start + 1, end + self.first_byte)
+        return kind, value, span
 
     def skip_newlines(self) -> tuple[str, str, tuple]:
         kind, value, span = self.next()
