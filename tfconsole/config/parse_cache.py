@@ -76,7 +76,7 @@ def entry_key(text: str) -> str:
     key = _KEYS.get(text)
     if key is None:
         key = hashlib.sha256(code_key().encode() + b"\0" + text.encode("utf-8", "surrogatepass")).hexdigest()
-        if len(_KEYS) >= _MEMO_MAX:
+        if len(_KEYS) >= 64:  # a load's files, not every text a long console session ever read
             _KEYS.clear()
         _KEYS[text] = key
     return key
