@@ -577,21 +577,13 @@ class _Decoder:
         """A constant's value as stored (const_value), checked, its numbers made and every
         container recorded as wholly known; containers are completed in place."""
         t = type(v)
-        if t is dict:
-            if "#" in v:
+        if t is dict or t is list:
+            if t is dict and "#" in v:
                 return self.number(v)
-            for k, x in v.items():
+            for k, x in (v.items() if t is dict else enumerate(v)):
                 tx = type(x)
                 if tx is dict or tx is list or (tx is str and not x.isascii()):
                     v[k] = self.settled(x)
-                elif not (tx is str or tx is int or tx is bool or x is None):
-                    raise TypeError("constant")
-            return note_wholly_known(v)
-        if t is list:
-            for j, x in enumerate(v):
-                tx = type(x)
-                if tx is dict or tx is list or (tx is str and not x.isascii()):
-                    v[j] = self.settled(x)
                 elif not (tx is str or tx is int or tx is bool or x is None):
                     raise TypeError("constant")
             return note_wholly_known(v)
