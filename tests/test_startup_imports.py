@@ -42,7 +42,8 @@ NOT_AT_START_UP = ("socket", "getpass", "secrets", "tempfile", "shutil", "zipfil
 # what a plan with the local backend, built-in providers only (no lock file) and no import
 # blocks does not need either
 NOT_IN_A_LOCAL_PLAN = ("tfconsole.providers.plugin.lockfile", "tfconsole.providers.plugin.locate",
-                       "tfconsole.providers.plugin.versions", "tfconsole.providers.plugin.cliconfig")
+                       "tfconsole.providers.plugin.versions", "tfconsole.providers.plugin.cliconfig",
+                       "tfconsole.plans.planfile")
 
 # Run without `site` (-S), the module search path given explicitly: an editable install's
 # `site` imports pathlib and others before tfconsole starts, a regular install's does not.
