@@ -369,8 +369,9 @@ def test_constant_values_from_the_cache_are_checked(cache: Path, parses: list[st
     good, _, numbers = B._parse(CONSTANTS, "c.tf")
     doc = {"format": PC.CACHE_FORMAT, "key": PC.entry_key(CONSTANTS), "body": PC.encode_body(good, numbers)}
     obj = doc["body"]["body"][1][0][2][0][0][1]
-    assert obj[0] == "o"
-    obj[1][0][1] = ["L", 1.5, -1]  # a float literal: never written by the encoder
+    assert obj[0] == "v" and obj[1]["x"] == 1
+    obj[1]["x"] = 1.5  # a float: never written by the encoder
+    del doc["body"]["side"]
     plant(cache, CONSTANTS, CS.seal(json.dumps(doc).encode()))
     parses.clear()
     body, diags = PC.parse_file_cached(CONSTANTS, "c.tf")
@@ -378,3 +379,82 @@ def test_constant_values_from_the_cache_are_checked(cache: Path, parses: list[st
     e = body.blocks_of("locals")[0].body.attributes["obj"].expr  # malformed: this one is parsed again
     assert e.const is None and shape(e) == shape(good.blocks_of("locals")[0].body.attributes["obj"].expr)
     assert parses == ["c.tf"]
+
+
+def _locals(body: Any) -> dict[str, Any]:
+    return {k: a.expr for k, a in body.blocks_of("locals")[0].body.attributes.items()}
+
+
+def test_constant_items_are_stored_once_asked_for_and_come_from_the_file_when_their_entry_is_bad(
+        cache: Path, parses: list[str]) -> None:
+    fresh = B._parse(CONSTANTS, "c.tf")[0]
+    parses.clear()
+    PC.parse_file_cached(CONSTANTS, "c.tf")
+    side = cache / f"hclitems-{PC.entry_key(CONSTANTS)}.json"
+    assert parses == ["c.tf"] and not side.exists()  # a first parse does not store the item nodes
+
+    def load() -> dict[str, Any]:
+        PC._MEMO.clear()
+        parses.clear()
+        body, _ = PC.parse_file_cached(CONSTANTS, "c.tf")
+        assert parses == []
+        got = _locals(body)
+        assert got["nested"]._items is None and got["nested"].const is not None
+        assert shape(body) == shape(fresh)  # asks for every constant's items
+        return got
+
+    load()
+    assert parses == ["c.tf"] and side.exists()  # asked for: the file parsed again, the items stored
+    load()
+    assert parses == []  # from their entry
+    doc = json.loads(CS.unseal(side.read_bytes()))
+    doc["side"]["items"] = [["bad"] for _ in doc["side"]["items"]]
+    side.write_bytes(CS.seal(json.dumps(doc).encode()))
+    load()
+    assert parses == ["c.tf"]  # malformed: parsed again, once
+    load()
+    assert parses == []
+
+
+def test_constants_whose_numbers_json_cannot_hold_and_a_hash_key_keep_their_values(cache: Path) -> None:
+    from tfconsole.lang.eval import evaluate_constant
+
+    text = 'locals {\n  n = [-0, 9223372036854775808, -9223372036854775807, 0.5, 1e400]\n}\n'
+    PC.parse_file_cached(text, "n.tf")
+    PC._MEMO.clear()
+    cached, diags = PC.parse_file_cached(text, "n.tf")
+    assert not len(diags)
+    # a .tf.json object may have any key, "#" too: such a constant is stored node by node
+    js = json.dumps({"locals": {"j": {"#": ["N", "1", False], "a": 2}, "k": {"a": [1, 2]}}})
+    fresh_js, _ = B.parse_json_file(js, "j.tf.json")
+    decoded_js = PC.decode_body(json.loads(json.dumps(PC.encode_body(fresh_js, {}))), "j.tf.json")
+    assert _locals(cached)["n"].const is not None  # read as a value (before any evaluation)
+    assert _locals(decoded_js)["j"].const is None and _locals(decoded_js)["k"].const is not None
+    for body, fresh in ((cached, B._parse(text, "n.tf")[0]), (decoded_js, fresh_js)):
+        got, want = _locals(body), _locals(fresh)
+        for k, e in got.items():
+            value, d = evaluate_constant(want[k])
+            assert not d.has_errors
+            mine, _ = evaluate_constant(e)
+            assert _value_shape(mine) == _value_shape(value), k
+        assert shape(body) == shape(fresh)
+
+
+def test_a_text_read_again_is_hashed_once(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hashlib
+
+    hashed: list[int] = []
+    real = hashlib.sha256
+
+    def counting(data: bytes = b"") -> Any:
+        hashed.append(len(data))
+        return real(data)
+
+    PC.code_key()
+    text = MAIN + "# " + "x" * 1000 + "\n"
+    monkeypatch.setattr(PC.hashlib, "sha256", counting)
+    keys = {PC.entry_key("".join(list(text))) for _ in range(3)}  # equal texts, distinct objects
+    assert len(keys) == 1 and len(hashed) == 1
+    assert PC.entry_key(text + " ") not in keys and len(hashed) == 2
+    monkeypatch.setattr(PC.hashlib, "sha256", real)
+    assert keys == {real(PC.code_key().encode() + b"\0" + text.encode()).hexdigest()}

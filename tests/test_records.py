@@ -20,6 +20,14 @@ OPTIONS = [
 ]
 
 
+@pytest.fixture(autouse=True, params=["generic", "compiled"])
+def init_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test twice: with each class's __init__ run generically (a class's first
+    instantiations) and compiled from the first one (later instantiations)."""
+    monkeypatch.setattr(records, "_COMPILE_AFTER", 10**9 if request.param == "generic" else 0)
+    return request.param
+
+
 def make(deco: Any, opts: dict) -> dict[str, type]:
     """The same set of classes, made by one decorator."""
     d = deco(**opts)
@@ -161,15 +169,35 @@ def test_explicit_hash_and_eq_kept() -> None:
         assert hash(H(1)) == 42 and Q(1) == Q(2) and Q.__hash__ is None
 
 
-def test_init_compiled_once_at_first_use() -> None:
+def test_init_runs_generically_then_is_compiled_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(records, "_COMPILE_AFTER", 3)
+
     @records.dataclass
     class Lazy:
         a: int
+        b: list = field(default_factory=list)
 
     stub = Lazy.__dict__["__init__"]
-    Lazy(1)
-    assert Lazy.__dict__["__init__"] is not stub
-    assert Lazy(2).a == 2
+    made = [Lazy(i) for i in range(3)]
+    assert Lazy.__dict__["__init__"] is stub  # the first three: generic
+    made.append(Lazy(3, b=[1]))
+    compiled = Lazy.__dict__["__init__"]
+    assert compiled is not stub  # the fourth compiled it
+    assert Lazy(4).a == 4 and Lazy.__dict__["__init__"] is compiled
+    assert [(x.a, x.b) for x in made] == [(0, []), (1, []), (2, []), (3, [1])]
+    assert made[0].b is not made[1].b  # a factory per instance on the generic path too
+
+
+@pytest.mark.parametrize("call", [lambda C: C(), lambda C: C(1, 2, 3), lambda C: C(1, a=1), lambda C: C(1, c=2),
+                                  lambda C: C(b=2)])
+def test_a_call_the_signature_refuses_raises_what_the_standard_init_raises(call: Any) -> None:
+    ours = records.dataclass(type("R", (), {"__annotations__": {"a": int, "b": int}, "b": 0}))
+    theirs = dataclasses.dataclass(type("R", (), {"__annotations__": {"a": int, "b": int}, "b": 0}))
+    with pytest.raises(TypeError) as mine:
+        call(ours)
+    with pytest.raises(TypeError) as std:
+        call(theirs)
+    assert str(mine.value) == str(std.value)
 
 
 FIELD_ATTRS = ("name", "type", "default", "default_factory", "init", "repr", "hash", "compare", "metadata",

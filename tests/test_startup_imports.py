@@ -39,6 +39,12 @@ output "h" {
 NOT_AT_START_UP = ("socket", "getpass", "secrets", "tempfile", "shutil", "zipfile", "bz2", "lzma", "logging",
                    "pathlib", "glob", "fnmatch")
 
+# what a plan with the local backend, built-in providers only (no lock file) and no import
+# blocks does not need either
+NOT_IN_A_LOCAL_PLAN = ("tfconsole.providers.plugin.lockfile", "tfconsole.providers.plugin.locate",
+                       "tfconsole.providers.plugin.versions", "tfconsole.providers.plugin.cliconfig",
+                       "tfconsole.plans.planfile")
+
 # Run without `site` (-S), the module search path given explicitly: an editable install's
 # `site` imports pathlib and others before tfconsole starts, a regular install's does not.
 PROBE = """
@@ -69,11 +75,13 @@ def test_warm_init_and_plan_leave_heavy_modules_unloaded(tmp_path: Path) -> None
     wd.mkdir()
     (wd / "main.tf").write_text(CONFIG)
     cache = tmp_path / "cache"
-    _run(wd, cache, "init")  # parses and fills the cache: the runs below are warm
+    loaded = set(_run(wd, cache, "init")["modules"])  # parses and fills the cache: the runs below are warm
+    assert not loaded & {"tempfile", "shutil"}, sorted(loaded & {"tempfile", "shutil"})  # nor the cold one
     _run(wd, cache, "apply", "-auto-approve", "-input=false")  # a state to read
     for argv in (("init",), ("plan", "-input=false")):
         loaded = set(_run(wd, cache, *argv)["modules"])
         assert not loaded & set(NOT_AT_START_UP), (argv, sorted(loaded & set(NOT_AT_START_UP)))
+    assert not loaded & set(NOT_IN_A_LOCAL_PLAN), sorted(loaded & set(NOT_IN_A_LOCAL_PLAN))
     assert (wd / "main.tf").exists() and not (wd / ".terraform.tfstate.lock.info").exists()  # the lock was released
 
 
@@ -227,3 +235,10 @@ def test_graph_debug_log_while_another_thread_imports_logging(monkeypatch: pytes
     assert builder._debug_log() is None
     half.__spec__._initializing = False  # type: ignore[attr-defined] - names still missing
     assert builder._debug_log() is None
+
+
+def test_preflight_names_the_lock_file_as_the_lock_file_module_does() -> None:
+    from tfconsole.providers import preflight
+    from tfconsole.providers.plugin import lockfile
+
+    assert preflight.LOCK_FILE == lockfile.LOCK_FILE

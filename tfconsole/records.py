@@ -182,12 +182,59 @@ def _check_defaults_order(cls: type, fields: tuple) -> None:
 # __init__, compiled at the first instantiation
 
 
+# instantiations a class's __init__ runs generically before it is compiled: most classes a
+# command defines are made a few times (Options once, a Module per module call), and compiling
+# each one's __init__ cost a plan 5-10 ms; the hot ones (addresses, values) compile early on
+_COMPILE_AFTER = 24
+
+
 def _lazy_init(cls: type, fields: tuple, frozen: bool) -> Callable[..., None]:
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+    params = [f for f in fields if f.init]
+    names = {f.name for f in params}
+    # (name, init, default, factory) in field order; MISSING where there is none
+    plan = [(f.name, f.init, f.default, f.default_factory) for f in fields]
+    post_init = hasattr(cls, "__post_init__")
+    hash_cached = issubclass(cls, HashCached)
+    setter = object.__setattr__
+    runs = [0]
+
+    def compiled() -> Callable[..., None]:
         real = _compile_init(cls, fields, frozen)
         if cls.__dict__.get("__init__") is __init__:
             cls.__init__ = real  # type: ignore[misc]
-        real(self, *args, **kwargs)
+        return real
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        runs[0] += 1
+        if runs[0] > _COMPILE_AFTER or len(args) > len(params) or not names.issuperset(kwargs):
+            compiled()(self, *args, **kwargs)  # (a call the signature refuses raises Python's own error)
+            return
+        given = dict(zip([f.name for f in params[:len(args)]], args))
+        for k in kwargs:
+            if k in given:
+                compiled()(self, *args, **kwargs)
+                return
+        given.update(kwargs)
+        for name, init, default, factory in plan:
+            if init and name in given:
+                value = given[name]
+            elif default is not MISSING:
+                value = default
+            elif factory is not MISSING:
+                value = factory()
+            elif init:  # a required argument missing
+                compiled()(self, *args, **kwargs)
+                return
+            else:
+                continue  # neither given nor defaulted: left unset, as the standard __init__ does
+            if frozen:
+                setter(self, name, value)
+            else:
+                setattr(self, name, value)
+        if hash_cached:
+            setter(self, "_hash_value", None)
+        if post_init:
+            self.__post_init__()
 
     __init__.__qualname__ = f"{cls.__qualname__}.__init__"
     return __init__

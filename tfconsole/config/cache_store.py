@@ -140,9 +140,9 @@ def write_json(kind: str, key: str, doc: Any) -> bool:
         return False
     tmp = None
     try:
-        import tempfile  # only to write: a run whose files are all cached never needs it
+        from tfconsole.states.fileio import create_temp  # mkstemp's guarantees, without tempfile's imports
 
-        fd, tmp = tempfile.mkstemp(prefix=f".{kind}-", suffix=".tmp", dir=os.path.dirname(path))
+        fd, tmp = create_temp(os.path.dirname(path), f".{kind}-", ".tmp")
         with os.fdopen(fd, "wb") as f:
             os.fchmod(f.fileno(), 0o600)
             f.write(data)

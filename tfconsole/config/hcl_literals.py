@@ -19,10 +19,12 @@ import re
 from typing import Any
 
 from tfconsole.lang import ast as A
+from tfconsole.lang.strings import nfc
+from tfconsole.lang.values import note_wholly_known
 
-_TOKEN = re.compile(r"""
-    (?P<ws>[ \t\r]+)
-  | (?P<nl>\n[ \t]*|\#[^\n]*\n|//[^\n]*\n)
+# a token with the blanks before it: one match per token (blanks are half of a literal's matches)
+_TOKEN = re.compile(r"""[ \t\r]*(?:
+    (?P<nl>\n[ \t]*|\#[^\n]*\n|//[^\n]*\n)
   | (?P<open>[{\[])
   | (?P<close>[}\]])
   | (?P<comma>,)
@@ -31,7 +33,7 @@ _TOKEN = re.compile(r"""
   | (?P<str>"[^"\\$%\n]*")
   | (?P<name>[a-zA-Z_][a-zA-Z0-9_-]*)
   | (?P<minus>-)
-""", re.X)
+)""", re.X)
 _WORDS = {"true": True, "false": False, "null": None}
 # names that lex as keywords in some parser states: declined as keys or values
 _KEYWORDS = frozenset({"if", "in", "for", "for_each", "else", "endif", "endfor"})
@@ -40,13 +42,18 @@ class _Decline(Exception):
 
 
 class LiteralReader:
-    """Reads one plain literal starting at an opening bracket; see the module docstring."""
+    """Reads one plain literal starting at an opening bracket; see the module docstring.
+
+    A collection made only of literals with names as keys (what evaluation and the parse cache
+    treat as a constant) is returned as its value, its item nodes read again from the text only
+    if something asks for them (`eager` reads them at once): the nodes and ranges of a
+    deep-merge module's 15 layers of literals were most of its parse."""
 
     __slots__ = ("comp", "text", "pos", "line", "line_start", "first_byte", "tokens", "limit", "level",
-                 "max_tokens")
+                 "max_tokens", "eager")
 
     def __init__(self, comp: A.Compiler, text: str, pos: int, line: int, line_start: int, first_byte: int,
-                 limit: int, max_tokens: int):
+                 limit: int, max_tokens: int, eager: bool = False):
         self.comp = comp
         self.text = text
         self.pos = pos
@@ -57,6 +64,7 @@ class LiteralReader:
         self.limit = limit  # nesting depth the driver allows
         self.level = 0  # brackets open: deeper than the limit is the driver's to refuse
         self.max_tokens = max_tokens  # more than the driver allows is the driver's to refuse
+        self.eager = eager
 
     def read(self) -> tuple[Any, tuple, int] | None:
         """(tree, span, depth) of the literal at self.pos, or None (declined)."""
@@ -65,31 +73,28 @@ class LiteralReader:
             if kind != "open":
                 return None
             return self.collection(value, span)
-        except (_Decline, A.ParseError, ValueError, IndexError, RecursionError):
+        except (_Decline, A.ParseError, ValueError, IndexError, RecursionError, OverflowError):
             return None
 
     def next(self) -> tuple[str, str, tuple]:
         """The next token that is not blank: (kind, text, span)."""
-        while True:
-            m = _TOKEN.match(self.text, self.pos)
-            if m is None:
-                raise _Decline
-            kind = m.lastgroup
-            value = m.group()
-            start = self.pos
-            line, col = self.line, start - self.line_start + 1
-            end = m.end()
-            if kind == "nl":
-                self.line += 1
-                self.line_start = start + value.index("\n") + 1
-            self.pos = end
-            if kind == "ws":
-                continue
-            self.tokens += 1
-            if self.tokens > self.max_tokens:
-                raise _Decline
-            span = (line, col, start + self.first_byte, self.line, end - self.line_start + 1, end + self.first_byte)
-            return kind, value, span
+        m = _TOKEN.match(self.text, self.pos)
+        if m is None:
+            raise _Decline
+        kind = m.lastgroup
+        value = m.group(kind)
+        start = m.start(kind)
+        line, col = self.line, start - self.line_start + 1
+        end = m.end()
+        if kind == "nl":
+            self.line += 1
+            self.line_start = start + value.index("\n") + 1
+        self.pos = end
+        self.tokens += 1
+        if self.tokens > self.max_tokens:
+            raise _Decline
+        span = (line, col, start + self.first_byte, self.line, end - self.line_start + 1, end + self.first_byte)
+        return kind, value, span
 
     def skip_newlines(self) -> tuple[str, str, tuple]:
         kind, value, span = self.next()
@@ -99,7 +104,9 @@ class LiteralReader:
 
     def collection(self, bracket: str, open_span: tuple) -> tuple[Any, tuple, int]:
         """An object or tuple after its opening bracket, with the separators the grammar allows:
-        in a tuple commas (newlines around them), in an object a comma or newlines."""
+        in a tuple commas (newlines around them), in an object a comma or newlines. Its items
+        are read as records (_item) and made into nodes, or into a value, at the closing bracket."""
+        at = (self.pos, self.line, self.line_start, self.tokens, self.level)
         self.level += 1
         if self.level > self.limit:
             raise _Decline
@@ -107,11 +114,7 @@ class LiteralReader:
         depth = 0
         kind, value, span = self.skip_newlines()
         while kind != "close":
-            if bracket == "{":
-                item, item_depth = self.element(kind, value, span)
-            else:
-                v, _, item_depth = self.value(kind, value, span)
-                item = v
+            item, item_depth = self.element(kind, value, span) if bracket == "{" else self.value(kind, value, span)
             items.append(item)
             depth = max(depth, item_depth)
             kind, value, span = self.next()
@@ -133,47 +136,118 @@ class LiteralReader:
         if depth > self.limit:
             raise _Decline
         rng = self.comp.rng(whole)
-        node = A.ObjectCons(items, rng) if bracket == "{" else A.TupleCons(items, rng)
-        return node, whole, depth
+        cls = A.ObjectCons if bracket == "{" else A.TupleCons
+        if not self.eager:
+            const = self.constant(items, bracket == "{")
+            if const is not None:
+                return cls.constant(const, self.reread(at, bracket, open_span), rng), whole, depth
+        nodes = [(self.node(k), self.node(v)) for k, v in items] if bracket == "{" else [self.node(v) for v in items]
+        return cls(nodes, rng), whole, depth
 
     def element(self, kind: str, value: str, span: tuple) -> tuple[tuple, int]:
-        """One `key = value` of an object: ((key, value), depth)."""
+        """One `key = value` of an object: ((key record, value record), depth)."""
         if kind == "name":
             if value in _KEYWORDS:
                 raise _Decline
-            key = A.ObjectKey(value, None, self.comp.rng(span))
-            key_depth = 0
+            key, key_depth = ("key", value, span), 0
         elif kind == "str":
-            key = A.ObjectKey(None, A.Literal(value[1:-1], self.comp.rng(span)), self.comp.rng(span))
-            key_depth = 1
+            key, key_depth = ("skey", value, span), 1
         else:
             raise _Decline
         if self.next()[0] != "assign":
             raise _Decline
-        v, _, depth = self.value(*self.next())
+        v, depth = self.value(*self.next())
         return (key, v), max(key_depth, depth)
 
-    def value(self, kind: str, value: str, span: tuple) -> tuple[Any, tuple, int]:
-        """A value: (tree, span, depth)."""
-        comp = self.comp
+    def value(self, kind: str, value: str, span: tuple) -> tuple[tuple, int]:
+        """A value's record: ((kind, text, span) or ("node", tree), depth)."""
         if kind == "num":
-            return comp.number(value, span), span, 0
+            return (kind, value, span), 0
         if kind == "str":
-            return A.Literal(value[1:-1], comp.rng(span)), span, 1
+            return (kind, value, span), 1
         if kind == "name":
             if value not in _WORDS:
                 raise _Decline
-            return A.Literal(_WORDS[value], comp.rng(span)), span, 0
+            return (kind, value, span), 0
         if kind == "open":
-            return self.collection(value, span)
+            tree, _, depth = self.collection(value, span)
+            return ("node", tree), depth
         if kind == "minus":
             kind2, value2, span2 = self.next()
             if kind2 != "num":
                 raise _Decline
-            whole = span[:3] + span2[3:]
-            operand = comp.number(value2, span2)
-            return comp.h_unary_op([_MinusTok, operand], whole), whole, 1
+            return ("neg", value2, span[:3] + span2[3:], span2), 1
         raise _Decline
+
+    def node(self, rec: tuple) -> Any:
+        """The tree of a record, exactly as the driver builds it."""
+        comp = self.comp
+        kind = rec[0]
+        if kind == "node":
+            return rec[1]
+        if kind == "key":
+            return A.ObjectKey(rec[1], None, comp.rng(rec[2]))
+        if kind == "skey":
+            return A.ObjectKey(None, A.Literal(rec[1][1:-1], comp.rng(rec[2])), comp.rng(rec[2]))
+        if kind == "num":
+            return comp.number(rec[1], rec[2])
+        if kind == "str":
+            return A.Literal(rec[1][1:-1], comp.rng(rec[2]))
+        if kind == "name":
+            return A.Literal(_WORDS[rec[1]], comp.rng(rec[2]))
+        return comp.h_unary_op([_MinusTok, comp.number(rec[1], rec[3])], rec[2])  # neg
+
+    def constant(self, items: list, is_object: bool) -> Any:
+        """The value evaluating the collection gives (eval._object, _tuple, _literal), when every
+        key is a name and every item a literal or such a collection; else None."""
+        if is_object:
+            out: Any = {}
+            for k, v in items:
+                if k[0] != "key":
+                    return None
+                x = self.item_value(v)
+                if x is _NOT_CONSTANT:
+                    return None
+                out[k[1]] = x
+        else:
+            out = []
+            for v in items:
+                x = self.item_value(v)
+                if x is _NOT_CONSTANT:
+                    return None
+                out.append(x)
+        return note_wholly_known(out)
+
+    def item_value(self, rec: tuple) -> Any:
+        kind = rec[0]
+        if kind == "str":
+            return nfc(rec[1][1:-1])
+        if kind == "name":
+            return _WORDS[rec[1]]
+        if kind == "node":
+            const = rec[1].const
+            return _NOT_CONSTANT if const is None or const is A.NOT_CONSTANT else const
+        v = A.number_literal(rec[1])  # num, neg: what the driver's nodes hold
+        neg = kind == "neg"
+        if neg:
+            v = A.numbers.neg(v)
+        if type(v) is not int:  # the parse cache stores such a number by its text (parse_cache._Encoder)
+            self.comp.numbers[id(v)] = (v, rec[1], neg)
+        return v
+
+    def reread(self, at: tuple, bracket: str, open_span: tuple) -> Any:
+        """The item nodes of the constant collection read from `at`, made when first asked for."""
+        comp, text, first_byte, limit, max_tokens = self.comp, self.text, self.first_byte, self.limit, self.max_tokens
+
+        def items() -> list:
+            r = LiteralReader(comp, text, at[0], at[1], at[2], first_byte, limit, max_tokens, eager=True)
+            r.tokens, r.level = at[3], at[4]
+            return r.collection(bracket, open_span)[0].items
+
+        return items
+
+
+_NOT_CONSTANT = object()
 
 
 class _Minus:

@@ -243,9 +243,11 @@ class Grammar:
         shifted its closing bracket), when all those states lex alike; for the literal path."""
         out = {}
         for opener, nonterm in (("LBRACE", "object"), ("LSQB", "tuple")):
-            rules = {i for i, r in enumerate(self.rules) if r[1] == nonterm}
+            # a row's negative entries are reductions (-1 - rule): the states that reduce a rule of
+            # `nonterm`, found by a set test run in C (a generator over every entry took 6 ms)
+            reductions = {-i - 1 for i, r in enumerate(self.rules) if r[1] == nonterm}
             lexers = {id(self.state_lexer[st]): self.state_lexer[st] for st, row in enumerate(self.states)
-                      if any(v < 0 and -v - 1 in rules for v in row.values())}
+                      if not reductions.isdisjoint(row.values())}
             if len(lexers) == 1:
                 out[opener] = (nonterm, next(iter(lexers.values())))
         return out

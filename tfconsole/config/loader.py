@@ -40,10 +40,12 @@ def load_config(root_dir: str) -> tuple[Module | None, Diagnostics]:
 
 def check_core_version(root: Module, version: str | None = None) -> Diagnostics:
     """Every module's required_version against the Terraform release tfconsole is compatible with."""
+    diags = Diagnostics()
+    if not _any_required_version(root):
+        return diags  # without loading the version parser
     from tfconsole import TERRAFORM_VERSION
     from tfconsole.providers.plugin.versions import loose_string, parse_loose, parse_version
 
-    diags = Diagnostics()
     current = version or TERRAFORM_VERSION
     v = parse_version(current)
     calls = {(): ""}
@@ -73,6 +75,10 @@ def check_core_version(root: Module, version: str | None = None) -> Diagnostics:
 
     visit(root, ())
     return diags
+
+
+def _any_required_version(mod: Module) -> bool:
+    return bool(mod.required_version) or any(_any_required_version(c) for c in mod.children.values())
 
 
 def _rel(path: str, root_dir: str) -> str:

@@ -27,7 +27,7 @@ from .cache_store import read_json, remove_entry, write_json
 __all__ = ["CACHE_FORMAT", "NotCacheable", "code_key", "decode_body", "encode_body", "entry_key",
            "parse_file_cached", "read_json", "write_json"]
 
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4
 
 
 # ---------------------------------------------------------------------------
@@ -67,8 +67,19 @@ def code_key() -> str:
     return _CODE_KEY
 
 
+# text -> its entry key: a module called six times is read six times, and its SHA-256 (0.4 ms for
+# 160 KB) need be computed once; a hit compares the texts themselves, so it is exact
+_KEYS: dict[str, str] = {}
+
+
 def entry_key(text: str) -> str:
-    return hashlib.sha256(code_key().encode() + b"\0" + text.encode("utf-8", "surrogatepass")).hexdigest()
+    key = _KEYS.get(text)
+    if key is None:
+        key = hashlib.sha256(code_key().encode() + b"\0" + text.encode("utf-8", "surrogatepass")).hexdigest()
+        if len(_KEYS) >= 64:  # a load's files, not every text a long console session ever read
+            _KEYS.clear()
+        _KEYS[text] = key
+    return key
 
 
 # ---------------------------------------------------------------------------
@@ -100,16 +111,28 @@ def parse_file_cached(text: str, filename: str) -> tuple[Any, Diagnostics]:
         body, diags, numbers = _body._parse(text, filename)
         if body is None or len(diags):
             return body, diags
-        try:
-            write_json("hcl", key, {"format": CACHE_FORMAT, "key": key,
-                                                "body": encode_body(body, numbers)})
-        except NotCacheable:
-            pass
+        _store(key, body, numbers, side=False)
     if len(_MEMO) >= _MEMO_MAX:
         _MEMO.clear()
     _MEMO[(key, filename)] = body
     return body, Diagnostics()
 
+
+
+def _store(key: str, body: Any, numbers: dict, side: bool) -> None:
+    """Write the entry of a parse result. The item nodes of its constant constructors go to an
+    entry of their own ("hclitems"), written only with `side`: a first parse leaves them out (most
+    commands never ask for them, and encoding them was a tenth of a cold `init`); the first run
+    that does ask parses the file again and writes both, as after any miss."""
+    try:
+        doc = encode_body(body, numbers, side)
+    except NotCacheable:
+        remove_entry("hcl", key)
+        return
+    side_part = doc.pop("side")
+    if side and side_part["items"]:
+        write_json("hclitems", key, {"format": CACHE_FORMAT, "key": key, "side": side_part})
+    write_json("hcl", key, {"format": CACHE_FORMAT, "key": key, "body": doc})
 
 
 # ---------------------------------------------------------------------------
@@ -118,30 +141,44 @@ def parse_file_cached(text: str, filename: str) -> tuple[Any, Diagnostics]:
 # An entry is {"rng": [line, column, byte, end line, end column, end byte, ...], "body": ...}:
 # every distinct range is stored once and nodes refer to their range by index (-1: none), so
 # decoding makes each range once. A node is [tag, fields..., range].
+#
+# A constructor made only of literals (what evaluation treats as a constant) is stored as its
+# value, as plain JSON: ["v", value, range, i]. A number is a JSON integer when it is an integer
+# of up to 63 bits, else {"#": ["N", text, negated]} or {"#": ["I", hex]} ("#" is never the key
+# of such an object: the encoder does not fold one that has it). Its item nodes, with their
+# ranges, are item i of the "side" part, stored as an entry of its own and read only when
+# something asks for them (i = -1: none stored; an empty constructor has none), so the values of
+# a deep-merge module's 15 layers of nested literals are read by orjson at C speed, and their
+# 11,000 ranges not at all.
 
 
 class NotCacheable(Exception):
     """The tree holds something the codec does not store (it is then simply not cached)."""
 
 
-def encode_body(body: Any, numbers: dict[int, tuple[Any, str, bool]]) -> dict:
+def encode_body(body: Any, numbers: dict[int, tuple[Any, str, bool]], side: bool = True) -> dict:
+    """{"rng", "body", "side": {"rng", "items"}}: the side part holds the item nodes of the
+    constructors stored as values (without `side`, none: each is then index -1)."""
     from tfconsole.lang import ast as A
 
-    enc = _Encoder(A, numbers)
+    enc = _Encoder(A, numbers, keep_side=side)
     out = enc.body(body)
-    return {"rng": enc.rng_list, "body": out}
+    side = enc.side
+    return {"rng": enc.rng_list, "body": out,
+            "side": {"rng": side.rng_list if side else [], "items": enc.side_items}}
 
 
 def decode_body(doc: Any, filename: str, text: str | None = None, key: str | None = None) -> Any:
     """The Body stored in `doc`, with `filename` in every range; ValueError if `doc` is not a
     well-formed entry. Given the file's `text` (and its cache `key`), each attribute's expression
     is decoded only when first used (body.LazyAttribute); should that expression's part of the
-    entry then turn out malformed, the text is parsed instead and the entry removed."""
+    entry then turn out malformed, the text is parsed instead and the entry removed. The items of
+    constant constructors come from doc["side"] when present, else from the side entry."""
     from tfconsole.lang import ast as A
 
     try:
         lazy = None if text is None else _LazyFile(text, filename, key)
-        dec = _Decoder(A, filename, doc["rng"], lazy)
+        dec = _Decoder(A, filename, doc["rng"], lazy, doc.get("side"))
         if lazy is not None:
             lazy.dec = dec
         return dec.body(doc["body"])
@@ -198,20 +235,42 @@ class _LazyFile:
         except Exception:  # noqa: BLE001 - a malformed entry: the file itself decides
             return self.reparsed(path, name)
 
-    def reparsed(self, path: tuple[int, ...], name: str) -> Any:
+    def read_side(self) -> Any:
+        doc = read_json("hclitems", self.key) if self.key is not None else None
+        _check(type(doc) is dict and doc.get("format") == CACHE_FORMAT and doc.get("key") == self.key)
+        return doc["side"]  # type: ignore[index]
+
+    def parsed_body(self) -> Any:
         if self.parsed is None:
             body, diags, numbers = _body._parse(self.text, self.filename)
             if body is None or len(diags):
                 raise RuntimeError(f"{self.filename}: the parse cache entry for this file is malformed and the "
                                    "file does not parse; run the command again")
             if self.key is not None:  # the entry rebuilt from the file, as a miss would have
-                try:
-                    write_json("hcl", self.key, {"format": CACHE_FORMAT, "key": self.key,
-                                                 "body": encode_body(body, numbers)})
-                except NotCacheable:
-                    remove_entry("hcl", self.key)
+                _store(self.key, body, numbers, side=True)
             self.parsed = body
-        b = self.parsed
+        return self.parsed
+
+    def reparsed_items(self, cls: type, rng: SourceRange | None) -> Any:
+        """The items of the constructor of type `cls` at `rng`, from the file parsed again (its
+        side entry missing or malformed)."""
+        want = None if rng is None else (rng.start.byte, rng.end.byte)
+        stack: list[Any] = []
+        bodies = [self.parsed_body()]
+        while bodies:
+            b = bodies.pop()
+            stack.extend(a.expr for a in b.attributes.values())
+            bodies.extend(k.body for k in b.blocks)
+        while stack:
+            e = stack.pop()
+            if type(e) is cls and e.range is not None and (e.range.start.byte, e.range.end.byte) == want:
+                return e.items
+            stack.extend(e.children())
+        raise RuntimeError(f"{self.filename}: the parse cache entry for this file does not match it; run the "
+                           "command again")
+
+    def reparsed(self, path: tuple[int, ...], name: str) -> Any:
+        b = self.parsed_body()
         try:
             for i in path:
                 b = b.blocks[i].body
@@ -245,10 +304,22 @@ def _node_table(A: Any) -> list[tuple[str, type, list[tuple[str, str]]]]:
     ]
 
 
+class _NoFold(Exception):
+    """A constant constructor that cannot be stored as its value."""
+
+
+_INT64 = 1 << 63  # orjson's integers: a larger one is stored as a number marker
+
+
 class _Encoder:
-    def __init__(self, A: Any, numbers: dict[int, tuple[Any, str, bool]]):
+    def __init__(self, A: Any, numbers: dict[int, tuple[Any, str, bool]], fold: bool = True,
+                 keep_side: bool = True):
         self.A = A
         self.numbers = numbers
+        self.fold = fold  # constant constructors stored as values (not in the side part itself)
+        self.keep_side = keep_side  # their item nodes encoded into the side part
+        self.side: _Encoder | None = None
+        self.side_items: list = []
         self.table = {cls: (tag, fields) for tag, cls, fields in _node_table(A)}
         self.rng_list: list[int] = []
         self._rng: dict[tuple, int] = {}
@@ -281,8 +352,13 @@ class _Encoder:
             tag, fields = self.table[type(e)]
         except KeyError:
             raise NotCacheable(type(e).__name__) from None
-        if (tag == "O" or tag == "T") and self.constant(e):
-            tag = tag.lower()  # read back as its value, its items decoded only if asked for
+        if (tag == "O" or tag == "T") and self.fold and self.constant(e):
+            try:
+                value = self.const_value(e)
+            except _NoFold:
+                pass
+            else:
+                return ["v", value, self.r(e.range), self.side_index(e, tag)]
         out: list = [tag]
         for name, kind in fields:
             out.append(self.field(getattr(e, name), kind))
@@ -293,6 +369,9 @@ class _Encoder:
         """A constructor made only of literals and such constructors, with every key a name:
         what evaluation treats as a constant (eval._constant_item)."""
         A = self.A
+        c = e.const
+        if c is not None and c is not A.NOT_CONSTANT:
+            return True  # known as a value (hcl_literals), its items perhaps not read yet
         memo = self._const
         hit = memo.get(id(e))
         if hit is not None:
@@ -307,6 +386,65 @@ class _Encoder:
     def constant_item(self, v: Any) -> bool:
         t = type(v)
         return t is self.A.Literal or ((t is self.A.ObjectCons or t is self.A.TupleCons) and self.constant(v))
+
+    def const_value(self, e: Any) -> Any:
+        """The JSON form of what evaluating the constant `e` gives (eval._object, _tuple,
+        _literal): the decoder reads it back (_Decoder.settled)."""
+        A = self.A
+        t = type(e)
+        if t is A.ObjectCons or t is A.TupleCons:
+            c = e.const
+            if c is not None and c is not A.NOT_CONSTANT:
+                return self.json_value(c)
+        if t is A.ObjectCons:
+            out = {}
+            for k, v in e.items:
+                if k.name == "#":
+                    raise _NoFold
+                out[k.name] = self.const_value(v)
+            return out
+        if t is A.TupleCons:
+            return [self.const_value(x) for x in e.items]
+        num = self.numbers.get(id(e))
+        if num is not None and num[0] is e:
+            v = A.number_literal(num[1])
+            if num[2]:
+                v = A.numbers.neg(v)
+            return v if type(v) is int and -_INT64 < v < _INT64 else {"#": ["N", num[1], num[2]]}
+        v = e.value
+        if type(v) is str:
+            return nfc(v)
+        if v is None or type(v) is bool:
+            return v
+        if type(v) is int:
+            return v if -_INT64 < v < _INT64 else {"#": ["I", format(v, "x")]}
+        raise NotCacheable(f"literal of type {type(v).__name__}")
+
+    def json_value(self, v: Any) -> Any:
+        """const_value of a constant known as its value."""
+        t = type(v)
+        if t is dict:
+            if "#" in v:
+                raise _NoFold
+            return {k: self.json_value(x) for k, x in v.items()}
+        if t is list:
+            return [self.json_value(x) for x in v]
+        if t is str or t is bool or v is None:
+            return v
+        if t is int:
+            return v if -_INT64 < v < _INT64 else {"#": ["I", format(v, "x")]}
+        num = self.numbers.get(id(v))  # any other number: by the text it was read from
+        if num is not None and num[0] is v:
+            return {"#": ["N", num[1], num[2]]}
+        raise NotCacheable(f"constant of type {t.__name__}")
+
+    def side_index(self, e: Any, tag: str) -> int:
+        if not self.keep_side or not e.items:
+            return -1
+        if self.side is None:
+            self.side = _Encoder(self.A, self.numbers, fold=False)
+        self.side_items.append(self.side.field(e.items, "pairs" if tag == "O" else "exprs"))
+        return len(self.side_items) - 1
 
     def literal(self, e: Any) -> list:
         v = e.value
@@ -347,9 +485,13 @@ def _check(ok: bool) -> None:
 class _Decoder:
     """Rebuilds a Body; every field's type is checked, any surprise raises."""
 
-    def __init__(self, A: Any, filename: str, rng: Any, lazy: _LazyFile | None = None):
+    def __init__(self, A: Any, filename: str, rng: Any, lazy: _LazyFile | None = None, side: Any = None):
         self.A = A
         self.lazy = lazy
+        self.side = side  # the side part, when the document holds it (else read from its entry)
+        self.side_dec: _Decoder | None = None
+        self.side_list: list = []
+        self.attr_steps: dict[str, Any] = {}
         self.filename = filename
         _check(type(rng) is list and len(rng) % 6 == 0)
         self.R = _Ranges(filename, rng)
@@ -408,10 +550,18 @@ class _Decoder:
             if d[1] is not None:
                 raise TypeError("object key")
             return A.ObjectKey(None, self.expr(d[2]), self.rng(d[3]))
-        if (tag == "o" or tag == "t") and len(d) == 3:
-            items, cls = d[1], (A.ObjectCons if tag == "o" else A.TupleCons)
-            read = self.pairs if tag == "o" else self.exprs
-            return cls.constant(self.value(d), lambda: read(items), self.rng(d[2]))
+        if tag == "v" and len(d) == 4:
+            value = self.settled(d[1])
+            cls = A.ObjectCons if type(value) is dict else A.TupleCons
+            _check(type(value) in (dict, list) and type(d[3]) is int and d[3] >= -1)
+            rng, i = self.rng(d[2]), d[3]
+            if not value:  # no items
+                return cls.constant(value, list, rng)
+            return cls.constant(value, lambda: self.side_items(i, cls, rng), rng)
+        if tag == "S" and len(d) == 4 and type(d[1]) is str:
+            return A.ScopeTraversal(d[1], self.steps(d[2]), self.rng(d[3]))
+        if tag == "C" and len(d) == 5 and type(d[1]) is str and type(d[3]) is bool:
+            return A.FunctionCall(d[1], self.exprs(d[2]), d[3], self.rng(d[4]))
         if tag == "O" and len(d) == 3:
             return A.ObjectCons(self.pairs(d[1]), self.rng(d[2]))
         if tag == "T" and len(d) == 3:
@@ -423,36 +573,51 @@ class _Decoder:
             _check((args[0] is None) != (args[1] is None))
         return cls(*args, self.rng(d[-1]))
 
-    def value(self, d: Any) -> Any:
-        """The value of a constant constructor or literal, read without making its nodes: what
-        evaluating them gives (eval._object, _tuple, _literal). Anything else raises."""
-        if type(d) is not list or not d:
-            raise TypeError("constant")
-        tag = d[0]
-        if len(d) == 3 and not (type(d[2]) is int and -1 <= d[2] < self.nr):  # the range the items get later
-            raise TypeError("range")
-        if tag == "L" and len(d) == 3:
-            v = d[1]
-            if type(v) is str:
-                return nfc(v)
-            if v is None or type(v) is bool:
-                return v
-        elif tag == "o" and len(d) == 3 and type(d[1]) is list:
-            out = {}
-            for p in d[1]:
-                if type(p) is not list or len(p) != 2:
-                    raise TypeError("object item")
-                k = p[0]
-                if type(k) is not list or len(k) != 4 or k[0] != "K" or type(k[1]) is not str or k[2] is not None \
-                        or type(k[3]) is not int or not -1 <= k[3] < self.nr:
-                    raise TypeError("constant key")
-                out[k[1]] = self.value(p[1])
-            return note_wholly_known(out)
-        elif tag == "t" and len(d) == 3 and type(d[1]) is list:
-            return note_wholly_known([self.value(x) for x in d[1]])
-        elif tag == "N" or tag == "I":
-            return self.expr(d).value  # a number literal, checked as any other
+    def settled(self, v: Any) -> Any:
+        """A constant's value as stored (const_value), checked, its numbers made and every
+        container recorded as wholly known; containers are completed in place."""
+        t = type(v)
+        if t is dict or t is list:
+            if t is dict and "#" in v:
+                return self.number(v)
+            for k, x in (v.items() if t is dict else enumerate(v)):
+                tx = type(x)
+                if tx is dict or tx is list or (tx is str and not x.isascii()):
+                    v[k] = self.settled(x)
+                elif not (tx is str or tx is int or tx is bool or x is None):
+                    raise TypeError("constant")
+            return note_wholly_known(v)
+        if t is str:
+            return nfc(v)
+        if t is int or t is bool or v is None:
+            return v
         raise TypeError("constant")
+
+    def number(self, v: dict) -> Any:
+        m = v["#"]
+        _check(len(v) == 1 and type(m) is list and len(m) in (2, 3) and m[0] in ("N", "I"))
+        return self.expr([*m, -1]).value  # a number literal, checked as any other
+
+    def side_items(self, i: int, cls: type, rng: SourceRange | None) -> Any:
+        """The item nodes of the constant constructor stored with side index i."""
+        try:
+            if i < 0:
+                raise TypeError("not stored")
+            if self.side_dec is None:
+                side = self.side
+                if side is None:
+                    if self.lazy is None:
+                        raise TypeError("no side part")
+                    side = self.lazy.read_side()
+                _check(type(side) is dict and type(side.get("items")) is list)
+                self.side_list = side["items"]
+                self.side_dec = _Decoder(self.A, self.filename, side["rng"])
+            raw = self.side_list[i]
+            return self.side_dec.pairs(raw) if cls is self.A.ObjectCons else self.side_dec.exprs(raw)
+        except Exception:  # noqa: BLE001 - a missing or malformed side entry: the file itself decides
+            if self.lazy is None:
+                raise
+            return self.lazy.reparsed_items(cls, rng)
 
     def opt_expr(self, d: Any) -> Any:
         return None if d is None else self.expr(d)
@@ -490,10 +655,14 @@ class _Decoder:
     def steps(self, v: Any) -> tuple:
         _check(type(v) is list)
         out = []
+        attrs = self.attr_steps
         for s in v:
             _check(type(s) is list and len(s) == 2)
             if s[0] == "a":
-                out.append(self.A.AttrStep(_str(s[1])))
+                step = attrs.get(s[1])
+                if step is None:  # one (immutable) step per name: local.layer_00 is named 150 times
+                    step = attrs[_str(s[1])] = self.A.AttrStep(s[1])
+                out.append(step)
                 continue
             _check(s[0] == "i")
             k = s[1]

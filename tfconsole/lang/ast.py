@@ -129,7 +129,7 @@ NOT_CONSTANT = object()  # see TupleCons.const
 
 # Guards the first use of a constructor's items decoded late (see _Lazy): every caller must see
 # the same item nodes.
-_ITEMS_LOCK = threading.Lock()
+_ITEMS_LOCK = threading.RLock()  # reentrant: making one node's items may make another's (a reparse)
 
 
 class _LazyItems:

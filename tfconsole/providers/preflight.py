@@ -12,13 +12,14 @@ from typing import Any, cast
 
 from tfconsole.diags import Diagnostics
 
-from .plugin import lockfile
-from .plugin.locate import check_installed, check_selections
-from .plugin.requirements import module_requirements
-from .plugin.schema_json import provider_json
 from .registry import default_registry, normalize_source
 
 __all__ = ["builtin_sources", "check_before_operation", "schema_of"]
+
+# plugin/lockfile.LOCK_FILE, named here so that a working directory without a lock file (built-in
+# providers only) is checked without loading the lock file's parser, the version parser and the
+# plugin locator (a dozen modules, ~3 ms of every plan); tests/test_startup_imports.py checks both
+LOCK_FILE = ".terraform.lock.hcl"
 
 
 def builtin_sources() -> set[str]:
@@ -46,6 +47,8 @@ schema_provider: Callable[[str, str], Any] = _builtin_provider
 
 def schema_of(working_dir: str, source: str) -> dict | None:
     """One provider's schema as `providers schema -json` prints it, or None if nothing serves it."""
+    from .plugin.schema_json import provider_json
+
     provider = schema_provider(working_dir, source)
     if provider is None:
         return None
@@ -60,9 +63,14 @@ def check_before_operation(working_dir: str, config: Any) -> Diagnostics:
     providers are installed and unchanged, and (once a lock file exists) it selects a version
     meeting the configuration's constraints for every plugin provider. Built-in sources may be
     served in-process when nothing is installed for them."""
+    if not os.path.lexists(os.path.join(working_dir, LOCK_FILE)):
+        return Diagnostics()  # no lock file: nothing is selected, so nothing can be missing or changed
+    from .plugin.locate import check_installed, check_selections
+    from .plugin.requirements import module_requirements
+
     builtins = cast(set[str], _ServedInProcess())  # the checks below only ask `in`
     diags = check_installed(working_dir, builtins)
-    if diags.has_errors or config is None or not os.path.exists(os.path.join(working_dir, lockfile.LOCK_FILE)):
+    if diags.has_errors or config is None or not os.path.exists(os.path.join(working_dir, LOCK_FILE)):
         return diags
     mreqs, d = module_requirements(config)
     if d.has_errors:

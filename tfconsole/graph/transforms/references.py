@@ -31,10 +31,12 @@ class ReferenceTransformer(Transform):
                 if mp.path[:n] == path.path:
                     out.extend(vs)
             return out
+        edges: list[tuple[Any, Any]] = []
         for v in g.vertices():
             if not isinstance(v, Referencer):
                 continue
-            for key in v.reference_keys():
+            # each key once: a merge over 15 layers x 10 services names each layer 10 times
+            for key in dict.fromkeys(v.reference_keys()):
                 targets = list(index.get(key, ()))
                 mod, name = key
                 if name.startswith("module."):
@@ -42,9 +44,5 @@ class ReferenceTransformer(Transform):
                 if name.startswith("output."):
                     exp = index.get((ModulePath(mod.path[:-1]), f"module.{mod.path[-1]}"), []) if mod.path else []
                     targets.extend(exp)
-                for t in targets:
-                    if t is not v:
-                        g.connect(v, t)
-            if isinstance(v, ModuleExpandNode):
-                # depends_on of a module call: everything inside waits for those too (via the expander)
-                pass
+                edges.extend((v, t) for t in targets)
+        g.connect_many(edges)  # one rustworkx call, in the order connect() would have added them

@@ -46,14 +46,17 @@ class SelfReferenceTransformer(Transform):
             if isinstance(v, LocalNode):
                 from ..nodes.base import key_for_traversal
 
+                own = (v.module, f"local.{v.local_name}")
                 for ref in A.references(v.expr):
-                    if key_for_traversal(v.module, ref) == (v.module, f"local.{v.local_name}"):
+                    # only a local.* reference can be its own (key_for_traversal decides, for those)
+                    if ref.root == "local" and key_for_traversal(v.module, ref) == own:
                         b.diags.error("Self-referencing local value",
                                       f"Local value local.{v.local_name} cannot use its own result as part of its "
                                       "expression.", ref.range)
                         break
             if isinstance(v, ResourceNode):
                 own = (v.module, str(v.rc.addr))
+                own_root = own[1].split(".", 1)[0]  # what key_for_traversal's key starts with: the root
                 exprs = [a.expr for a in _all_attrs(v.rc.body)] + [v.rc.count, v.rc.for_each]
 
                 for e in exprs:
@@ -62,7 +65,7 @@ class SelfReferenceTransformer(Transform):
                     for ref in A.references(e):
                         from ..nodes.base import key_for_traversal
 
-                        if key_for_traversal(v.module, ref) == own:
+                        if ref.root == own_root and key_for_traversal(v.module, ref) == own:
                             b.diags.error("Self-referential block",
                                           f"Configuration for {v.name} may not refer to itself.", ref.range,
                                           address=v.name)
