@@ -235,3 +235,22 @@ def test_state_rm_dry_run_changes_nothing(tmp_path: Path) -> None:
     assert p.returncode == 0
     assert p.stdout.split("\n")[:2] == ["Would remove terraform_data.a[0]", "Would remove terraform_data.a[1]"]
     assert (tmp_path / "terraform.tfstate").read_bytes() == before
+
+
+def test_top_level_help_is_terraforms_for_the_commands_tfconsole_has(tmp_path: Path) -> None:
+    """`tfconsole -help` has Terraform's layout and lines: every command line but `ui` (tfconsole's
+    own) is one of Terraform's help lines, the commands listed are exactly the ones tfconsole
+    runs, and the global options read as Terraform's."""
+    from tfconsole.command.main import RAW_COMMANDS
+
+    theirs = run_terraform(tmp_path, [["-help"]])[0][1].splitlines()
+    ours = tfconsole(tmp_path, "-help")
+    assert ours.returncode == 0
+    lines = ours.stdout.splitlines()
+    listed = {ln.split()[0] for ln in lines if re.match(r"^  [a-z]", ln)}
+    runnable = {n for n in COMMANDS if " " not in n and n != "help"} | set(RAW_COMMANDS)
+    assert listed == runnable
+    for ln in lines[1:]:
+        if not ln.startswith("  ui "):
+            assert ln in theirs, ln
+    assert lines[0] == theirs[0].replace("terraform", "tfconsole")

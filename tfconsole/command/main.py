@@ -265,12 +265,21 @@ class CLI:
         return run_providers_schema(self, a)
 
     def cmd_help(self, a: Args) -> int:
-        self.out("Usage: tfconsole [-chdir=DIR] <command> [args]\n\nMain commands:\n  init      Prepare your working "
-                 "directory\n  validate  Check whether the configuration is valid\n  plan      Show changes required "
-                 "by the current configuration\n  apply     Create or update infrastructure\n  destroy   Destroy "
-                 "previously-created infrastructure\n  ui        Open the operations console (default)\n\nAll other "
-                 "commands:\n  console, fmt, force-unlock, graph, output, refresh, show, state, taint, untaint, "
-                 "version, workspace")
+        """Terraform's top-level help, listing the commands tfconsole has (and `ui`, its own)."""
+        def rows(names: tuple[str, ...]) -> str:
+            return "".join(f"  {n:<13} {HELP_SUMMARIES[n]}\n" for n in names)
+
+        self.out("Usage: tfconsole [global options] <subcommand> [args]\n\n"
+                 "The available commands for execution are listed below.\n"
+                 "The primary workflow commands are given first, followed by\n"
+                 "less common or more advanced commands.\n\n"
+                 f"Main commands:\n{rows(MAIN_COMMANDS)}\nAll other commands:\n"
+                 f"{rows(tuple(sorted(set(HELP_SUMMARIES) - set(MAIN_COMMANDS))))}\n"
+                 "Global options (use these before the subcommand, if any):\n"
+                 "  -chdir=DIR    Switch to a different working directory before executing the\n"
+                 "                given subcommand.\n"
+                 "  -help         Show this help output or the help for a specified subcommand.\n"
+                 "  -version      An alias for the \"version\" subcommand.")
         return 0
 
     def raw_fmt(self, argv: list[str]) -> int:
@@ -879,6 +888,31 @@ def _tune_gc() -> None:
 
 
 RAW_COMMANDS: dict[str, Callable[[CLI, list[str]], int]] = {"fmt": CLI.raw_fmt, "console": CLI.raw_console}
+
+# `tfconsole -help`: Terraform's summary line of each command tfconsole has, plus its own `ui`
+MAIN_COMMANDS = ("init", "validate", "plan", "apply", "destroy", "ui")
+HELP_SUMMARIES = {
+    "init": "Prepare your working directory for other commands",
+    "validate": "Check whether the configuration is valid",
+    "plan": "Show changes required by the current configuration",
+    "apply": "Create or update infrastructure",
+    "destroy": "Destroy previously-created infrastructure",
+    "ui": "Open the operations console (the default without a command)",
+    "console": "Try Terraform expressions at an interactive command prompt",
+    "fmt": "Reformat your configuration in the standard style",
+    "force-unlock": "Release a stuck lock on the current workspace",
+    "graph": "Generate a Graphviz graph of the steps in an operation",
+    "import": "Associate existing infrastructure with a Terraform resource",
+    "output": "Show output values from your root module",
+    "providers": "Show the providers required for this configuration",
+    "refresh": "Update the state to match remote systems",
+    "show": "Show the current state or a saved plan",
+    "state": "Advanced state management",
+    "taint": "Mark a resource instance as not fully functional",
+    "untaint": "Remove the 'tainted' state from a resource instance",
+    "version": "Show the current Terraform version",
+    "workspace": "Workspace management",
+}
 
 
 def main(argv: list[str] | None = None) -> int:
