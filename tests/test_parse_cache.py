@@ -441,10 +441,8 @@ def test_constants_whose_numbers_json_cannot_hold_and_a_hash_key_keep_their_valu
 
 
 def test_a_text_read_again_is_hashed_once(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import hashlib
-
     hashed: list[int] = []
-    real = hashlib.sha256
+    real = PC._digest
 
     def counting(data: bytes = b"") -> Any:
         hashed.append(len(data))
@@ -452,9 +450,9 @@ def test_a_text_read_again_is_hashed_once(cache: Path, monkeypatch: pytest.Monke
 
     PC.code_key()
     text = MAIN + "# " + "x" * 1000 + "\n"
-    monkeypatch.setattr(PC.hashlib, "sha256", counting)
+    monkeypatch.setattr(PC, "_digest", counting)
     keys = {PC.entry_key("".join(list(text))) for _ in range(3)}  # equal texts, distinct objects
     assert len(keys) == 1 and len(hashed) == 1
     assert PC.entry_key(text + " ") not in keys and len(hashed) == 2
-    monkeypatch.setattr(PC.hashlib, "sha256", real)
+    monkeypatch.setattr(PC, "_digest", real)
     assert keys == {real(PC.code_key().encode() + b"\0" + text.encode()).hexdigest()}

@@ -17,7 +17,6 @@ Only the default workspace exists, as in Terraform.
 from __future__ import annotations
 
 import base64
-import hashlib
 import os
 import time
 from typing import TYPE_CHECKING, Any, Mapping
@@ -57,6 +56,8 @@ ATTRIBUTES = {
 
 
 def _md5(data: bytes) -> str:
+    import hashlib  # here, not at the top: every command loads this backend, few use it
+
     return base64.b64encode(hashlib.md5(data, usedforsecurity=False).digest()).decode("ascii")
 
 

@@ -14,7 +14,6 @@ Regenerate the shipped file after changing the corrections or upgrading python-h
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from typing import Any
@@ -62,6 +61,8 @@ def grammar_text() -> str:
 
 
 def grammar_key(grammar: str) -> str:
+    import hashlib  # only where the tables are loaded or built: a cached run never asks
+
     return hashlib.sha256(f"format {TABLES_FORMAT}\n{grammar}".encode()).hexdigest()
 
 

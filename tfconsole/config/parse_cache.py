@@ -1,7 +1,7 @@
 """The parse cache: configuration files already parsed, kept as JSON in the user's cache directory.
 
 An unchanged file then costs a read and a decode instead of a parse. Entries are keyed by the
-SHA-256 of the file's content together with everything that decides what parsing produces (the
+BLAKE2b digest of the file's content together with everything that decides what parsing produces (the
 grammar tables, and the source of the parser, the tree builder and the number parser), so any
 change to either makes a new key; old entries are simply never read again.
 
@@ -13,7 +13,6 @@ is not used. Every failure (no home, read-only disk, a planted file) only costs 
 """
 from __future__ import annotations
 
-import hashlib
 from itertools import repeat
 from typing import Any
 
@@ -28,6 +27,15 @@ __all__ = ["CACHE_FORMAT", "NotCacheable", "code_key", "decode_body", "encode_bo
            "parse_file_cached", "read_json", "write_json"]
 
 CACHE_FORMAT = 4
+
+try:  # CPython's own BLAKE2: hashlib would load OpenSSL first (2-3 ms of every command)
+    from _blake2 import blake2b as _blake2b
+except ImportError:  # pragma: no cover - other interpreters
+    from hashlib import blake2b as _blake2b
+
+
+def _digest(data: bytes = b"") -> Any:
+    return _blake2b(data, digest_size=32)
 
 
 # ---------------------------------------------------------------------------
@@ -45,13 +53,13 @@ def code_key() -> str:
 
         from . import body, hcl_parser, hcl_tables
 
-        h = hashlib.sha256(f"format {CACHE_FORMAT}\n".encode())
+        h = _digest(f"format {CACHE_FORMAT}\n".encode())
         # the grammar and the shipped tables, without loading them: a run whose files are all
         # cached never needs the parser
         try:
-            h.update(hcl_tables.grammar_key(hcl_tables.grammar_text()).encode())
+            h.update(f"tables format {hcl_tables.TABLES_FORMAT}\n{hcl_tables.grammar_text()}".encode())
             with open(hcl_tables.SHIPPED, "rb") as f:
-                h.update(hashlib.sha256(f.read()).digest())
+                h.update(_digest(f.read()).digest())
         except (OSError, hcl_tables.GrammarChanged) as exc:
             h.update(repr(exc).encode())
         for mod in (ast, values, body, hcl_parser, hcl_tables):
@@ -67,15 +75,15 @@ def code_key() -> str:
     return _CODE_KEY
 
 
-# text -> its entry key: a module called six times is read six times, and its SHA-256 (0.4 ms for
-# 160 KB) need be computed once; a hit compares the texts themselves, so it is exact
+# text -> its entry key: a module called six times is read six times, and its digest need be
+# computed once; a hit compares the texts themselves, so it is exact
 _KEYS: dict[str, str] = {}
 
 
 def entry_key(text: str) -> str:
     key = _KEYS.get(text)
     if key is None:
-        key = hashlib.sha256(code_key().encode() + b"\0" + text.encode("utf-8", "surrogatepass")).hexdigest()
+        key = _digest(code_key().encode() + b"\0" + text.encode("utf-8", "surrogatepass")).hexdigest()
         if len(_KEYS) >= 64:  # a load's files, not every text a long console session ever read
             _KEYS.clear()
         _KEYS[text] = key

@@ -15,9 +15,9 @@ atomically. Hashes:
 from __future__ import annotations
 
 import base64
-import hashlib
 import os
 from dataclasses import field
+from typing import Any
 from tfconsole.records import dataclass  # the standard decorator without its start-up cost
 
 from tfconsole.diags import Diagnostics, SourceRange
@@ -34,13 +34,19 @@ HEADER = ('# This file is maintained automatically by "terraform init".\n'
 # hashes
 
 
+def _sha256(data: bytes = b"") -> Any:
+    import hashlib  # on first use: loading OpenSSL is 2-3 ms that an init without plugins never needs
+
+    return hashlib.sha256(data)
+
+
 def _summary_hash(entries: list[tuple[str, bytes]]) -> str:
     lines = "".join(f"{digest.hex()}  {name}\n" for name, digest in sorted(entries))
-    return "h1:" + base64.b64encode(hashlib.sha256(lines.encode("utf-8")).digest()).decode("ascii")
+    return "h1:" + base64.b64encode(_sha256(lines.encode("utf-8")).digest()).decode("ascii")
 
 
 def _file_digest(path: str) -> bytes:
-    h = hashlib.sha256()
+    h = _sha256()
     with open(path, "rb") as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
             h.update(chunk)
@@ -74,7 +80,7 @@ def hash_zip(path: str) -> str:
 
     with zipfile.ZipFile(path) as z:
         for info in z.infolist():
-            h = hashlib.sha256()
+            h = _sha256()
             with z.open(info) as fh:
                 for chunk in iter(lambda: fh.read(1 << 20), b""):
                     h.update(chunk)
