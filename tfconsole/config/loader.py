@@ -20,7 +20,7 @@ from .override import merge_file as merge_override
 from .parse_cache import parse_file_cached
 from .model import (
     Check, Import, LazyLocal, Lifecycle, Module, ModuleCall, Moved, Output, ProviderBlock, Provisioner, Removed,
-    RequiredProvider, ResourceConfig, Variable, decode_rule, expr_as_keyword, static_value, traversal_list,
+    RequiredProvider, ResourceConfig, Variable, check_default, decode_rule, expr_as_keyword, static_value, traversal_list,
     traversal_to_path,
 )
 
@@ -306,60 +306,6 @@ def _variable(mod: Module, b: Block, diags: Diagnostics) -> None:
         if rule:
             v.validations.append(rule)
     mod.variables[name] = v
-
-
-def check_default(v: Variable, lead: str = "This default value is not compatible with the variable's type "
-                  "constraint") -> str | None:
-    """What is wrong with a variable's default under its type and nullability, in Terraform's
-    words (cty's conversion wording after `lead`), or None."""
-    from tfconsole.lang.funcs import conversion_message
-    from tfconsole.lang.values import ConversionError, convert, is_null, unmark
-
-    try:
-        dv = static_value(v.default)
-    except ValueError as exc:  # not a constant
-        return str(exc) if v.type_given else None
-    if is_null(dv):
-        return None if v.nullable else "A null default value is not valid when nullable=false."
-    if not v.type_given:
-        return None
-    try:
-        convert(dv, v.type)
-    except ConversionError as exc:
-        # cty's wording of the mismatch, after the path as Terraform formats a cty path
-        where = _cty_path(exc.path, v.type)
-        inner = ConversionError(exc.message, (), exc.want)
-        sub = dv
-        for step in exc.path:
-            try:
-                sub = unmark(sub)[0][step]
-            except (KeyError, IndexError, TypeError):
-                sub = None
-                break
-        return f"{lead}: {where + ': ' if where else ''}{conversion_message(inner, sub)}."
-    except ValueError as exc:
-        return str(exc)
-    return None
-
-
-def _cty_path(path: tuple, ty: Any) -> str:
-    """A conversion error's path as Terraform prints one: `.attr` for an object's attribute,
-    `["key"]` for a map's key, `[i]` for an index."""
-    from tfconsole.lang import types as T
-
-    out = ""
-    for step in path:
-        if isinstance(ty, T.ObjectType) and isinstance(step, str):
-            out += f".{step}"
-            ty = ty.attr_types.get(step, T.DYNAMIC)
-        elif isinstance(step, str):
-            out += f'["{step}"]'
-            ty = getattr(ty, "elem", T.DYNAMIC)
-        else:
-            out += f"[{step}]"
-            elems = getattr(ty, "elems", None)
-            ty = elems[step] if elems is not None and step < len(elems) else getattr(ty, "elem", T.DYNAMIC)
-    return out
 
 
 def _locals(mod: Module, b: Block, diags: Diagnostics) -> None:

@@ -18,7 +18,7 @@ from typing import Any, Callable
 from tfconsole.diags import Diagnostics
 
 from .body import Block, Body
-from .model import Module
+from .model import Module, check_default
 
 
 def is_override_file(name: str) -> bool:
@@ -135,8 +135,6 @@ def _variables(mod: Module, ov: Module, blocks: list[Block], diags: Diagnostics)
 def _check_default(v: Any, o: Any, type_set: bool, default_set: bool, diags: Diagnostics) -> None:
     """The merged variable's default against its merged type, with Terraform's wording of whose
     change made it invalid (reported at the override block)."""
-    from .loader import check_default
-
     if type_set and not default_set:
         lead = "Overriding this variable's type constraint has made its default value invalid"
     elif default_set and not type_set:
