@@ -13,7 +13,7 @@ description, `sensitive = false`) cannot say whether it was written.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from tfconsole.diags import Diagnostics
 
@@ -70,6 +70,18 @@ def merge_file(mod: Module, body: Body, diags: Diagnostics, decoders: dict[str, 
                     "Import blocks can appear only in normal files, not in override files.", b.range)
 
 
+def _matched(base: dict, over: dict, blocks: list[Block], diags: Diagnostics, summary: str,
+             detail: Callable[[Any], str]) -> Iterator[tuple[Any, Any, Block]]:
+    """(original, override, override's parsed block) for each override of a labelled block
+    (variable, output, module call); Terraform's error for one with no original."""
+    raw = {b.labels[0]: b for b in blocks if b.labels}
+    for name, o in over.items():
+        if name not in base:
+            diags.error(summary, detail(name), o.range)
+            continue
+        yield base[name], o, raw[name]
+
+
 def _sets(b: Block, name: str) -> bool:
     return name in b.body.attributes
 
@@ -112,15 +124,10 @@ def _providers(mod: Module, ov: Module, diags: Diagnostics) -> None:
 
 
 def _variables(mod: Module, ov: Module, blocks: list[Block], diags: Diagnostics) -> None:
-    raw = {b.labels[0]: b for b in blocks if b.labels}
-    for name, o in ov.variables.items():
-        base = mod.variables.get(name)
-        if base is None:
-            diags.error("Missing base variable declaration to override",
-                        f"There is no variable named \"{name}\". An override file can only override a variable that "
-                        "was already declared in a primary configuration file.", o.range)
-            continue
-        b = raw[name]
+    for base, o, b in _matched(mod.variables, ov.variables, blocks, diags,
+                               "Missing base variable declaration to override",
+                               lambda name: f"There is no variable named \"{name}\". An override file can only "
+                               "override a variable that was already declared in a primary configuration file."):
         for field in ("description", "sensitive", "ephemeral", "nullable"):
             if _sets(b, field):
                 setattr(base, field, getattr(o, field))
@@ -157,15 +164,9 @@ def _locals(mod: Module, ov: Module, diags: Diagnostics) -> None:
 
 
 def _outputs(mod: Module, ov: Module, blocks: list[Block], diags: Diagnostics) -> None:
-    raw = {b.labels[0]: b for b in blocks if b.labels}
-    for name, o in ov.outputs.items():
-        base = mod.outputs.get(name)
-        if base is None:
-            diags.error("Missing base output definition to override",
-                        f"There is no output named \"{name}\". An override file can only override an output that "
-                        "was already defined in a primary configuration file.", o.range)
-            continue
-        b = raw[name]
+    for base, o, b in _matched(mod.outputs, ov.outputs, blocks, diags, "Missing base output definition to override",
+                               lambda name: f"There is no output named \"{name}\". An override file can only "
+                               "override an output that was already defined in a primary configuration file."):
         if o.description:
             base.description = o.description
         if o.expr is not None:
@@ -177,15 +178,9 @@ def _outputs(mod: Module, ov: Module, blocks: list[Block], diags: Diagnostics) -
 
 
 def _module_calls(mod: Module, ov: Module, blocks: list[Block], diags: Diagnostics) -> None:
-    raw = {b.labels[0]: b for b in blocks if b.labels}
-    for name, o in ov.module_calls.items():
-        base = mod.module_calls.get(name)
-        if base is None:
-            diags.error("Missing module call to override",
-                        f"There is no module call named \"{name}\". An override file can only override a module call "
-                        "that was defined in a primary configuration file.", o.range)
-            continue
-        b = raw[name]
+    for base, o, b in _matched(mod.module_calls, ov.module_calls, blocks, diags, "Missing module call to override",
+                               lambda name: f"There is no module call named \"{name}\". An override file can only "
+                               "override a module call that was defined in a primary configuration file."):
         if _sets(b, "source"):
             base.source, base.source_range = o.source, o.source_range
         if o.count is not None:
