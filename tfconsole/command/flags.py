@@ -57,6 +57,9 @@ class Command:
     # Terraform's older commands report a bad flag as the usage text and one line,
     # "Error parsing command-line flags: ...", instead of a diagnostic
     legacy_flag_errors: bool = False
+    # Terraform's commands that report through its older Ui (`get`): each diagnostic is followed by
+    # a blank line, and a flag error has no pointer to -help
+    legacy_ui: bool = False
 
     def flag(self, name: str) -> Flag | None:
         for f in self.flags:
@@ -252,6 +255,17 @@ _COMMANDS = [
                   "PATH")), None),
     Command("providers schema", "-json", "Print the schemas of the providers in use.", (
         _f("json", B, "Print the schemas as JSON (required).", False), *VARS), 0),
+    Command("get", "[options]", "Record the module calls of the configuration in the working directory "
+            "(local modules need no download), listing the new ones.", (
+                _f("update", B, "List and record every module call again, not only new ones.", False),
+                _f("test-directory", S, "Directory of test files (tfconsole runs no tests).", "tests", IGN,
+                   "PATH"),
+                *(replace(f, status=IGN) for f in VARS),  # only constant variables in a module source use them
+            ), None, legacy_ui=True),
+    Command("modules", "[options]", "Show the module calls the configuration declares, as a tree.", (
+        _f("json", B, "Print the modules as JSON.", False),
+        *(replace(f, status=IGN) for f in VARS),
+    ), None),
     Command("help", "", "Print the list of commands.", (), None),
     Command("ui", "[options]", "Open the operations console.", (
         _f("parallelism", I, "How many resource operations may run at once.", 10, metavar="N"),

@@ -47,7 +47,9 @@ class CLI:
         self.stdout.write(s + "\n")
         self.stdout.flush()
 
-    def diags(self, diags: Diagnostics, warnings_to_stderr: bool = False) -> None:
+    def diags(self, diags: Diagnostics, warnings_to_stderr: bool = False, legacy_ui: bool = False) -> None:
+        """Each diagnostic on its stream; legacy_ui: followed by a blank line, as Terraform's
+        commands that still report through its older Ui print them."""
         from .views import format_diagnostic, sort_diagnostics
 
         if self.json_view is not None:
@@ -55,7 +57,7 @@ class CLI:
         self.flush_progress()
         for d in sort_diagnostics(diags):
             stream = self.stderr if d.is_error or warnings_to_stderr else self.stdout
-            stream.write(format_diagnostic(d, self.files, color=self.color) + "\n")
+            stream.write(format_diagnostic(d, self.files, color=self.color) + ("\n\n" if legacy_ui else "\n"))
         self.stdout.flush()
         self.stderr.flush()
 
@@ -106,8 +108,9 @@ class CLI:
             if spec.legacy_flag_errors:
                 self.stderr.write(usage(spec) + f"Error parsing command-line flags: {d.errors()[0].detail}\n\n")
                 return 1
-            self.diags(d)
-            self.stderr.write(help_hint(spec))
+            self.diags(d, legacy_ui=spec.legacy_ui)
+            if not spec.legacy_ui:
+                self.stderr.write(help_hint(spec))
             return 1
         try:
             return handler(a)
@@ -258,6 +261,16 @@ class CLI:
         from .init import run_providers
 
         return run_providers(self, a)
+
+    def cmd_get(self, a: Args) -> int:
+        from .modules import run_get
+
+        return run_get(self, a)
+
+    def cmd_modules(self, a: Args) -> int:
+        from .modules import run_modules
+
+        return run_modules(self, a)
 
     def cmd_providers_schema(self, a: Args) -> int:
         from .init import run_providers_schema
@@ -901,8 +914,10 @@ HELP_SUMMARIES = {
     "console": "Try Terraform expressions at an interactive command prompt",
     "fmt": "Reformat your configuration in the standard style",
     "force-unlock": "Release a stuck lock on the current workspace",
+    "get": "Install or upgrade remote Terraform modules",
     "graph": "Generate a Graphviz graph of the steps in an operation",
     "import": "Associate existing infrastructure with a Terraform resource",
+    "modules": "Show all declared modules in a working directory",
     "output": "Show output values from your root module",
     "providers": "Show the providers required for this configuration",
     "refresh": "Update the state to match remote systems",
