@@ -78,13 +78,6 @@ def _write_atomic(path: str, text: str) -> None:
 # the commands
 
 
-def _positional_error(cli: Any, a: Any, detail: str) -> bool:
-    if not a.pos:
-        return False
-    cli.diags(Diagnostics().error("Too many command line arguments", detail), legacy_ui=a.command.legacy_ui)
-    return True
-
-
 def _load(cli: Any) -> tuple[Any, Diagnostics]:
     from tfconsole.config.loader import load_config
 
@@ -97,8 +90,6 @@ def _load(cli: Any) -> tuple[Any, Diagnostics]:
 def run_get(cli: Any, a: Any) -> int:
     """`get`: record the module calls (local modules need no download); like Terraform's, it
     reports the configuration's load errors but no help prompt."""
-    if _positional_error(cli, a, "Expected no positional arguments. Did you mean to use -chdir?"):
-        return 1
     root, diags = _load(cli)
     if root is not None:
         install(root, cli.out, update=a.bool("update"))
@@ -108,11 +99,6 @@ def run_get(cli: Any, a: Any) -> int:
 
 def run_modules(cli: Any, a: Any) -> int:
     """`modules [-json]`: the declared module calls as Terraform's tree or JSON list."""
-    if _positional_error(cli, a, "Expected no positional arguments"):
-        from .flags import help_hint
-
-        cli.stderr.write(help_hint(a.command))
-        return 1
     root, diags = _load(cli)
     if diags.has_errors or root is None:
         cli.diags(diags)

@@ -234,6 +234,7 @@ class StateManager(JournalRecovery):
             diags.append(rd)
             if rd.has_errors:
                 return None, diags
+            self.found = state is not None  # a snapshot existed (Terraform's "state" commands need one)
             if state is None:
                 state = State(serial=0)
                 self._body = None

@@ -123,6 +123,9 @@ def _go_escapes(text: str) -> str:
     return text
 
 
+go_escapes = _go_escapes  # for the commands that print Terraform's JSON (output -json)
+
+
 def _data(v: Any, ind: str, out: list[str]) -> None:
     """Encode cty JSON data (attributes, output values and types) as Go's MarshalIndent does.
 
