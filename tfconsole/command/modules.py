@@ -67,7 +67,14 @@ def install(root: Any, line: Callable[[str], None], update: bool = False,
 
 
 def _write_atomic(path: str, text: str) -> None:
-    """A reader (Terraform beside us) sees the old manifest or the new one, never half of it."""
+    """A reader (Terraform beside us) sees the old manifest or the new one, never half of it.
+    The same text is not written again: a warm init would pay a file replacement (~5 ms) for nothing."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            if fh.read() == text:
+                return
+    except (OSError, ValueError):
+        pass
     tmp = f"{path}.tmp{os.getpid()}"
     with open(tmp, "w", encoding="utf-8") as fh:
         fh.write(text)
