@@ -43,9 +43,9 @@ ARG_CASES = [
                         "force-unlock", "workspace new", "workspace select", "workspace delete", "state list",
                         "state replace-provider")],
     ("state mv", ["x"]), ("import", ["x"]), ("state show", ["a.b"]), ("state list", ["a.b"]),
+    ("state rm", ["x", "y"]), ("state mv", ["a.b", "a.c"]), ("state replace-provider", ["a/b", "c/d"]),
 ]
-# version: tfconsole reports its own version line; `state rm`/`state mv` of a workspace without
-# state: tfconsole checks the addresses first (noted, not done)
+# version: tfconsole reports its own version line
 SKIP = {("version", ("x", "y", "z")), ("force-unlock", ("x", "y", "z"))}
 
 OUTPUTS = '''

@@ -669,6 +669,8 @@ class CLI:
 
     def _edited(self, res: Any) -> int:
         """A state edit's outcome: its report once the state is written (or for -dry-run)."""
+        if res.failed_phase == "no state":
+            self.stderr.write(NO_STATE)
         if not res.ok:
             return 1
         for line in res.report:

@@ -68,7 +68,7 @@ def run(cli: Any, a: Any) -> int:
         return e
 
     # the lock's Operation names the command, as Terraform's does ("state-replace-provider")
-    rc = cli._edited(operations.edit_state(cli.request(a), edit, "state-replace-provider"))
+    rc = cli._edited(operations.edit_state(cli.request(a), edit, "state-replace-provider", needs_state=True))
     return 1 if unanswered else rc
 
 
