@@ -372,8 +372,11 @@ class Context:
                 action = Action.UPDATE
             plan.output_changes.append(OutputChange(name, action, before, value, sensitive))
         if not plan.targets and not plan.excludes:
+            # a declared output that has no value failed (its precondition or its expression): the
+            # plan has errors and says nothing about it, as Terraform's does
+            declared = self.config.outputs if self.config is not None else {}
             for name, old in prior.outputs.items():
-                if name not in ctx.root_outputs:
+                if name not in ctx.root_outputs and name not in declared:
                     plan.output_changes.append(OutputChange(name, Action.DELETE, _output_value(old), None,
                                                             old.sensitive))
 

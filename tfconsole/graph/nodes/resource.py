@@ -609,33 +609,16 @@ def _infinity_diag(addr_s: str, rc: Any) -> Any:
 def check_rules(rules: list[CheckRule], scope: Scope, summary: str, addr: str,
                 report: Any = None) -> Diagnostics:
     """Evaluate conditions; report(status, message) is told each one's result when given."""
+    from .conditions import judge
+
     diags = Diagnostics()
     if not rules:  # most resources: nothing to evaluate (asked at every instance)
         return diags
-    note = report or (lambda status, message=None: None)
     for rule in rules:
-        ok, d = evaluate(rule.condition, scope)
-        if d.has_errors:
-            diags.extend(_with_addr(d, addr))
-            note("error")
-            continue
-        ok, _ = unmark_deep(ok)
-        if isinstance(ok, Unknown) or ok is True:
-            note("pass" if ok is True else "unknown")
-            continue
-        if ok is None:
-            diags.error("Invalid condition result", "Condition expression must return either true or false, "
-                        "not null.", rule.range, address=addr)
-            note("error")
-            continue
-        msg = ""
-        if rule.error_message is not None:
-            m, d2 = evaluate(rule.error_message, scope)
-            m, _ = unmark_deep(m)
-            msg = m if isinstance(m, str) else ""
-        note("fail", msg)
-        diags.error(summary, f"{msg}\n\nThis was checked by the condition at {rule.range}.", rule.range,
-                    address=addr)
+        status, message, d = judge(rule, scope, summary, address=addr)
+        diags.extend(d)
+        if report is not None:
+            report(status, message) if status == "fail" else report(status)
     return diags
 
 
@@ -655,15 +638,16 @@ def check_reporter(ctx: Any, addr: Any) -> Any:
     return report
 
 
-def record_plan_postconditions(ctx: Any, rc: Any, addr: Any, exp: Any, planned: Any) -> None:
+def record_plan_postconditions(ctx: Any, rc: Any, addr: Any, exp: Any, planned: Any) -> Diagnostics:
     """Terraform evaluates postconditions at plan time against the planned object: record what
-    they give (unknown while the values they read are not known yet)."""
+    they give (unknown while the values they read are not known yet) and report a failure, which
+    fails the plan as it does Terraform's."""
 
     if not rc.lifecycle.postconditions:
-        return
+        return Diagnostics()
     scope = scope_for(ctx, addr.module, key=addr.key, expansion=exp, self_value=planned)
-    check_rules(rc.lifecycle.postconditions, scope, "Resource postcondition failed", str(addr),
-                check_reporter(ctx, addr))
+    return check_rules(rc.lifecycle.postconditions, scope, "Resource postcondition failed", str(addr),
+                       check_reporter(ctx, addr))
 
 
 # ---------------------------------------------------------------------------
@@ -1006,7 +990,7 @@ class PlanInstanceNode(_InstanceNode):
         ctx.record_change(change)
         ctx.set_instance_value(addr, after)
         if action is not Action.DELETE and after is not None:
-            record_plan_postconditions(ctx, rc, addr, self.exp, after)
+            diags.extend(record_plan_postconditions(ctx, rc, addr, self.exp, after))
         ctx.hook.post_diff(addr_s, action.value)
         return diags
 
@@ -1137,8 +1121,7 @@ class PlanDataInstanceNode(_InstanceNode):
             ctx.record_change(ResourceInstanceChange(addr, Action.READ, self.parent.provider_addr, None, after,
                                                      schema.block.implied_type(), reason=reason))
             ctx.set_instance_value(addr, after)
-            record_plan_postconditions(ctx, rc, addr, self.exp, after)
-            return diags
+            return diags.extend(record_plan_postconditions(ctx, rc, addr, self.exp, after))
         ctx.hook.pre_refresh(addr_s, None)
         result, d = provider.read_data_source(rc.addr.type, clean)
         diags.extend(_with_addr(d, addr_s, rc.range))
