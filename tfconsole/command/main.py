@@ -913,7 +913,7 @@ def _output_text(state: Any, name: str, mode: str) -> tuple[str | None, Diagnost
     if mode != "json" and not outputs:
         return None, d.warning("No outputs found", NO_OUTPUTS)
     if mode == "json" and not name:
-        return go_escapes(dumps_json(outputs_json(state), indent=2)) + "\n", d
+        return go_escapes(dumps_json(outputs_json(state), indent=2, ensure_ascii=False)) + "\n", d
     o = outputs.get(name) if name else None
     if name and o is None:
         return None, d.error(f"Output \"{name}\" not found", MISSING_OUTPUT)
@@ -921,7 +921,7 @@ def _output_text(state: Any, name: str, mode: str) -> tuple[str | None, Diagnost
         return "".join(f"{k} = {'<sensitive>' if v.sensitive else format_output_value(v.value, v.type)}\n"
                        for k, v in sorted(outputs.items())), d
     if mode == "json":
-        return go_escapes(dumps_json(o.value, separators=(",", ":"))) + "\n", d
+        return go_escapes(dumps_json(o.value, separators=(",", ":"), ensure_ascii=False)) + "\n", d
     if mode == "human":
         return format_output_value(o.value, o.type) + "\n", d
     if o.value is None:

@@ -562,6 +562,8 @@ class ModuleData:
             raise EvalError("Call to unknown function", f"There is no function named \"{name}\".", rng)
         params = list(sig.params) + [sig.variadic] * max(0, len(args) - len(sig.params)) if sig.variadic \
             else list(sig.params)
+        # "while calling provider::p::f(a, b...)" under the quoted call, as for any function
+        shown = f"{name}({', '.join([p[0] for p in sig.params] + ([sig.variadic[0] + '...'] if sig.variadic else []))})"
         if len(args) != len(params):
             raise EvalError("Incorrect function argument count" if args else "Not enough function arguments",
                             f"Function \"{name}\" expects {len(sig.params)} argument(s).", rng)
@@ -572,16 +574,17 @@ class ModuleData:
                 return mark(Unknown(sig.returns), marked)
             if v is None and not allow_null:
                 raise EvalError("Invalid function argument", f"Invalid value for \"{pname}\" parameter: argument "
-                                "must not be null.", rng)
+                                "must not be null.", rng, function_call=shown)
             try:
                 values.append(convert(v, ptype))
             except ConversionError as exc:
                 raise EvalError("Invalid function argument",
-                                f"Invalid value for \"{pname}\" parameter: {exc.message}.", rng) from None
+                                f"Invalid value for \"{pname}\" parameter: {exc.message}.", rng,
+                                function_call=shown) from None
         result, diags = provider.call_function(parts[2], values)
         if diags.has_errors:
             err = diags.errors()[0]
-            raise EvalError(err.summary, err.detail, rng)
+            raise EvalError(err.summary, err.detail, rng, function_call=shown)
         return mark(result, marked)
 
     def get_terraform(self, name: str, rng: SourceRange | None) -> Any:
