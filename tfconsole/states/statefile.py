@@ -40,7 +40,7 @@ try:  # C encoder for the bulk of a state (attribute values); _data is the refer
 except ImportError:  # pragma: no cover - orjson is a dependency; without it only speed differs
     _orjson = None  # type: ignore[assignment]
 
-from tfconsole.addrs import AbsResource, AddressError, ModuleInstance, Resource, parse_target
+from tfconsole.addrs import AbsResource, AddressError, ModuleInstance, Resource, intern_resource, parse_target
 from tfconsole.diags import Diagnostics
 
 from .checks import check_cty_type, check_cty_value, check_version_string, is_int, json_kind
@@ -1069,7 +1069,7 @@ def _resource_addr(rs: dict, where: _Where, diags: Diagnostics) -> AbsResource |
         diags.error("Invalid module address in state",
                     f"State contains the invalid module address {json.dumps(module_text)}: {exc}.")
         return None
-    return AbsResource(module, Resource(mode, rtype, name))
+    return intern_resource(AbsResource(module, Resource(mode, rtype, name)))  # (see intern_resource)
 
 
 def _read_resource(state: State, rs: Any, where: _Where, diags: Diagnostics) -> None:

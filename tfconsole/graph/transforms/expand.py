@@ -49,8 +49,10 @@ class ExpandOrphansTransformer:
             provider, keys = e.in_state.get(abs_res, (None, []))
             live = set(exp.keys)
             for key in keys:
+                if key in live:  # (before making its address: most keys in state are live)
+                    continue
                 addr = abs_res.instance(key)
-                if key in live or not wanted(addr):
+                if not wanted(addr):
                     continue
                 reason = orphan_rules.orphan_reason(key, module_declared=True, resource_declared=True, mode=exp.mode)
                 g.add(PlanOrphanNode(addr, provider or node.provider_addr, reason or "", mode))
