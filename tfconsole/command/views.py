@@ -777,11 +777,16 @@ def render_plan(plan: Plan, errored: bool = False, warnings: bool = True) -> str
     failed; warnings=False: as `show PLANFILE` does (without the plan-time warning about
     forgotten objects)."""
     out: list[str] = []
-    moves = [c for c in plan.changes if c.action is not Action.NOOP or
-             (c.prev_run_addr is not None and c.prev_run_addr != c.addr)]
-    moving = {id(c) for c in moves}  # by identity: `c in moves` compares whole changes, N x N of them
-    changes = [c for c in plan.changes if id(c) in moving or c.importing is not None]
-    actions = [c for c in changes if c.action is not Action.NOOP]
+    moves: list[ResourceInstanceChange] = []  # what changes or moves
+    changes: list[ResourceInstanceChange] = []  # those, and what is imported
+    noop = Action.NOOP
+    for c in plan.changes:
+        if c.action is not noop or (c.prev_run_addr is not None and c.prev_run_addr != c.addr):
+            moves.append(c)
+            changes.append(c)
+        elif c.importing is not None:
+            changes.append(c)
+    actions = [c for c in changes if c.action is not noop]
     if not changes and not [o for o in plan.output_changes if o.action is not Action.NOOP]:
         if plan.refresh_only:
             return _no_changes("Your infrastructure still matches the configuration.", "Terraform has checked that "

@@ -1104,7 +1104,9 @@ class PlanInstanceNode(_InstanceNode):
             if diags.has_errors:
                 return None
         planned = resp.planned
-        if find_infinity(planned):
+        # (only a built-in provider returns the prior object itself, and its prior came from state
+        # JSON or its own import, which hold no infinity)
+        if planned is not plan_prior and find_infinity(planned):
             # Terraform's plan fails here too: it cannot write the planned object to its state
             diags.append(_infinity_diag(addr_s, rc))
             return None
