@@ -14,6 +14,7 @@ from tfconsole.graph.nodes import resource as R
 from tfconsole.lang.eval import Scope
 from tfconsole.lang.types import DYNAMIC, NUMBER, STRING
 from tfconsole.providers.interface import Attr, BlockSchema
+from tfconsole.states.state import State
 from tfconsole.states.statefile import read_state
 
 SCHEMA = BlockSchema({
@@ -78,3 +79,38 @@ def test_a_state_files_resource_addresses_are_the_interned_ones(tmp_path: Path) 
     assert state is not None and not diags.has_errors
     (key,) = state.resources
     assert key is AbsResourceInstance(ROOT, Resource("managed", "terraform_data", "s"), 0).abs_resource()
+
+
+def test_a_plan_changes_nothing_in_the_state_it_is_handed(tmp_path: Path) -> None:
+    # the plan keeps that State as the previous run's, without a copy: moves, refresh and the
+    # walk must change only the plan's own copies
+    from tfconsole.core import Context, Options
+    from tfconsole.states.statefile import state_body
+
+    (tmp_path / "main.tf").write_text('resource "terraform_data" "a" {\n  count = 2\n  input = "x${count.index}"\n}\n')
+    ctx = Context(Options(working_dir=str(tmp_path)))
+    try:
+        assert not ctx.load_config().has_errors
+        plan, d = ctx.plan(State())
+        from tfconsole.states.manager import StateManager
+
+        mgr = StateManager(str(tmp_path / "terraform.tfstate"))
+        assert not mgr.lock().has_errors
+        try:
+            mgr.load()
+            state, d = ctx.apply(plan, mgr)
+        finally:
+            mgr.unlock()
+        assert state is not None and not d.has_errors
+        # then renamed and shrunk: a move, an orphan and a refresh of everything left
+        (tmp_path / "main.tf").write_text('moved {\n  from = terraform_data.a\n  to = terraform_data.b\n}\n'
+                                          'resource "terraform_data" "b" {\n  count = 1\n  input = "y"\n}\n')
+        assert not ctx.load_config().has_errors
+        before = state_body(state)
+        plan, d = ctx.plan(state)
+        assert not d.has_errors, [x.detail for x in d]
+        assert state_body(state) == before
+        assert state_body(plan.prev_run_state) == before
+        assert state_body(plan.prior_state) != before  # the moves were made on the plan's copy
+    finally:
+        ctx.close()
