@@ -546,8 +546,7 @@ class ModuleData:
         addr = self._abs(res)
         if res.mode == "ephemeral" and self.ctx.ephemeral_deferred:
             self._not_deferred(addr, key, rng)
-        with self.ctx.lock:
-            exp = self.ctx.resource_expansions.get(addr)
+        exp = self.ctx.resource_expansions.get(addr)  # one dict read is atomic: no lock
         if exp is None or exp.unknown:
             return NOT_FOUND
         if exp.mode == "list" and isinstance(key, int) and not isinstance(key, bool) or \

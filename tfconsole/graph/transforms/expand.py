@@ -22,16 +22,17 @@ from ..nodes.resource import (
 class ExpandInstancesTransformer:
     def transform(self, g: Graph, e: ExpandFacts) -> None:
         node = e.node
+        kind = PlanDataInstanceNode if node.rc.addr.mode == "data" else PlanInstanceNode
+        targets, excludes = node.targets, node.excludes
         for abs_res, exp in e.instances:
             for key in exp.keys:
                 addr = abs_res.instance(key)
-                if (node.targets and not any(target_contains(t, addr) for t in node.targets)) or \
-                        any(target_contains(t, addr) for t in node.excludes):
+                if (targets or excludes) and (
+                        (targets and not any(target_contains(t, addr) for t in targets))
+                        or any(target_contains(t, addr) for t in excludes)):
                     g.add(PlanSkippedInstance(node, addr, exp))
-                elif node.rc.addr.mode == "data":
-                    g.add(PlanDataInstanceNode(node, addr, exp))
                 else:
-                    g.add(PlanInstanceNode(node, addr, exp))
+                    g.add(kind(node, addr, exp))
 
     def __repr__(self) -> str:
         return type(self).__name__
