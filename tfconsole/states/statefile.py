@@ -1129,12 +1129,14 @@ def _read_instance(res: ResourceState, inst: Any, rwhere: _Where, j: int, diags:
     ok, key = _instance_key(inst, raddr, diags)
     if not ok:
         return
-    field = f"{rwhere.field}.instances[{j}]"
+    def field() -> str:  # the JSON path, made only for a message (not for every instance read)
+        return f"{rwhere.field}.instances[{j}]"
+
     dk = inst.get("deposed")
     if dk is None:
         dk = ""
     if type(dk) is not str:
-        _Where(rwhere.source, field, str(raddr.instance(key))).at("deposed").wrong_kind(
+        _Where(rwhere.source, field(), str(raddr.instance(key))).at("deposed").wrong_kind(
             diags, dk, "a deposed key string")
         return
     obj = object_from_json(inst, lambda: str(raddr.instance(key)), diags, source=rwhere.source, field=field)
