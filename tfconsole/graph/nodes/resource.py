@@ -223,20 +223,19 @@ def evaluate_body(body: Body, schema: BlockSchema, scope: Scope, block_range: So
     diags = Diagnostics()
     out: dict[str, Any] = {}
     for name, attr, s in layout[0]:
-        v, d = evaluate(attr.expr, scope)
-        if d:
-            diags.extend(_with_addr(d, addr))
-            if d.has_errors:
-                out[name] = Unknown(s.type)
-                continue
-        out[name] = _checked_value(name, v, s, attr, addr, ephemeral_ok, diags)
+        out[name] = _attribute_value(name, attr, s, scope, addr, ephemeral_ok, diags)
     out.update(layout[1])
     return out, diags
 
 
-def _checked_value(name: str, v: Any, s: Any, attr: Any, addr: str, ephemeral_ok: bool,
-                   diags: Diagnostics) -> Any:
+def _attribute_value(name: str, attr: Any, s: Any, scope: Scope, addr: str, ephemeral_ok: bool,
+                     diags: Diagnostics) -> Any:
     """An attribute's value converted to its schema type (Unknown after an error, reported)."""
+    v, d = evaluate(attr.expr, scope)
+    if d:
+        diags.extend(_with_addr(d, addr))
+        if d.has_errors:
+            return Unknown(s.type)
     if not ephemeral_ok and not s.write_only and contains_marks(v) and contains_ephemeral(v):
         from tfconsole.diags import error
 
@@ -302,13 +301,7 @@ def _evaluate_body(body: Body, schema: BlockSchema, scope: Scope, block_range: S
                         f"Cannot set value for this attribute as the provider has marked it as read-only. Remove "
                         f"the configuration line setting the value.", attr.range, address=addr)
             continue
-        v, d = evaluate(attr.expr, scope)
-        if d:
-            diags.extend(_with_addr(d, addr))
-            if d.has_errors:
-                out[name] = Unknown(s.type)
-                continue
-        out[name] = _checked_value(name, v, s, attr, addr, ephemeral_ok, diags)
+        out[name] = _attribute_value(name, attr, s, scope, addr, ephemeral_ok, diags)
     for name, s in schema.attributes.items():
         if name in out:
             continue
