@@ -27,7 +27,7 @@ from tfconsole.plans import (
 )
 from tfconsole.providers.interface import ApplyRequest, BlockSchema, PlanRequest, Schema
 from tfconsole.states.objcodec import (
-    _sensitive_blocks, decode_object, encode_object, remark, same_state_paths,
+    decode_object, encode_object, remark, same_state_paths, schema_marks,
 )
 from tfconsole.plans.objchange import (
     assert_object_compatible, assert_plan_valid, format_error, format_path, write_only_values,
@@ -911,8 +911,7 @@ class _PlanFacts:
         if schema is not None:
             block = schema.block
             self.implied = block.implied_type()
-            # may_mark's schema half: the schema's sensitive attributes, at any depth
-            self.schema_marks = bool(block.sensitive_attrs()) or bool(_sensitive_blocks(block))
+            self.schema_marks = schema_marks(schema)  # may_mark's schema half
             self.sensitive_noop_check = bool(block.sensitive_attrs() or block.blocks)
 
 
