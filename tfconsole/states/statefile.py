@@ -40,7 +40,7 @@ try:  # C encoder for the bulk of a state (attribute values); _data is the refer
 except ImportError:  # pragma: no cover - orjson is a dependency; without it only speed differs
     _orjson = None  # type: ignore[assignment]
 
-from tfconsole.addrs import AbsResource, AddressError, ModuleInstance, Resource, parse_target
+from tfconsole.addrs import AbsResource, AddressError, ModuleInstance, Resource, intern_resource, parse_target
 from tfconsole.diags import Diagnostics
 
 from .checks import check_cty_type, check_cty_value, check_version_string, is_int, json_kind
@@ -1072,7 +1072,7 @@ def _resource_addr(rs: dict, where: _Where, diags: Diagnostics) -> AbsResource |
         diags.error("Invalid module address in state",
                     f"State contains the invalid module address {json.dumps(module_text)}: {exc}.")
         return None
-    return AbsResource(module, Resource(mode, rtype, name))
+    return intern_resource(AbsResource(module, Resource(mode, rtype, name)))  # (see intern_resource)
 
 
 def _read_resource(state: State, rs: Any, where: _Where, diags: Diagnostics) -> None:
@@ -1132,12 +1132,14 @@ def _read_instance(res: ResourceState, inst: Any, rwhere: _Where, j: int, diags:
     ok, key = _instance_key(inst, raddr, diags)
     if not ok:
         return
-    field = f"{rwhere.field}.instances[{j}]"
+    def field() -> str:  # the JSON path, made only for a message (not for every instance read)
+        return f"{rwhere.field}.instances[{j}]"
+
     dk = inst.get("deposed")
     if dk is None:
         dk = ""
     if type(dk) is not str:
-        _Where(rwhere.source, field, str(raddr.instance(key))).at("deposed").wrong_kind(
+        _Where(rwhere.source, field(), str(raddr.instance(key))).at("deposed").wrong_kind(
             diags, dk, "a deposed key string")
         return
     obj = object_from_json(inst, lambda: str(raddr.instance(key)), diags, source=rwhere.source, field=field)
