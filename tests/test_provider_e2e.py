@@ -478,7 +478,9 @@ def test_status_code_conditions_checked_at_apply_time_fail_only_their_resource(t
     post = diagnostic(proc.stderr, "Resource postcondition failed")
     assert "Status code invalid: 404." in post and re.search(r"on main\.tf line 1[56]\b", post), post
     pre = diagnostic(proc.stderr, "Resource precondition failed")
-    assert "Refusing to write a 404 page." in pre and re.search(r"on main\.tf line 3[67]\b", pre), pre
+    # Terraform places a failed condition on its expression (line 38), not its block
+    assert "Refusing to write a 404 page." in pre and re.search(r"on main\.tf line 38\b", pre), pre
+    assert "data.http.unchecked.status_code is 404" in pre
     for res in ("local_file.from_checked", "local_file.guarded", "terraform_data.after_guarded"):
         assert f"{res}: Creation complete" not in proc.stdout
     listed = state_list(d)
