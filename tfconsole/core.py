@@ -129,8 +129,12 @@ class Context:
         return self._build(plan_steps(), b, kind)
 
     def _walk(self, g: Graph, ctx: WalkContext, operation: str) -> WalkResult:
-        walker = Walker(execute=lambda v: v.execute(ctx),
-                        expand=lambda v: dynamic_expand(v, ctx),
+        from tfconsole.graph.nodes.base import DynamicExpandable
+
+        def expand(v: Any) -> Any:  # (most vertices never expand: no call into the builder for them)
+            return dynamic_expand(v, ctx) if isinstance(v, DynamicExpandable) else None
+
+        walker = Walker(execute=lambda v: v.execute(ctx), expand=expand,
                         parallelism=self.opts.parallelism, hook=self.hook,
                         cpu_only=computes_only_memo(ctx))
         self._walker = walker
@@ -183,8 +187,12 @@ class Context:
                           hook=Hook(), working_dir=self.opts.working_dir, workspace=self.workspace())
         if not quiet:
             return self._walk(g, ctx, "validate")
-        walker = Walker(execute=lambda v: v.execute(ctx),
-                        expand=lambda v: dynamic_expand(v, ctx),
+        from tfconsole.graph.nodes.base import DynamicExpandable
+
+        def expand(v: Any) -> Any:  # (most vertices never expand: no call into the builder for them)
+            return dynamic_expand(v, ctx) if isinstance(v, DynamicExpandable) else None
+
+        walker = Walker(execute=lambda v: v.execute(ctx), expand=expand,
                         parallelism=self.opts.parallelism, hook=Hook(),
                         cpu_only=lambda v: computes_only(v, ctx))
         return walker.walk(g, "validate")
