@@ -127,11 +127,11 @@ class Graph:
         built in topological order; an edge p -> v is redundant exactly when p is an ancestor of
         another dependency of v. Memory is one bit per (vertex, vertex) pair at most, about
         12 MB at 10,000 vertices, where rustworkx's reduction held hundreds of MB."""
-        if self.g.num_nodes() == 0:
-            return
         g = self.g
         try:
-            order = rx.topological_sort(g)
+            # generation by generation: the vertices many others depend on (providers, the
+            # first resources) get the low positions, so the bitsets stay small ints
+            order = [n for gen in rx.topological_generations(g) for n in gen]
         except rx.DAGHasCycle:  # the cycle check reports it; nothing is reduced
             return
         pos = {n: i for i, n in enumerate(order)}
@@ -139,8 +139,8 @@ class Graph:
         redundant: list[tuple[int, int]] = []
         for n in order:
             preds = g.predecessor_indices(n)
-            if not preds:
-                ancestors[n] = 0
+            if len(preds) < 2:  # no edge of a single dependency can be redundant
+                ancestors[n] = ancestors[preds[0]] | 1 << pos[preds[0]] if preds else 0
                 continue
             implied = 0  # everything reachable from some dependency of n
             for p in preds:
