@@ -32,10 +32,11 @@ class DiffTransformer(Transform):
                 mod_cfg = b.config.module_at(module)
                 hit = found[key] = (ch.addr.module, ch.addr.resource,
                                     mod_cfg.resources.get(ch.addr.resource) if mod_cfg else None,
-                                    b.resource_nodes.get((module, ch.addr.resource)))
-            rc, barrier = hit[2], hit[3]
+                                    b.resource_nodes.get((module, ch.addr.resource)),
+                                    b.instances.setdefault((ch.addr.module, ch.addr.resource), {}))
+            rc, barrier, instances = hit[2], hit[3], hit[4]
             if a in (Action.CREATE, Action.UPDATE, Action.READ, Action.NOOP):  # NOOP: an import only
-                n = ApplyInstanceNode(ch, rc, barrier)
+                n = instances[ch.addr.key] = ApplyInstanceNode(ch, rc, barrier)
                 nodes.append(n)
                 if barrier is not None:
                     barrier.provider_addr = ch.provider
@@ -48,7 +49,7 @@ class DiffTransformer(Transform):
                 nodes.append(DestroyInstanceNode(ch, rc))
             elif a is Action.DELETE_THEN_CREATE:
                 d = DestroyInstanceNode(ch, rc)
-                c = ApplyInstanceNode(ch, rc, barrier)
+                c = instances[ch.addr.key] = ApplyInstanceNode(ch, rc, barrier)
                 nodes += (d, c)
                 edges.append((c, d))
                 if barrier is not None:
@@ -56,7 +57,7 @@ class DiffTransformer(Transform):
                     edges.append((barrier, c))
             elif a is Action.CREATE_THEN_DELETE:
                 key = uuid.uuid4().hex[:8]
-                c = ApplyInstanceNode(ch, rc, barrier, deposed_key=key)
+                c = instances[ch.addr.key] = ApplyInstanceNode(ch, rc, barrier, deposed_key=key)
                 d = DestroyInstanceNode(ch, rc, deposed_key=key)
                 nodes += (c, d)
                 edges.append((d, c))
