@@ -307,9 +307,11 @@ class Journal:
         if obj.plain_attributes is not attrs:
             self._append(rec)
             return
-        o["attributes"] = None  # (known floatless: the rest of the record is checked alone)
-        floatless = _floatless(rec)
-        o["attributes"] = attrs
+        # the attributes are known floatless and the record's own fields are texts: only the
+        # object's other JSON data is looked at
+        floatless = (type(provider) is str and type(obj.schema_version) is int
+                     and type(obj.identity_schema_version) is int and _floatless(obj.sensitive_attributes)
+                     and _floatless(obj.identity) and _floatless(obj.attributes_flat))
         self._append(rec, floatless)
 
     def record_output(self, name: str, out: OutputState | None) -> None:
