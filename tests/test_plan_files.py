@@ -131,7 +131,7 @@ def test_plan_file_is_private_and_data_only(tmp_path: Path) -> None:
         names = zf.namelist()
         meta = json.loads(zf.read("tfconsole-plan.json"))
     assert names[0] == "tfconsole-plan.json" and "tfconfig/main.tf" in names
-    assert meta["format"] == "tfconsole-plan" and meta["format_version"] == 2
+    assert meta["format"] == "tfconsole-plan" and meta["format_version"] == 3
     assert meta["prior_state_meta"] == {"lineage": "", "serial": 0}
 
 
@@ -178,26 +178,69 @@ def _valid_entries(d: Path) -> dict[str, bytes]:
         return {n: zf.read(n) for n in zf.namelist()}
 
 
-def test_a_version_1_plan_file_with_every_change_field_written_still_reads(tmp_path: Path) -> None:
-    """Version 1 wrote every field of a change; version 2 leaves out those at their default.
-    A version 1 file reads as the same plan."""
-    from tfconsole.plans.planfile import parse_plan
+def test_version_1_and_2_plan_files_still_read(tmp_path: Path) -> None:
+    """Version 1 wrote every field of each change; version 2 left out those at their default;
+    version 3 writes runs of changes of one resource. Files of the older versions read as the
+    same plan."""
+    from tfconsole.plans.codec import encode_change
 
     d = write(tmp_path, CONFIG)
     valid = _valid_entries(d)
     meta = json.loads(valid["tfconsole-plan.json"])
-    assert meta["changes"]
+    new = parse_plan(_zip(valid))
+    assert new.changes
     v1_defaults = {"before": None, "prev_run_addr": None, "deposed": None, "replace_paths": [], "reason": None,
                    "private": None, "create_before_destroy": False, "sensitive_paths": [], "each_value": None,
                    "importing": None, "before_identity": None, "after_identity": None, "blocks": {},
                    "identity_version": 0, "generated_config": "", "import_private": None, "write_only": []}
-    v1 = dict(meta, format_version=1, changes=[dict(v1_defaults, **c) for c in meta["changes"]])
-    old = parse_plan(_zip(dict(valid, **{"tfconsole-plan.json": json.dumps(v1).encode()})))
-    new = parse_plan(_zip(valid))
-    assert len(old.changes) == len(new.changes)
-    for a, b in zip(old.changes, new.changes):
+    v2 = dict(meta, format_version=2, changes=[encode_change(c) for c in new.changes],
+              drift=[encode_change(c) for c in new.drift])
+    v1 = dict(v2, format_version=1, changes=[dict(v1_defaults, **c) for c in v2["changes"]])
+    for doc in (v1, v2):
+        old = parse_plan(_zip(dict(valid, **{"tfconsole-plan.json": json.dumps(doc).encode()})))
+        assert len(old.changes) == len(new.changes)
+        for a, b in zip(old.changes, new.changes):
+            for name in a.__dataclass_fields__:
+                assert getattr(a, name) == getattr(b, name), name
+
+
+def test_runs_of_changes_keep_every_change_and_its_order() -> None:
+    """Format 3's runs: changes of several resources, interleaved, with number, string and no
+    keys, for_each values, and fields beyond the plain ones, read back equal and in order."""
+    from tfconsole.addrs import parse_instance
+    from tfconsole.plans import Action, ResourceInstanceChange
+    from tfconsole.plans.codec import decode_change_runs, encode_change_runs
+
+    tf = 'provider["terraform.io/builtin/terraform"]'
+    st = ObjectType.of({"id": STRING, "input": DYNAMIC})
+
+    def ch(addr: str, action: Action = Action.CREATE, **kw: object) -> ResourceInstanceChange:
+        return ResourceInstanceChange(addr=parse_instance(addr), action=action, provider=tf, before=kw.pop("before", None),
+                                      after={"id": Unknown(STRING), "input": "x"}, schema_type=st, **kw)
+
+    changes = [ch("terraform_data.a[0]"), ch("terraform_data.a[1]"), ch('module.m["k"].terraform_data.a[0]'),
+               ch("terraform_data.a[2]", reason="replace_because_tainted", action=Action.DELETE_THEN_CREATE,
+                  before={"id": "old", "input": "y"}),
+               ch('terraform_data.e["x"]', each_value={"v": 1}), ch('terraform_data.e["y"]', each_value="s"),
+               ch("terraform_data.one"), ch("terraform_data.one", deposed="abcd1234", action=Action.DELETE),
+               ResourceInstanceChange(addr=parse_instance("terraform_data.b[0]"), action=Action.NOOP, provider=tf,
+                                      before={"id": "i"}, after={"id": "i"}, schema_type=None)]
+    runs = json.loads(json.dumps(encode_change_runs(changes)))
+    assert [r["resource"] for r in runs] == ["terraform_data.a", 'module.m["k"].terraform_data.a',
+                                             "terraform_data.a", "terraform_data.e", "terraform_data.one",
+                                             "terraform_data.b"]
+    back = decode_change_runs(runs, "changes")
+    assert len(back) == len(changes)
+    for a, b in zip(changes, back):
         for name in a.__dataclass_fields__:
-            assert getattr(a, name) == getattr(b, name), name
+            assert getattr(a, name) == getattr(b, name), (str(a.addr), name)
+    for bad, says in (([{"resource": "terraform_data.a", "provider": tf, "changes": [{"key": True, "action": "create"}]}],
+                       "changes[0].changes[0].key"),
+                      ([{"resource": "terraform_data.a", "provider": tf, "changes": [{"action": "nope"}]}], "action"),
+                      ([{"resource": 5, "provider": tf, "changes": []}], "changes[0]"),
+                      ([{"resource": "terraform_data.a", "provider": tf, "changes": [{"after": {"o": 1}}]}], "after")):
+        with pytest.raises(CodecError, match=r"changes\[0\]"):
+            decode_change_runs(bad, "changes")
 
 
 def _hostile_files(d: Path, marker: Path) -> dict[str, bytes]:

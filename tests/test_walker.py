@@ -284,3 +284,55 @@ def test_the_walks_remembered_computes_only_answers_as_computes_only_does() -> N
     for v in cases + cases:  # the second round answers from what the first remembered
         assert memo(v) == computes_only(v, ctx), v.addr
     assert [memo(v) for v in cases] == [True, True, True, False, False, False, False]
+
+
+class EventLog(Hook):
+    """The per-vertex events a console sees, in order."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple] = []
+
+    def vertex_waiting(self, name: str, waiting_on: list[str]) -> None:
+        self.events.append(("waiting", name, tuple(sorted(waiting_on))))
+
+    def vertex_queued(self, name: str) -> None:
+        self.events.append(("queued", name))
+
+    def vertex_started(self, name: str) -> None:
+        self.events.append(("started", name))
+
+    def vertex_finished(self, name: str, elapsed: float) -> None:
+        self.events.append(("finished", name))
+
+
+def test_every_vertex_reports_what_it_waits_on_and_its_queued_started_finished_events() -> None:
+    """The walker reads a graph's edges in bulk: each vertex with dependencies still names
+    exactly them, and each vertex (a sub-walk's too) is queued, started and finished once, in
+    that order, after everything it waits on finished. An expand answering None (the vertex
+    never expands) completes the vertex like an empty expansion."""
+    g = Graph()
+    a, b, c, d = (g.add(V(n)) for n in "abcd")
+    g.connect(c, a)
+    g.connect(c, b)
+    g.connect(d, c)
+    hook = EventLog()
+
+    def expand(v: V) -> Any:
+        if v is not b:
+            return None
+        sub = Graph()
+        x, y = sub.add(V("b.x")), sub.add(V("b.y"))
+        sub.connect(y, x)
+        return sub, Diagnostics()
+
+    res = Walker(lambda v: Diagnostics(), expand, parallelism=2, hook=hook).walk(g)
+    assert res.ok
+    waiting = {e[1]: e[2] for e in hook.events if e[0] == "waiting"}
+    assert waiting == {"c": ("a", "b"), "d": ("c",), "b.y": ("b.x",)}
+    for name in ("a", "b", "c", "d", "b.x", "b.y"):
+        seen = [e[0] for e in hook.events if e[0] != "waiting" and e[1] == name]
+        assert seen == ["queued", "started", "finished"], name
+    finished = [e[1] for e in hook.events if e[0] == "finished"]
+    # b's dependents wait for its sub-walk; each vertex after what it waits on
+    assert finished.index("c") > max(finished.index("a"), finished.index("b.y"))
+    assert finished.index("d") > finished.index("c") and finished.index("b.y") > finished.index("b.x")

@@ -178,7 +178,18 @@ class CLI:
         """Read a plan file and load its configuration snapshot into ctx; None after reporting."""
         from tfconsole.plans.planfile import load_plan, load_plan_config
 
-        plan, d = load_plan(path)
+        collecting = self.program and gc.isenabled()
+        if collecting:
+            # the plan lives until the process exits and is acyclic data: frozen as it is read,
+            # the collector never scans it (three scans of a 20,000-change plan's young objects
+            # were 48 ms and found 500 to free); the program only, as walk_started does
+            gc.disable()
+        try:
+            plan, d = load_plan(path)
+        finally:
+            if collecting:
+                gc.freeze()
+                gc.enable()
         if plan is None:
             self.diags(d)
             return None

@@ -25,6 +25,17 @@ class Graph:
             self._index[key] = self.g.add_node(v)
         return v
 
+    def add_many(self, vs: Iterable[Any]) -> None:
+        """add() for many vertices in one rustworkx call."""
+        index = self._index
+        fresh = []
+        for v in vs:
+            if id(v) not in index:
+                index[id(v)] = -1  # (a placeholder: the same vertex twice in vs is added once)
+                fresh.append(v)
+        for v, i in zip(fresh, self.g.add_nodes_from(fresh)):
+            index[id(v)] = i
+
     def remove(self, v: Any) -> None:
         idx = self._index.pop(id(v), None)
         if idx is not None:
@@ -68,6 +79,12 @@ class Graph:
         if new:
             self.g.add_edges_from_no_data(list(new))
 
+    def connect_new(self, pairs: Iterable[tuple[Any, Any]]) -> None:
+        """connect() for (dependent, dependency) pairs its caller knows are distinct, not in the
+        graph and not repeated (each touches a vertex just added), without looking for them."""
+        idx = self._index
+        self.g.add_edges_from_no_data([(idx[id(b)], idx[id(a)]) for a, b in pairs])
+
     def disconnect(self, dependent: Any, dependency: Any) -> None:
         a, b = self.idx(dependency), self.idx(dependent)
         if self.g.has_edge(a, b):
@@ -93,6 +110,8 @@ class Graph:
     # ---- whole-graph operations
     def cycles(self) -> list[list[Any]]:
         """Every strongly connected component with more than one vertex (or a self loop)."""
+        if rx.is_directed_acyclic_graph(self.g):
+            return []  # the usual answer, without a Python list per vertex for the components
         out = []
         for comp in rx.strongly_connected_components(self.g):
             if len(comp) > 1:
@@ -108,17 +127,20 @@ class Graph:
         built in topological order; an edge p -> v is redundant exactly when p is an ancestor of
         another dependency of v. Memory is one bit per (vertex, vertex) pair at most, about
         12 MB at 10,000 vertices, where rustworkx's reduction held hundreds of MB."""
-        if self.g.num_nodes() == 0 or self.cycles():
-            return
         g = self.g
-        order = rx.topological_sort(g)
+        try:
+            # generation by generation: the vertices many others depend on (providers, the
+            # first resources) get the low positions, so the bitsets stay small ints
+            order = [n for gen in rx.topological_generations(g) for n in gen]
+        except rx.DAGHasCycle:  # the cycle check reports it; nothing is reduced
+            return
         pos = {n: i for i, n in enumerate(order)}
         ancestors: dict[int, int] = {}
         redundant: list[tuple[int, int]] = []
         for n in order:
             preds = g.predecessor_indices(n)
-            if not preds:
-                ancestors[n] = 0
+            if len(preds) < 2:  # no edge of a single dependency can be redundant
+                ancestors[n] = ancestors[preds[0]] | 1 << pos[preds[0]] if preds else 0
                 continue
             implied = 0  # everything reachable from some dependency of n
             for p in preds:

@@ -43,10 +43,11 @@ from . import Plan, StateMeta
 from .codec import (
     CodecError,
     decode_change,
+    decode_change_runs,
     decode_output_change,
     decode_resource,
     decode_value,
-    encode_change,
+    encode_change_runs,
     encode_output_change,
     encode_value,
     field,
@@ -60,10 +61,11 @@ except ImportError:  # pragma: no cover - orjson is a dependency; without it onl
 
 FORMAT = "tfconsole-plan"
 # 2: a change leaves out the fields holding their default (plans.codec.encode_change); a
-# version 1 file, with every field, reads the same. An older tfconsole refuses version 2 by
-# its number instead of calling the file damaged.
-FORMAT_VERSION = 2
-READ_VERSIONS = (1, 2)
+# version 1 file, with every field, reads the same. 3: changes and drift are runs of changes
+# of one resource (plans.codec.encode_change_runs). An older tfconsole refuses a newer version
+# by its number instead of calling the file damaged.
+FORMAT_VERSION = 3
+READ_VERSIONS = (1, 2, 3)
 META = "tfconsole-plan.json"
 VARIABLES = "variables.json"
 PRIOR_STATE = "tfstate"
@@ -191,8 +193,8 @@ def _metadata(plan: Plan) -> dict:
         "replace": list(plan.replace),
         "prior_state_meta": None if meta is None else {"lineage": meta.lineage, "serial": meta.serial},
         "config": {"root": plan.config_root},
-        "changes": [encode_change(c) for c in plan.changes],
-        "drift": [encode_change(c) for c in plan.drift],
+        "changes": encode_change_runs(plan.changes),
+        "drift": encode_change_runs(plan.drift),
         "output_changes": [encode_output_change(o) for o in plan.output_changes],
         "expansions": [{"resource": str(ra), "mode": mode, "keys": list(keys)}
                        for ra, (mode, keys) in plan.expansions.items()],
@@ -404,8 +406,12 @@ def _build_plan(docs: dict[str, bytes], config: dict[str, str]) -> Plan:
         timestamp=field(meta, "timestamp", str, w), targets=strings(meta, "targets", w),
         excludes=strings(meta, "excludes", w), replace=strings(meta, "replace", w),
     )
-    plan.changes = [decode_change(c, f"{w} changes[{i}]") for i, c in enumerate(field(meta, "changes", list, w))]
-    plan.drift = [decode_change(c, f"{w} drift[{i}]") for i, c in enumerate(field(meta, "drift", list, w))]
+    if version >= 3:
+        plan.changes = decode_change_runs(field(meta, "changes", list, w), f"{w} changes")
+        plan.drift = decode_change_runs(field(meta, "drift", list, w), f"{w} drift")
+    else:
+        plan.changes = [decode_change(c, f"{w} changes[{i}]") for i, c in enumerate(field(meta, "changes", list, w))]
+        plan.drift = [decode_change(c, f"{w} drift[{i}]") for i, c in enumerate(field(meta, "drift", list, w))]
     plan.output_changes = [decode_output_change(o, f"{w} output_changes[{i}]")
                            for i, o in enumerate(field(meta, "output_changes", list, w))]
     plan.expansions = _expansions(field(meta, "expansions", list, w))

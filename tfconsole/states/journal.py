@@ -57,12 +57,12 @@ def _json_default(v: Any) -> Any:
 _encode_record = json.JSONEncoder(separators=(",", ":"), default=_json_default).encode
 
 
-def _record_bytes(rec: dict) -> bytes:
+def _record_bytes(rec: dict, floatless: bool | None = None) -> bytes:
     """One journal line. orjson (C, several times faster: records are written under the state's
     lock) for records without floats, which it would write differently (NaN as null); the
     standard encoder for the rest and for what orjson refuses (Decimals, integers beyond 64
-    bits, lone surrogates). Both read back to the same record."""
-    if _orjson is not None and _floatless(rec):
+    bits, lone surrogates). Both read back to the same record. `floatless`: already known."""
+    if _orjson is not None and (_floatless(rec) if floatless is None else floatless):
         try:
             return _orjson.dumps(rec, option=_orjson.OPT_APPEND_NEWLINE)
         except TypeError:
@@ -282,8 +282,8 @@ class Journal:
     def closed(self) -> bool:
         return self._fd is None
 
-    def _append(self, rec: dict) -> None:
-        data = _record_bytes(rec)
+    def _append(self, rec: dict, floatless: bool | None = None) -> None:
+        data = _record_bytes(rec, floatless)
         with self._lock:
             if self._fd is None:
                 raise ValueError("state journal is closed")
@@ -298,8 +298,21 @@ class Journal:
         rec: dict[str, Any] = {"k": "r", "a": str(addr), "p": provider, "e": each or ""}
         if deposed_key:
             rec["d"] = deposed_key
-        rec["o"] = None if obj is None else _obj_plain(obj)
-        self._append(rec)
+        if obj is None:
+            rec["o"] = None
+            self._append(rec)
+            return
+        o = rec["o"] = _obj_plain(obj)
+        attrs = o["attributes"]
+        if obj.plain_attributes is not attrs:
+            self._append(rec)
+            return
+        # the attributes are known floatless and the record's own fields are texts: only the
+        # object's other JSON data is looked at
+        floatless = (type(provider) is str and type(obj.schema_version) is int
+                     and type(obj.identity_schema_version) is int and _floatless(obj.sensitive_attributes)
+                     and _floatless(obj.identity) and _floatless(obj.attributes_flat))
+        self._append(rec, floatless)
 
     def record_output(self, name: str, out: OutputState | None) -> None:
         if out is None:

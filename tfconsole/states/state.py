@@ -35,12 +35,16 @@ class ObjectState:
     identity_schema_version: int = 0
     # legacy flatmap attributes of very old (0.11-era upgraded) v4 files, kept verbatim
     attributes_flat: dict[str, str] | None = None
+    # not state content: the attributes dict last found to be written by orjson exactly as
+    # Terraform writes it (statefile._plain), so the state writer need not look again while
+    # `attributes` is that same dict (JSON data is never changed in place)
+    plain_attributes: Any = field(default=None, compare=False, repr=False)
 
     def copy(self) -> "ObjectState":
         """A copy whose fields can be reassigned freely; the JSON data inside is shared."""
         return ObjectState(self.attributes, self.status, self.schema_version, list(self.sensitive_attributes),
                            self.private, list(self.dependencies), self.create_before_destroy, self.identity,
-                           self.identity_schema_version, self.attributes_flat)
+                           self.identity_schema_version, self.attributes_flat, self.plain_attributes)
 
 
 @dataclass

@@ -34,6 +34,7 @@ import os
 from decimal import Decimal
 from json.encoder import encode_basestring  # type: ignore[attr-defined]  # C-accelerated
 from typing import Any, Callable
+from tfconsole.memo import remember
 
 try:  # C encoder for the bulk of a state (attribute values); _data is the reference and the fallback
     import orjson as _orjson
@@ -209,13 +210,13 @@ def _plain(v: Any) -> bool:
     keys and lone surrogates make orjson raise, which sends the value to _data as well."""
     t = type(v)
     if t is dict:
-        keys = list(v)
-        if not (len(keys) == 2 and keys[0] == "value" and "type" in v):
-            try:
-                if keys != sorted(keys):
-                    return False
-            except TypeError:
-                return False
+        keys = tuple(v)
+        # the answer for a dict's keys, remembered: a state's objects of one type share them
+        ordered = _KEYS_IN_ORDER.get(keys)
+        if ordered is None:
+            ordered = remember(_KEYS_IN_ORDER, keys, _keys_in_order(keys, v))
+        if not ordered:
+            return False
         for x in v.values():
             if type(x) not in _SCALARS and not _plain(x):
                 return False
@@ -226,6 +227,19 @@ def _plain(v: Any) -> bool:
                 return False
         return True
     return t in _SCALARS
+
+
+_KEYS_IN_ORDER: dict[tuple, bool] = {}
+
+
+def _keys_in_order(keys: tuple, v: dict) -> bool:
+    """Are a dict's keys in _data's order: sorted, or the {"value", "type"} wrapper?"""
+    if len(keys) == 2 and keys[0] == "value" and "type" in v:
+        return True
+    try:
+        return list(keys) == sorted(keys)
+    except TypeError:
+        return False
 
 
 def _data_fast(v: Any, ind: str, out: list[str]) -> None:
@@ -486,7 +500,7 @@ def _object_tree(key: Any, dk: str, o: ObjectState) -> dict[str, Any]:
     else:
         if attrs is None:
             d["attributes"] = {}
-        elif type(attrs) is dict and _plain(attrs):
+        elif o.plain_attributes is attrs or (type(attrs) is dict and _plain(attrs)):
             d["attributes"] = attrs
         else:
             d["attributes"] = _leaf(attrs)

@@ -13,6 +13,7 @@ from typing import Any, Callable, Iterator
 
 from tfconsole.addrs import AbsResource, AbsResourceInstance
 
+from .statefile import _plain
 from .state import InstanceState, ObjectState, OutputState, ResourceState, State, new_deposed_key
 
 
@@ -126,6 +127,8 @@ class SyncState:
     # ---- mutations (journaled)
     def set_current(self, addr: AbsResourceInstance, obj: ObjectState | None, provider: str,
                     each: str | None = None) -> None:
+        if self._journal is not None:  # (an apply's objects: each is journaled, then written)
+            _check_plain(obj)
         with self._lock:
             self._state.set_current(addr, obj, provider, each)
             if self._journal is not None:
@@ -136,6 +139,8 @@ class SyncState:
 
     def set_deposed(self, addr: AbsResourceInstance, key: str, obj: ObjectState | None,
                     provider: str) -> None:
+        if self._journal is not None:  # (an apply's objects: each is journaled, then written)
+            _check_plain(obj)
         with self._lock:
             self._state.set_deposed(addr, key, obj, provider)
             if self._journal is not None:
@@ -190,3 +195,13 @@ class SyncState:
                 if inst.current is not None:
                     self.set_current(iaddr, None, rs.provider)
             self._state.remove_resource(addr)
+
+
+def _check_plain(obj: ObjectState | None) -> None:
+    """Whether orjson writes an object's attributes as Terraform does, found out as it is stored
+    (outside the state's lock): the journal record and the final state write then skip that
+    walk over the attributes."""
+    if obj is not None:
+        attrs = obj.attributes
+        if obj.plain_attributes is not attrs and type(attrs) is dict and _plain(attrs):
+            obj.plain_attributes = attrs

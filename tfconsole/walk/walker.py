@@ -28,7 +28,7 @@ from typing import Any, Callable
 from tfconsole.diags import Diagnostics
 
 from ..graph.dag import Graph
-from .hooks import Hook
+from .hooks import Hook, _noop
 
 
 @dataclass
@@ -54,10 +54,11 @@ class WalkResult:
 
 class Walker:
     def __init__(self, execute: Callable[[Any], Diagnostics],
-                 expand: Callable[[Any], tuple[Graph | None, Diagnostics]] | None = None,
+                 expand: Callable[[Any], tuple[Graph | None, Diagnostics] | None] | None = None,
                  parallelism: int = 10, hook: Hook | None = None,
                  cpu_only: Callable[[Any], bool] | None = None) -> None:
         self.execute = execute
+        # expand(v): v's subgraph and diagnostics, or None for a vertex that never expands
         self.expand = expand
         self.parallelism = max(1, parallelism)
         self.hook = hook or Hook()
@@ -102,6 +103,7 @@ class Walker:
         local: deque[Any] = deque()  # cpu_only vertices, run by this (the coordinating) thread
         done_q: queue.SimpleQueue = queue.SimpleQueue()
         cpu_only = self.cpu_only
+        execute, expand, monotonic, timings = self.execute, self.expand, time.monotonic, result.timings
         slots = threading.BoundedSemaphore(self.parallelism)
         threads: list[threading.Thread] = []
 
@@ -118,20 +120,30 @@ class Walker:
         outstanding = 0  # vertices not yet completed (including expanded parents)
 
         def add_graph(g: Graph, parent: Any | None) -> list[Any]:
+            """Take g's vertices into the walk; the ready ones are returned. The edges are read
+            in one rustworkx call (two calls per vertex were a tenth of a large apply's walk)."""
             nonlocal outstanding
-            verts = g.vertices()
-            for v in verts:
+            rg = g.g
+            node_of = {i: rg[i] for i in rg.node_indices()}
+            counts = dict.fromkeys(node_of, 0)
+            after: dict[int, list[Any]] = {i: [] for i in node_of}
+            for a, b in rg.edge_list():  # dependency -> dependent
+                counts[b] += 1
+                after[a].append(node_of[b])
+            for i, v in node_of.items():
                 vid = id(v)
-                deps = g.dependencies(v)
-                remaining[vid] = len(deps)
-                dependents[vid] = g.dependents(v)
-                if parent is not None:
-                    parent_of[vid] = parent
+                remaining[vid] = counts[i]
+                dependents[vid] = after[i]
                 waiting[vid] = v
-                outstanding += 1
-                if deps:
-                    on_waiting(v.name, [d.name for d in deps])
-            return [v for v in verts if remaining[id(v)] == 0]
+            outstanding += len(node_of)
+            if parent is not None:
+                for v in node_of.values():
+                    parent_of[id(v)] = parent
+            if on_waiting is not _noop:
+                for i, v in node_of.items():
+                    if counts[i]:
+                        on_waiting(v.name, [node_of[d].name for d in rg.predecessor_indices(i)])
+            return [v for i, v in node_of.items() if counts[i] == 0]
 
         def schedule(v: Any) -> None:
             nonlocal in_flight, pool_in_flight
@@ -186,19 +198,21 @@ class Walker:
                         p_ok = not failed_children.get(pid, False)
                         stack.append((parent, p_ok, None))
 
-        def run(v: Any, slot: bool = True) -> VertexResult:
+        def run(v: Any, slot: bool = True) -> tuple[Diagnostics, Graph | None, float]:
             """Execute (and expand) v on the calling thread, holding one of the slots (slot=False:
-            the caller knows one is free for as long as v runs)."""
+            the caller knows one is free for as long as v runs): (diagnostics, subgraph, elapsed)."""
             if slot:
                 slots.acquire()  # at most -parallelism executions at once, pool and coordinator
-            start = time.monotonic()
+            start = monotonic()
             on_started(v.name)
             sub = None
             try:
-                diags = self.execute(v)
-                if not diags.has_errors and self.expand is not None:
-                    sub, d2 = self.expand(v)
-                    diags.append(d2)
+                diags = execute(v)
+                if expand is not None and not diags.has_errors:
+                    got = expand(v)
+                    if got is not None:  # (None: v never expands)
+                        sub, d2 = got
+                        diags.append(d2)
             except Exception as exc:  # noqa: BLE001 - a bug in a vertex must not kill the walk
                 import traceback
 
@@ -207,9 +221,9 @@ class Walker:
             finally:
                 if slot:
                     slots.release()
-            elapsed = time.monotonic() - start
-            result.timings[v.name] = (start - t0, start - t0 + elapsed)
-            return VertexResult(v, diags, sub, elapsed)
+            end = monotonic()
+            timings[v.name] = (start - t0, end - t0)
+            return diags, sub, end - start
 
         def worker() -> None:
             while True:
@@ -221,7 +235,7 @@ class Walker:
                     continue
                 done_q.put(("done", v, run(v)))
 
-        def complete(kind: str, v: Any, res: VertexResult | None) -> None:
+        def complete(kind: str, v: Any, res: tuple[Diagnostics, Graph | None, float] | None) -> None:
             """The coordinator's side of a vertex that ran (or was skipped at its turn)."""
             nonlocal in_flight
             in_flight -= 1
@@ -229,18 +243,18 @@ class Walker:
                 finish(v, ok=False, skipped_because="cancelled")
                 return
             assert res is not None
-            if res.diags:
-                result.diags.append(res.diags)
-                for d in res.diags:
+            diags, sub, elapsed = res
+            if diags:
+                result.diags.append(diags)
+                for d in diags:
                     self.hook.diagnostic(d)
-            if res.diags.has_errors:
-                result.failed.append(v)
-                msg = "; ".join(d.summary for d in res.diags.errors())
-                on_failed(v.name, res.elapsed, msg)
-                finish(v, ok=False)
-                return
-            on_finished(v.name, res.elapsed)
-            sub = res.subgraph
+                if diags.has_errors:
+                    result.failed.append(v)
+                    msg = "; ".join(d.summary for d in diags.errors())
+                    on_failed(v.name, elapsed, msg)
+                    finish(v, ok=False)
+                    return
+            on_finished(v.name, elapsed)
             if sub is not None and len(sub) > 0:
                 open_children[id(v)] = len(sub)
                 edges = [(a.name, b.name) for a, b in sub.edges()]

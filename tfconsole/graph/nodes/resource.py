@@ -439,8 +439,8 @@ def _applied_valid(provider: Any, schema: Schema, action: Action, planned: Any, 
                         "destroying should always produce a null value, so this is always a bug in the provider "
                         "and should be reported in the provider's own repository.", address=addr_s)
         return diags
-    for path in _unknown_paths(new):
-
+    # (the common answer, all known, in one cheap pass: the paths are only needed for errors)
+    for path in () if is_wholly_known(new) else _unknown_paths(new):
         diags.error("Provider returned invalid result object after apply",
                     f"After the apply operation, the provider still indicated an unknown value for "
                     f"{addr_s}{format_path(path)}. All values must be known after apply, so this is always a bug "

@@ -28,6 +28,8 @@ class BuildContext:
     destroy: bool = False
     providers: dict[str, ProviderNode] = field(default_factory=dict)
     resource_nodes: dict[tuple[ModulePath, Resource], Any] = field(default_factory=dict)
+    # the apply graph's instance vertices by (module instance, resource), then key (DiffTransformer)
+    instances: dict[tuple[ModuleInstance, Resource], dict[Any, Any]] = field(default_factory=dict)
 
 
 class Transform:

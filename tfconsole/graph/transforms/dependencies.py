@@ -10,9 +10,14 @@ class AttachDependenciesTransformer(Transform):
     resources count too: Terraform 1.15 lists them (tests/test_plugin_differential.py)."""
 
     def transform(self, g: Graph, b: BuildContext) -> None:
-        found = _resource_ancestors(g)
-        for v in g.vertices():
-            if isinstance(v, (ResourceNode, ApplyResourceNode)):
+        resources = [v for v in g.g.nodes() if isinstance(v, (ResourceNode, ApplyResourceNode))]
+        if len(resources) <= _FEW:
+            # a few resources of many instances (the flat apply graph): each resource's ancestors
+            # searched by rustworkx, instead of a set per vertex
+            _few_resource_dependencies(g, resources)
+        else:
+            found = _resource_ancestors(g)
+            for v in resources:
                 if found is None:  # a cycle: the cycle check reports it; walk ancestors one by one
                     deps = {n for n in map(_resource_name, g.ancestors(v)) if n is not None}
                 else:
@@ -20,11 +25,36 @@ class AttachDependenciesTransformer(Transform):
                 deps.discard(v.name)
                 v.dependencies = sorted(deps)
         # create_before_destroy is inherited by everything a create_before_destroy resource depends on
-        for v in g.vertices():
+        for v in resources:
             if isinstance(v, ResourceNode) and v.rc.lifecycle.create_before_destroy:
                 for a in g.ancestors(v):
                     if isinstance(a, ResourceNode):
                         a.force_cbd = True
+
+
+_FEW = 8  # resources for which an ancestor search each costs less than the pass over every vertex
+
+
+def _few_resource_dependencies(g: Graph, resources: list) -> None:
+    """Each resource's `dependencies`: the resources any of its ancestors stands for, its vertices
+    grouped by the resource they stand for and each group tested against the ancestors once."""
+    import rustworkx as rx
+
+    groups: dict[str, list[int]] = {}
+    names: dict[tuple, str] = {}
+    for i, v in zip(g.g.node_indices(), g.g.nodes()):
+        if isinstance(v, ApplyInstanceNode):
+            key = (v.addr.module, v.addr.resource)
+            name = names.get(key)
+            if name is None:
+                name = names[key] = str(v.addr.config())
+        else:
+            name = _resource_name(v)
+        if name is not None:
+            groups.setdefault(name, []).append(i)
+    for v in resources:
+        anc = rx.ancestors(g.g, g.idx(v))
+        v.dependencies = sorted(n for n, idxs in groups.items() if n != v.name and not anc.isdisjoint(idxs))
 
 
 def _resource_name(v: object) -> str | None:

@@ -12,7 +12,10 @@ class DestroyEdgeTransformer(Transform):
         destroys: dict[str, list[DestroyInstanceNode]] = {}
         deps_of: dict[int, set[str]] = {}
         creates: list[ApplyInstanceNode] = []
-        for v in g.vertices():
+        vertices = g.vertices()
+        if not any(isinstance(v, DestroyInstanceNode) for v in vertices):
+            return  # (nothing is destroyed: no edge to add)
+        for v in vertices:
             if isinstance(v, DestroyInstanceNode):
                 destroys.setdefault(str(v.addr.config()), []).append(v)
                 inst = b.state.instance(v.addr)

@@ -1,7 +1,7 @@
 """InstanceReferenceTransformer: apply-graph edges between instances."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 from tfconsole.addrs import AbsResourceInstance, Module as ModulePath, ModuleInstance, Resource
 from tfconsole.lang import ast as A
 from tfconsole.lang.eval import Scope, evaluate
@@ -18,16 +18,18 @@ class InstanceReferenceTransformer(Transform):
     (terraform_data.a[count.index] in a counted resource), else the resource's barrier vertex."""
 
     def transform(self, g: Graph, b: BuildContext) -> None:
-        inst_nodes: dict[AbsResourceInstance, Any] = {}
-        for v in g.vertices():
-            if isinstance(v, ApplyInstanceNode):
-                inst_nodes[v.addr] = v
+        instances = b.instances or _instances_by_resource(g)  # (as the diff transform made them)
         index: dict[tuple, list[Any]] = {}
         for v in g.vertices():
             if isinstance(v, Referenceable) and not isinstance(v, ResourceNode):
                 for k in v.referenceable_keys():
                     index.setdefault(k, []).append(v)
-        expansions = _plan_expansions(b.plan)
+        planned: list[dict] = []
+
+        def expansions() -> dict:  # the plan's expansions, worked out when an index needs evaluating
+            if not planned:
+                planned.append(_plan_expansions(b.plan))
+            return planned[0]
         inside_all = [t for t in g.vertices() if not isinstance(t, (ProviderNode, RootNode))]
         # what an instance refers to only differs between instances of one resource in one module
         # instance where a reference's index uses count/each: the configuration is scanned once
@@ -40,9 +42,13 @@ class InstanceReferenceTransformer(Transform):
             scan = scanned.get((id(v.rc), v.addr.module))
             if scan is None:
                 scan = scanned[(id(v.rc), v.addr.module)] = _scan_config(v)
-            specific, whole = scan.for_instance(v, expansions)
+            specific, named, whole = scan.for_instance(v, expansions)
             for addr in specific:
-                n = inst_nodes.get(addr)
+                n = instances.get((addr.module, addr.resource), _NONE).get(addr.key)
+                if n is not None and n is not v:
+                    pairs.append((v, n))
+            for res, key in named:  # (instances of a resource in v's module instance)
+                n = scan.instances_of(res, instances).get(key)
                 if n is not None and n is not v:
                     pairs.append((v, n))
             for key in whole:
@@ -59,6 +65,27 @@ class InstanceReferenceTransformer(Transform):
         g.connect_many(pairs)
 
 
+_NONE: dict = {}
+
+
+def _instances_by_resource(g: Graph) -> dict[tuple, dict[Any, Any]]:
+    """The apply graph's instance vertices, by (module instance, resource) then by key: found
+    without an address made and hashed per reference. The instances of one resource share
+    their module and resource objects, so identity groups them (an equal but distinct object
+    only misses the memo)."""
+    out: dict[tuple, dict[Any, Any]] = {}
+    memo: dict[tuple[int, int], tuple] = {}
+    for v in g.g.nodes():
+        if isinstance(v, ApplyInstanceNode):
+            a = v.addr
+            hit = memo.get((id(a.module), id(a.resource)))
+            if hit is None or hit[0] is not a.module or hit[1] is not a.resource:
+                hit = memo[(id(a.module), id(a.resource))] = (a.module, a.resource,
+                                                              out.setdefault((a.module, a.resource), {}))
+            hit[2][a.key] = v
+    return out
+
+
 class _Scan:
     """What a resource's configuration in one module instance refers to: instances named by a
     constant index (specific), whole objects (whole), and the references whose index uses
@@ -68,26 +95,49 @@ class _Scan:
     def __init__(self, v: ApplyInstanceNode, specific: set, whole: set, keyed: list) -> None:
         self.mod, self.mi = v.rc.module, v.addr.module
         self.specific, self.whole, self.keyed = specific, whole, keyed
+        self.expansion: tuple | None = None  # (mode, each values) of the scan's resource
+        self._instances: dict[int, dict] = {}  # id(resource in keyed) -> its instances here
 
-    def for_instance(self, v: ApplyInstanceNode, expansions: dict) -> tuple[set, set]:
+    def instances_of(self, res: Resource, instances: dict) -> dict:
+        """The instance vertices of `res` (one of keyed's) in this module instance, by key."""
+        got = self._instances.get(id(res))
+        if got is None:
+            got = self._instances[id(res)] = instances.get((self.mi, res), _NONE)
+        return got
+
+    def for_instance(self, v: ApplyInstanceNode, expansions: Callable[[], dict]) -> tuple[set, list, set]:
+        """The instances v names (as addresses, and as (resource, key) in v's module instance)
+        and the objects it refers to as a whole."""
         if not self.keyed:
-            return self.specific, self.whole
-        mode, each_value = expansions.get(v.addr.abs_resource(), ("", {}))
-        scope = Scope(None, count_index=v.addr.key if mode == "list" else None,
-                      each=(v.addr.key, each_value.get(v.addr.key)) if mode == "map" else None)
-        specific, whole = set(self.specific), self.whole
+            return self.specific, [], self.whole
+        key = v.addr.key
+        # (the plan's expansion of v's resource has the mode its keys show)
+        mode = "" if key is None else ("list" if isinstance(key, int) else "map")
+        scope = None
+        specific, whole = self.specific, self.whole
+        named: list[tuple[Resource, Any]] = []
         for e, res, bound in self.keyed:
-            val, d = evaluate(e.key, scope)
-            val, _ = unmark(val)
-            if not d.has_errors and isinstance(val, (int, str)) and not isinstance(val, bool):
-                specific.add(AbsResourceInstance(self.mi, res, val))
+            val = _direct_key(e.key, key, mode)
+            if val is None:
+                if scope is None:
+                    if self.expansion is None:  # (all instances of a scan are of one resource)
+                        self.expansion = expansions().get(v.addr.abs_resource(), ("", {}))
+                    each_value = self.expansion[1]
+                    scope = Scope(None, count_index=key if mode == "list" else None,
+                                  each=(key, each_value.get(key)) if mode == "map" else None)
+                val, d = evaluate(e.key, scope)
+                val, _ = unmark(val)
+                if d.has_errors:
+                    val = None
+            if isinstance(val, (int, str)) and not isinstance(val, bool):
+                named.append((res, val))
                 continue
             # no instance named: what the traversal mentions, as a whole (as for any other)
             if whole is self.whole:
-                whole = set(whole)
+                specific, whole = set(specific), set(whole)
             for c in e.children():
                 _scan_refs(c, self.mod, self.mi, specific, whole, bound, [])
-        return specific, whole
+        return specific, named, whole
 
 
 def _scan_config(v: ApplyInstanceNode) -> _Scan:
@@ -113,15 +163,34 @@ def _scan_config(v: ApplyInstanceNode) -> _Scan:
     return _Scan(v, specific, whole, keyed)
 
 
+def _direct_key(e: A.Expr, key: Any, mode: str) -> Any:
+    """The instance key an index of exactly `count.index` (counted) or `each.key` (for_each)
+    names, read from the instance's key as evaluating it would give; None for any other
+    index (evaluated). Most keyed references are these, and a 20,000-instance apply graph
+    evaluated one per instance."""
+    if type(e) is A.ScopeTraversal and len(e.steps) == 1 and type(e.steps[0]) is A.AttrStep:
+        name = e.steps[0].name
+        if (mode == "list" and e.root == "count" and name == "index") or \
+                (mode == "map" and e.root == "each" and name == "key"):
+            return key
+    return None
+
+
 def _plan_expansions(plan: Plan | None) -> dict:
     out: dict = {}
     if plan is None:
         return out
+    # grouped by the module and resource objects the changes of one resource share (hashes
+    # cached), not by an AbsResource made per change
+    by_parts: dict[tuple, tuple] = {}
     for ch in plan.changes:
         key = ch.addr.key
-        mode = "" if key is None else ("list" if isinstance(key, int) else "map")
-        ent = out.setdefault(ch.addr.abs_resource(), (mode, {}))
-        if mode == "map":
+        parts = (ch.addr.module, ch.addr.resource)
+        ent = by_parts.get(parts)
+        if ent is None:
+            mode = "" if key is None else ("list" if isinstance(key, int) else "map")
+            ent = by_parts[parts] = out.setdefault(ch.addr.abs_resource(), (mode, {}))
+        if isinstance(key, str):
             ent[1][key] = getattr(ch, "each_value", key)
     return out
 

@@ -10,7 +10,7 @@ class RootTransformer(Transform):
     """A single root: it depends on every vertex nothing else depends on."""
 
     def transform(self, g: Graph, b: BuildContext) -> None:
-        sinks = [v for v in g.vertices() if not g.dependents(v)]
+        gg = g.g
+        sinks = [gg[i] for i in gg.node_indices() if not gg.out_degree(i)]
         root = g.add(RootNode())
-        for s in sinks:
-            g.connect(root, s)
+        g.connect_new([(root, s) for s in sinks])  # a new vertex's edges are new
