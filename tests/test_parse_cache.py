@@ -456,3 +456,57 @@ def test_a_text_read_again_is_hashed_once(cache: Path, monkeypatch: pytest.Monke
     assert PC.entry_key(text + " ") not in keys and len(hashed) == 2
     monkeypatch.setattr(PC, "_digest", real)
     assert keys == {real(PC.code_key().encode() + b"\0" + text.encode()).hexdigest()}
+
+
+def test_the_code_key_is_hashed_once_and_then_known_by_its_files_sizes_and_times(
+        cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """code_key: hashing the grammar, tables and parser source (~1 MB) happens when one of them
+    changes; otherwise a stat of each finds the hash stored beside the entries."""
+    monkeypatch.setattr(PC, "_CODE_KEY", None)
+    real_files = PC._code_files()
+    assert all(os.path.isfile(p) for p in real_files)
+    from tfconsole.config import hcl_tables
+
+    assert hcl_tables.SHIPPED in real_files and hcl_tables.grammar_path() in real_files
+    want = PC._hashed_code_key()
+    assert PC.code_key() == want
+    assert len(list(cache.glob("codekey-*.json"))) == 1
+
+    hashed: list[int] = []
+    real_hash = PC._hashed_code_key
+
+    def counting() -> str:
+        hashed.append(1)
+        return real_hash()
+
+    monkeypatch.setattr(PC, "_hashed_code_key", counting)
+    monkeypatch.setattr(PC, "_CODE_KEY", None)
+    assert PC.code_key() == want and hashed == []  # a later command: from the stamp
+
+    # a code file that changes (size or time) is hashed again; a planted key is never taken
+    files = [tmp_path / f"code{i}.py" for i in range(3)]
+    for f in files:
+        f.write_text("x = 1\n")
+    monkeypatch.setattr(PC, "_code_files", lambda: [str(f) for f in files])
+    monkeypatch.setattr(PC, "_hashed_code_key", lambda: PC._digest(b"".join(f.read_bytes() for f in files)).hexdigest())
+
+    def fresh_key() -> str:
+        monkeypatch.setattr(PC, "_CODE_KEY", None)
+        return PC.code_key()
+
+    first = fresh_key()
+    assert fresh_key() == first
+    files[1].write_text("x = 22\n")
+    second = fresh_key()
+    assert second != first and second == PC._hashed_code_key()
+    st = files[1].stat()
+    files[1].write_text("x = 23\n")  # the same size, a nanosecond later
+    os.utime(files[1], ns=(st.st_atime_ns, st.st_mtime_ns + 1))
+    assert fresh_key() == PC._hashed_code_key() != second
+    for entry in cache.glob("codekey-*.json"):  # a stored key that is not a hash is not taken
+        doc = json.loads(CS.unseal(entry.read_bytes()) or b"{}")
+        doc["key"] = "../not a key"
+        entry.write_bytes(CS.seal(json.dumps(doc).encode()))
+    assert fresh_key() == PC._hashed_code_key()
+    monkeypatch.setattr(PC, "_code_files", lambda: [str(tmp_path / "missing.py")])
+    assert fresh_key() == PC._hashed_code_key()  # a missing file: hashed, nothing stored for it
