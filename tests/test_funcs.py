@@ -306,6 +306,15 @@ def test_crypto_and_ip():
     assert call("md5", "hello world") == "5eb63bbbe01eeed093cb22bb8f5acdc3"
     assert call("sha256", "") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
     assert call("uuidv5", "dns", "www.terraform.io") == "a5008fae-b28c-5ba5-96cd-82b4c53552d6"
+    import base64
+    import hashlib
+
+    for text in ("", "hello world", "é\u4e16\U0001F600" * 50):  # CPython's own hashes, as hashlib's
+        data = text.encode()
+        for algo in ("md5", "sha1", "sha256", "sha512"):
+            assert call(algo, text) == hashlib.new(algo, data).hexdigest(), algo
+        for algo in ("sha256", "sha512"):
+            assert call("base64" + algo, text) == base64.b64encode(hashlib.new(algo, data).digest()).decode()
     assert len(call("uuid")) == 36
     h = call("bcrypt", "hello", 4)
     assert h.startswith("$2a$04$") and len(h) == 60
