@@ -510,3 +510,22 @@ def test_the_code_key_is_hashed_once_and_then_known_by_its_files_sizes_and_times
     assert fresh_key() == PC._hashed_code_key()
     monkeypatch.setattr(PC, "_code_files", lambda: [str(tmp_path / "missing.py")])
     assert fresh_key() == PC._hashed_code_key()  # a missing file: hashed, nothing stored for it
+
+
+def test_entries_read_by_json_or_orjson_alike(cache: Path) -> None:
+    """A small entry is read with json (importing orjson would cost more than it saves: a warm
+    plan does not load it, test_startup_imports), a large one with orjson: the same document
+    either way, and neither takes NaN or Infinity."""
+    import orjson
+
+    doc = {"format": 1, "s": "é\u4e16\U0001F600\\\"\n", "n": [0, -1, 2**63 - 1, 0.5, 1e300, -2.5e-300],
+           "o": {"a": None, "b": True, "": []}}
+    assert CS.write_json("hcl", "k1", doc)
+    read = CS.read_json("hcl", "k1")
+    assert {k: v for k, v in read.items() if k != "crc"} == doc
+    data = CS.unseal((cache / "hcl-k1.json").read_bytes())
+    assert data is not None and CS.json_loads(data) == orjson.loads(data) == read
+    for bad in (b'{"x":NaN}', b'{"x":-Infinity}', b'{"x":Infinity}'):
+        for loads in (CS.json_loads, orjson.loads):
+            with pytest.raises(ValueError):
+                loads(bad)

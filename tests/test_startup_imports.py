@@ -37,7 +37,7 @@ output "h" {
 # what neither command needs on a configuration like this one (built-in providers only, no
 # plan file, nothing installed): each costs 1-5 ms of every run
 NOT_AT_START_UP = ("socket", "getpass", "secrets", "tempfile", "shutil", "zipfile", "bz2", "lzma", "logging",
-                   "pathlib", "glob", "fnmatch")
+                   "pathlib", "glob", "fnmatch", "orjson", "uuid", "platform")
 
 # what a warm command (every file in the parse cache, its code unchanged) does not load: python-hcl2
 # and Lark, nor what locating its grammar took
