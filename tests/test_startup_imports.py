@@ -37,7 +37,8 @@ output "h" {
 # what neither command needs on a configuration like this one (built-in providers only, no
 # plan file, nothing installed): each costs 1-5 ms of every run
 NOT_AT_START_UP = ("socket", "getpass", "secrets", "tempfile", "shutil", "zipfile", "bz2", "lzma", "logging",
-                   "pathlib", "glob", "fnmatch", "orjson", "uuid", "platform")
+                   "pathlib", "glob", "fnmatch", "orjson", "uuid", "platform", "inspect", "dis",
+                   "tokenize")
 
 # what a warm command (every file in the parse cache, its code unchanged) does not load: python-hcl2
 # and Lark, nor what locating its grammar took
@@ -249,3 +250,28 @@ def test_preflight_names_the_lock_file_as_the_lock_file_module_does() -> None:
     from tfconsole.providers.plugin import lockfile
 
     assert preflight.LOCK_FILE == lockfile.LOCK_FILE
+
+
+def test_dataclasses_work_with_inspect_imported_on_first_use() -> None:
+    """tfconsole imports dataclasses without inspect (a stand-in while it imports): a standard
+    dataclass without a docstring still gets its signature as one, which loads the real inspect;
+    anything importing inspect gets the real module."""
+    probe = """
+import sys, types
+import tfconsole
+import dataclasses
+assert "inspect" not in sys.modules, "inspect loaded with tfconsole"
+
+@dataclasses.dataclass
+class Plain:
+    x: int
+    y: str = "a"
+
+import inspect
+assert type(inspect) is types.ModuleType and sys.modules["inspect"] is inspect
+assert inspect.signature(Plain) is not None and dataclasses.inspect is inspect
+print(Plain.__doc__)
+"""
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "Plain(x: int, y: str = 'a')"
