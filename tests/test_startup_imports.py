@@ -38,7 +38,7 @@ output "h" {
 # plan file, nothing installed): each costs 1-5 ms of every run
 NOT_AT_START_UP = ("socket", "getpass", "secrets", "tempfile", "shutil", "zipfile", "bz2", "lzma", "logging",
                    "pathlib", "glob", "fnmatch", "orjson", "uuid", "platform", "inspect", "dis",
-                   "tokenize")
+                   "tokenize", "urllib.parse", "ipaddress", "tfconsole.backends.http", "tfconsole.backends.pg")
 
 # what a warm command (every file in the parse cache, its code unchanged) does not load: python-hcl2
 # and Lark, nor what locating its grammar took
@@ -275,3 +275,20 @@ print(Plain.__doc__)
     proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "Plain(x: int, y: str = 'a')"
+
+
+def test_backends_loaded_on_demand_are_there_when_asked_for() -> None:
+    """http and pg register when first asked for: by type, in the list of types, by schema."""
+    probe = """
+import sys
+from tfconsole import backends
+assert "tfconsole.backends.http" not in sys.modules and "tfconsole.backends.pg" not in sys.modules
+assert "nosuch" not in backends.BACKENDS and backends.BACKEND_SCHEMAS.get("nosuch") is None
+assert "http" in backends.BACKENDS and "tfconsole.backends.http" in sys.modules
+assert "address" in backends.BACKEND_SCHEMAS["http"]
+assert backends.BACKEND_SCHEMAS.get("pg") and "tfconsole.backends.pg" in sys.modules
+print(sorted(backends.BACKENDS))
+"""
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "['http', 'local', 'pg']"
