@@ -136,3 +136,26 @@ def test_which_expressions_may_be_shared() -> None:
                 "aws_instance.x.id", "self.id", "timestamp()", "uuid()", "file(local.f)",
                 "provider::p::f(local.a)", "templatestring(local.t, {})", "bcrypt(local.a)"):
         assert refs(f"[local.a, {src}]") == (), src
+
+
+def test_an_expression_that_never_repeats_is_given_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Instances of a for_each module read values of their own: after GIVE_UP_AFTER of them the
+    walk stops remembering that expression (each instance still gets its own value)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    (tmp_path / "mod").mkdir()
+    (tmp_path / "mod" / "main.tf").write_text(
+        'variable "name" {}\nlocals {\n  upper = upper(var.name)\n}\noutput "o" {\n  value = local.upper\n}\n')
+    (tmp_path / "main.tf").write_text(
+        'module "m" {\n  source   = "./mod"\n  for_each = toset(["a", "b", "c", "d", "e", "f", "g", "h"])\n'
+        '  name     = each.key\n}\noutput "all" {\n  value = [for k, m in module.m : m.o]\n}\n')
+    stored: list[Any] = []
+    real = shared.remember
+    monkeypatch.setattr(shared, "remember", lambda memo, key, value, limit: stored.append(key) or
+                        real(memo, key, value, limit))
+    plan, diags = _plan(tmp_path)
+    assert not diags.has_errors, [d.summary for d in diags]
+    assert {o.name: o.after for o in plan.output_changes}["all"] == list("ABCDEFGH")
+    per_walk = [k for k in stored if type(k) is tuple]
+    # the plan walk gives up after GIVE_UP_AFTER of its 8 instances (validate's walk has one
+    # representative instance, whose unknown name it may remember too)
+    assert shared.GIVE_UP_AFTER <= len(per_walk) <= shared.GIVE_UP_AFTER + 1 < 8

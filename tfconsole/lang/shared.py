@@ -84,12 +84,22 @@ def _pure_calls(e: A.Expr) -> bool:
     return all(_pure_calls(c) for c in e.children())
 
 
+# an expression whose first evaluations in a walk all read values of their own (a module
+# instance's inputs) is not looked up again in that walk: the lookups would only cost
+GIVE_UP_AFTER = 4
+
+
 def evaluate_shared(expr: A.Expr, scope: Scope, memo: dict) -> tuple[Any, Diagnostics]:
     """evaluate(expr, scope), or the result of an earlier evaluation of `expr` in this walk that
     read the very same values."""
     refs = shareable_refs(expr)
     data = scope.data
     if not refs or data is None or scope.vars:
+        return evaluate(expr, scope)
+    seen = memo.get(id(expr))  # [expr, evaluations that found nothing to share]
+    if seen is None or seen[0] is not expr:
+        seen = memo[id(expr)] = [expr, 0]
+    elif seen[1] >= GIVE_UP_AFTER:
         return evaluate(expr, scope)
     try:
         read = tuple(data.get_local(name, None) if root == "local" else data.get_variable(name, None)
@@ -99,7 +109,9 @@ def evaluate_shared(expr: A.Expr, scope: Scope, memo: dict) -> tuple[Any, Diagno
     key = (id(expr), *map(id, read))
     hit = memo.get(key)
     if hit is not None and hit[0] is expr and all(a is b for a, b in zip(hit[1], read)):
+        seen[1] = -1_000_000  # shared once: never given up in this walk
         return hit[2], Diagnostics()
+    seen[1] += 1
     value, diags = evaluate(expr, scope)
     if not len(diags):
         remember(memo, key, (expr, read, value), MEMO_LIMIT)  # `read` keeps the ids in the key taken
