@@ -38,7 +38,8 @@ output "h" {
 # plan file, nothing installed): each costs 1-5 ms of every run
 NOT_AT_START_UP = ("socket", "getpass", "secrets", "tempfile", "shutil", "zipfile", "bz2", "lzma", "logging",
                    "pathlib", "glob", "fnmatch", "orjson", "uuid", "platform", "inspect", "dis",
-                   "tokenize", "urllib.parse", "ipaddress", "tfconsole.backends.http", "tfconsole.backends.pg")
+                   "tokenize", "urllib.parse", "ipaddress", "tfconsole.backends.http", "tfconsole.backends.pg",
+                   "datetime")
 
 # what a warm command (every file in the parse cache, its code unchanged) does not load: python-hcl2
 # and Lark, nor what locating its grammar took

@@ -14,13 +14,12 @@ functions when imported; `FUNCTIONS` imports a family when one of its names is f
 """
 from __future__ import annotations
 
-import datetime as _dt
 import importlib
 import re
 import threading
 from dataclasses import field
 from tfconsole.records import dataclass  # the standard decorator without its start-up cost
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..strings import nfc, nfc_deep
 from ..types import DYNAMIC, DynamicType, Type
@@ -79,7 +78,13 @@ class FunctionError(Exception):
         return self.detail
 
 
+if TYPE_CHECKING:  # datetime is imported where a clock is read (1 ms a plan need not pay)
+    import datetime as _dt
+
+
 def _utc_now() -> _dt.datetime:
+    import datetime as _dt
+
     return _dt.datetime.now(_dt.timezone.utc)
 
 
