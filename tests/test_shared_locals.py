@@ -159,3 +159,14 @@ def test_an_expression_that_never_repeats_is_given_up(tmp_path: Path, monkeypatc
     # the plan walk gives up after GIVE_UP_AFTER of its 8 instances (validate's walk has one
     # representative instance, whose unknown name it may remember too)
     assert shared.GIVE_UP_AFTER <= len(per_walk) <= shared.GIVE_UP_AFTER + 1 < 8
+
+
+def test_an_impure_call_over_shared_values_is_evaluated_in_each_call(config: Path) -> None:
+    """uuid() beside local.keys (the same object in every call): one value per call still."""
+    text = MODULE.replace('  bad    = local.layers.c.x\n', "").replace(
+        "  random = uuid()\n", '  random = "${uuid()}/${local.keys[0]}"\n')
+    (config / "mod" / "main.tf").write_text(text)
+    plan, diags = _plan(config)
+    assert not diags.has_errors, [d.summary for d in diags]
+    outs = {o.name: o.after for o in plan.output_changes}["all"]
+    assert len({o["random"] for o in outs}) == 3 and all(o["random"].endswith("/x") for o in outs)

@@ -41,6 +41,7 @@ _NOT_SHAREABLE = ()  # the answer for an expression that is never shared
 # expression -> (expression, its references as (root, name) pairs, or _NOT_SHAREABLE); the tree is
 # kept alive with its entry, so its id is not reused while it is listed
 _PLANS: dict[int, tuple[A.Expr, tuple]] = {}
+_PURE: dict[int, tuple[A.Expr, bool]] = {}  # expression -> whether its calls are all pure, likewise
 
 _MEMOS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 MEMO_LIMIT = 4096
@@ -57,6 +58,12 @@ def walk_memo(owner: Any) -> dict:
 def shareable_refs(expr: A.Expr) -> tuple:
     """The (root, name) pairs ("local" or "var") an expression reads, when its value depends on
     nothing else; () when it may not be shared (a constant has no need to be)."""
+    refs = _refs_of(expr)
+    return refs if refs and _is_pure(expr) else _NOT_SHAREABLE
+
+
+def _refs_of(expr: A.Expr) -> tuple:
+    """shareable_refs without the look at the functions called (made only for a possible hit)."""
     hit = _PLANS.get(id(expr))
     if hit is not None and hit[0] is expr:
         return hit[1]
@@ -67,21 +74,35 @@ def shareable_refs(expr: A.Expr) -> tuple:
             refs = []
             break
         refs.append((t.root, steps[0].name))
-    plan = tuple(dict.fromkeys(refs)) if refs and _pure_calls(expr) else _NOT_SHAREABLE
+    plan = tuple(dict.fromkeys(refs)) if refs else _NOT_SHAREABLE
     remember(_PLANS, id(expr), (expr, plan), 100_000)
     return plan
 
 
+def _is_pure(expr: A.Expr) -> bool:
+    hit = _PURE.get(id(expr))
+    if hit is not None and hit[0] is expr:
+        return hit[1]
+    pure = _pure_calls(expr)
+    remember(_PURE, id(expr), (expr, pure), 100_000)
+    return pure
+
+
 def _pure_calls(e: A.Expr) -> bool:
     """Whether every function the expression calls depends on its arguments alone."""
-    t = type(e)
-    if (t is A.ObjectCons or t is A.TupleCons) and e.const is not None and e.const is not A.NOT_CONSTANT:
-        return True  # literals only (and their items may not be decoded)
-    if t is A.FunctionCall:
-        name = e.name[len("core::"):] if e.name.startswith("core::") else e.name
-        if "::" in name or name in _NOT_PURE:
-            return False
-    return all(_pure_calls(c) for c in e.children())
+    FunctionCall, ObjectCons, TupleCons, NOT_CONSTANT = A.FunctionCall, A.ObjectCons, A.TupleCons, A.NOT_CONSTANT
+    stack = [e]
+    while stack:
+        e = stack.pop()
+        t = type(e)
+        if (t is ObjectCons or t is TupleCons) and e.const is not None and e.const is not NOT_CONSTANT:
+            continue  # literals only (and their items may not be decoded)
+        if t is FunctionCall:
+            name = e.name[len("core::"):] if e.name.startswith("core::") else e.name
+            if "::" in name or name in _NOT_PURE:
+                return False
+        stack.extend(e.children())
+    return True
 
 
 # an expression whose first evaluations in a walk all read values of their own (a module
@@ -92,7 +113,7 @@ GIVE_UP_AFTER = 4
 def evaluate_shared(expr: A.Expr, scope: Scope, memo: dict) -> tuple[Any, Diagnostics]:
     """evaluate(expr, scope), or the result of an earlier evaluation of `expr` in this walk that
     read the very same values."""
-    refs = shareable_refs(expr)
+    refs = _refs_of(expr)
     data = scope.data
     if not refs or data is None or scope.vars:
         return evaluate(expr, scope)
@@ -109,8 +130,10 @@ def evaluate_shared(expr: A.Expr, scope: Scope, memo: dict) -> tuple[Any, Diagno
     key = (id(expr), *map(id, read))
     hit = memo.get(key)
     if hit is not None and hit[0] is expr and all(a is b for a, b in zip(hit[1], read)):
-        seen[1] = -1_000_000  # shared once: never given up in this walk
-        return hit[2], Diagnostics()
+        if _is_pure(expr):  # looked at only now: most expressions never come this far
+            seen[1] = -1_000_000  # shared once: never given up in this walk
+            return hit[2], Diagnostics()
+        seen[1] = GIVE_UP_AFTER  # its calls may differ: evaluated every time from now on
     seen[1] += 1
     value, diags = evaluate(expr, scope)
     if not len(diags):
