@@ -293,3 +293,27 @@ print(sorted(backends.BACKENDS))
     proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "['http', 'local', 'pg']"
+
+
+def test_a_command_without_plugins_starts_no_thread(tmp_path: Path) -> None:
+    """Built-in providers only: no worker pool for the walk (its vertices only compute) and no
+    thread at exit to shut plugins down (there are none)."""
+    (tmp_path / "main.tf").write_text(CONFIG)
+    probe = """
+import atexit, json, sys, threading
+started = []
+real = threading.Thread.start
+def start(self):
+    started.append(self.name)
+    return real(self)
+threading.Thread.start = start
+atexit.register(lambda: print(json.dumps(started), file=sys.stderr))  # runs after tfconsole's own
+from tfconsole.command.main import main
+main(sys.argv[1:])
+"""
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), CHECKPOINT_DISABLE="1", TF_CLI_CONFIG_FILE=os.devnull)
+    for argv in (["init"], ["plan", "-input=false"]):
+        p = subprocess.run([sys.executable, "-c", probe, f"-chdir={tmp_path}", *argv, "-no-color"],
+                           capture_output=True, text=True, env=env, timeout=300, check=False)
+        assert p.returncode == 0, p.stderr
+        assert json.loads(p.stderr.strip().splitlines()[-1]) == [], (argv, p.stderr[-500:])

@@ -594,7 +594,12 @@ class Context:
 
 
 def _close_in_background(session: Any) -> None:
-    """Shut a collected context's providers down without blocking whoever collected it."""
+    """Shut a collected context's providers down without blocking whoever collected it. With
+    no plugin process running, closing waits for nothing: done here, without a thread (whose
+    start every command's exit waited for)."""
+    if not session.has_plugins():
+        session.close()  # its lock is re-entrant: safe where the collecting thread holds it
+        return
     threading.Thread(target=session.close, name="close-providers", daemon=True).start()
 
 
