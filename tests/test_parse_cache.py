@@ -101,9 +101,24 @@ def test_a_module_called_six_times_is_parsed_once(tmp_path: Path, cache: Path, p
     (conf / "m").mkdir(parents=True)
     (conf / "m" / "main.tf").write_text('variable "x" {}\noutput "y" {\n  value = var.x\n}\n')
     (conf / "main.tf").write_text("".join(f'module "m{i}" {{\n  source = "./m"\n  x = {i}\n}}\n' for i in range(6)))
-    mod, diags = load_config(str(conf))
+    from tfconsole.config import loader
+
+    read: list[str] = []
+    real = loader._read_config_file
+
+    def reading(full: str, display: str, diags: Any) -> Any:
+        read.append(display)
+        return real(full, display, diags)
+
+    loader._read_config_file = reading  # type: ignore[assignment]
+    try:
+        mod, diags = load_config(str(conf))
+    finally:
+        loader._read_config_file = real  # type: ignore[assignment]
     assert not diags.has_errors and len(mod.children) == 6
     assert sorted(parses) == ["m/main.tf", "main.tf"]
+    assert sorted(read) == ["m/main.tf", "main.tf"]  # read once too, and its text shared
+    assert len({id(c.files["m/main.tf"]) for c in mod.children.values()}) == 1
 
 
 def test_cache_directory_is_private_and_entries_are_json(cache: Path) -> None:
