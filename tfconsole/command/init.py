@@ -435,8 +435,16 @@ def _init_modules(view: InitView, root: Any) -> bool:
             view.item(f"- {r['Key']} in {r['Dir']}")
     path = os.path.join(data_dir(), "modules")
     os.makedirs(path, exist_ok=True)
-    with open(os.path.join(path, "modules.json"), "w", encoding="utf-8") as fh:
-        fh.write(json.dumps({"Modules": records}, separators=(",", ":")))
+    text = json.dumps({"Modules": records}, separators=(",", ":"))
+    manifest = os.path.join(path, "modules.json")
+    try:
+        with open(manifest, encoding="utf-8") as fh:
+            unchanged = fh.read() == text
+    except (OSError, ValueError):
+        unchanged = False
+    if not unchanged:  # rewriting the same bytes cost a warm init ~5 ms (truncating makes ext4 flush)
+        with open(manifest, "w", encoding="utf-8") as fh:
+            fh.write(text)
     return True
 
 
