@@ -47,7 +47,13 @@ def plan_counts(text: str) -> tuple[int, int, int]:
 
 
 def state_list(d: Path) -> set[str]:
-    return set(ok(d, "state", "list").split())
+    """The instances in the state; none when there is no state at all (which `state list`,
+    as Terraform's, refuses with "No state file was found!")."""
+    proc = run(d, "state", "list")
+    if proc.returncode == 1 and proc.stderr.startswith("No state file was found!"):
+        return set()
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return set(proc.stdout.split())
 
 
 def show_values(d: Path) -> dict[str, dict]:

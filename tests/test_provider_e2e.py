@@ -50,7 +50,13 @@ def planned(text: str, verb: str) -> set[str]:
 
 
 def state_list(d: Path) -> set[str]:
-    return set(ok(d, "state", "list").split())
+    """The instances in the state; none when there is no state at all (which `state list`,
+    as Terraform's, refuses with "No state file was found!")."""
+    proc = run(d, "state", "list")
+    if proc.returncode == 1 and proc.stderr.startswith("No state file was found!"):
+        return set()
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return set(proc.stdout.split())
 
 
 def state_doc(d: Path) -> dict:

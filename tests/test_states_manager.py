@@ -502,3 +502,55 @@ def test_syncstate_depose_and_remove_are_journaled(tmp_path):
     assert st2.instance(a).deposed[key].attributes["id"] == "old"
     assert parse_instance("terraform_data.r[0]").abs_resource() not in st2.resources
     m2.close()
+
+
+def _written_state(path: Path) -> None:
+    m = StateManager(str(path))
+    m.lock()
+    st, _ = m.load()
+    st.set_current(parse_instance("terraform_data.a"), obj("a"), P)
+    m.persist(st)
+    m.close()
+
+
+def test_a_plan_manager_keeps_no_copy_of_what_it_loaded(tmp_path, monkeypatch):
+    # a plan never changes the State it loads (it plans on copies): no snapshot of 20,000 objects
+    path = tmp_path / "terraform.tfstate"
+    _written_state(path)
+    copies: list[int] = []
+    original = State.deep_copy
+
+    def counting(self: State) -> State:
+        copies.append(1)
+        return original(self)
+
+    monkeypatch.setattr(State, "deep_copy", counting)
+    plan = StateManager(str(path), operation="OperationTypePlan")
+    plan.lock()
+    st, _ = plan.load()
+    assert copies == []
+    assert not plan.persist(st).has_errors  # unchanged and canonical: still found the same
+    assert json.loads(path.read_text())["serial"] == 1
+    plan.close()
+    apply = StateManager(str(path))
+    apply.lock()
+    apply.load()
+    assert copies == [1]  # any other operation keeps its snapshot
+    apply.close()
+
+
+def test_a_plan_manager_never_misses_a_write(tmp_path):
+    # without a snapshot, a loaded file not in canonical form is never taken for the same body:
+    # were a plan to write, it would write once too often, never miss a write
+    path = tmp_path / "terraform.tfstate"
+    _written_state(path)
+    odd = json.dumps(json.loads(path.read_text()))  # the same state, another layout
+    for operation, rewritten in (("OperationTypeApply", False), ("OperationTypePlan", True)):
+        path.write_text(odd)
+        m = StateManager(str(path), operation=operation, backup_path="-")
+        m.lock()
+        st, _ = m.load()
+        assert not m.persist(st).has_errors
+        assert (path.read_text() != odd) is rewritten, operation
+        assert read_state(path)[0].current(parse_instance("terraform_data.a")) is not None
+        m.close()

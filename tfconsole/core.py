@@ -230,7 +230,10 @@ class Context:
                 state, refresh=refresh, targets=targets, replace=replace, excludes=excludes, _validated=_validated,
                 _imports_ready=True), validate=self._validation_errors)
         diags = Diagnostics()
-        prev_run = state.deep_copy()
+        # the state as the previous run left it: the State handed in, which a plan never changes
+        # (moves, refresh and the walk change the copies below) and its callers do not change
+        # while the plan lives, so not a third copy (a 20,000-object copy is ~20 ms)
+        prev_run = state
         prior = state.deep_copy()
         moved_from = self._apply_moves(prior, diags)
         tgt = parse_targets(list(targets or []), diags)
@@ -334,21 +337,20 @@ class Context:
         return plan, diags
 
     def _finish_plan(self, plan: Plan, ctx: WalkContext, prior: State) -> None:
-        plan.changes = sorted(ctx.changes.values(), key=_change_sort_key)
+        plan.changes = sorted(ctx.changes.values(), key=_change_sort_keys())
         # per schema, what the plan renderer needs of it: the write-only attributes, whether it is
-        # legacy-shaped, its nested blocks (computed once: a plan may hold 20,000 changes)
+        # legacy-shaped, its nested blocks (computed once: a plan may hold 20,000 changes, and
+        # looked up once per provider and resource)
         render_facts: dict[int, tuple[list[str], bool, dict]] = {}
+        by_resource: dict[tuple[str, Any], tuple[list[str], bool, dict] | None] = {}
         for ch in plan.changes:
-            schema = ctx.schema_for(ch.provider, ch.addr.resource)
-            if schema is None:
+            facts = by_resource.get((ch.provider, ch.addr.resource), render_facts)
+            if facts is render_facts:
+                facts = by_resource[(ch.provider, ch.addr.resource)] = _render_facts(
+                    ctx.schema_for(ch.provider, ch.addr.resource), render_facts)
+            if facts is None:
                 ch.write_only = []
                 continue
-            facts = render_facts.get(id(schema))
-            if facts is None:
-                block = schema.block
-                facts = render_facts[id(schema)] = (
-                    sorted(n for n, a in block.attributes.items() if a.write_only), not non_legacy(block),
-                    block_structure(block) if block.blocks else {})
             wo, ch.legacy, ch.blocks = facts
             ch.write_only = list(wo) if ch.mode == "managed" else []
         plan.expansions = {ra: (e.mode, list(e.keys)) for ra, e in ctx.resource_expansions.items() if not e.unknown}
@@ -373,8 +375,11 @@ class Context:
                 action = Action.UPDATE
             plan.output_changes.append(OutputChange(name, action, before, value, sensitive))
         if not plan.targets and not plan.excludes:
+            # a declared output that has no value failed (its precondition or its expression): the
+            # plan has errors and says nothing about it, as Terraform's does
+            declared = self.config.outputs if self.config is not None else {}
             for name, old in prior.outputs.items():
-                if name not in ctx.root_outputs:
+                if name not in ctx.root_outputs and name not in declared:
                     plan.output_changes.append(OutputChange(name, Action.DELETE, _output_value(old), None,
                                                             old.sensitive))
 
@@ -708,13 +713,37 @@ def _same_output(a: Any, b: Any) -> bool:
         return True
 
 
-def _change_sort_key(ch: Any) -> tuple:
-    """Terraform's address order: shorter module paths first, then module steps, data before
-    managed, type, name, instance key (no key, then numbers, then strings), deposed last."""
-    a = ch.addr
-    steps = tuple((n, _key_order(k)) for n, k in a.module.steps)
-    return (len(steps), steps, a.resource.mode != "data", a.resource.type, a.resource.name, _key_order(a.key),
-            ch.deposed or "")
+def _change_sort_keys() -> Callable[[Any], tuple]:
+    """The sort key of changes in Terraform's address order: shorter module paths first, then
+    module steps, data before managed, type, name, instance key (no key, then numbers, then
+    strings), deposed last. The part naming the resource is made once per resource (and, one
+    object, compares by identity between its instances)."""
+    prefixes: dict[AbsResource, tuple] = {}
+
+    def key(ch: Any) -> tuple:
+        a = ch.addr
+        ra = a.abs_resource()
+        prefix = prefixes.get(ra)
+        if prefix is None:
+            steps = tuple((n, _key_order(k)) for n, k in a.module.steps)
+            prefix = prefixes[ra] = (len(steps), steps, a.resource.mode != "data", a.resource.type,
+                                     a.resource.name)
+        return (prefix, _key_order(a.key), ch.deposed or "")
+
+    return key
+
+
+def _render_facts(schema: Any, known: dict[int, tuple[list[str], bool, dict]]) -> tuple[list[str], bool, dict] | None:
+    """What the plan renderer needs of a schema (see _finish_plan), once per schema object."""
+    if schema is None:
+        return None
+    facts = known.get(id(schema))
+    if facts is None:
+        block = schema.block
+        facts = known[id(schema)] = (
+            sorted(n for n, a in block.attributes.items() if a.write_only), not non_legacy(block),
+            block_structure(block) if block.blocks else {})
+    return facts
 
 
 def _key_order(key: Any) -> tuple:

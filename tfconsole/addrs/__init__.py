@@ -173,7 +173,7 @@ class AbsResourceInstance(HashCached):
         # instance in a walk, each time to look something up by it
         known = _RESOURCE_OF.get(self)
         if known is None:
-            known = remember(_RESOURCE_OF, self, AbsResource(self.module, self.resource), 65536)
+            known = remember(_RESOURCE_OF, self, intern_resource(AbsResource(self.module, self.resource)), 65536)
         return known
 
     def config(self) -> ConfigResource:
@@ -181,6 +181,17 @@ class AbsResourceInstance(HashCached):
 
 
 _RESOURCE_OF: dict[AbsResourceInstance, AbsResource] = {}
+_RESOURCES: dict[AbsResource, AbsResource] = {}
+
+
+def intern_resource(addr: AbsResource) -> AbsResource:
+    """The one AbsResource object equal to addr: dicts keyed by resource addresses (state,
+    expansions, values) then find their keys by identity, without the generated __eq__ that
+    compares module and resource field by field (several lookups per instance in a walk)."""
+    known = _RESOURCES.get(addr)
+    if known is None:
+        known = remember(_RESOURCES, addr, addr, 65536)
+    return known
 _INSTANCE_TEXT: dict[AbsResourceInstance, str] = {}
 
 

@@ -233,6 +233,7 @@ class RemoteStateManager(JournalRecovery):
             if rd.has_errors:
                 return None, diags
             self._body = None if state is None else state_body(state)
+            self.found = state is not None  # a snapshot existed (Terraform's "state" commands need one)
             state = state or State(serial=0)
             self._serial = state.serial
             self.state = state

@@ -237,8 +237,15 @@ class CLIView(OperationView):
     def importing(self, addr: Any, import_id: str) -> None:
         self.cli.out(f"{addr}: Importing from ID \"{import_id}\"...")
 
+    def approved_up_front(self) -> None:
+        """No question will be asked: the plan's check block warnings are dropped, since the apply
+        evaluates the checks again and reports their results (Terraform drops them too)."""
+        if self.held is not None:
+            self.held = Diagnostics([d for d in self.held if not d.from_check])
+
     def confirm(self, plan: Any) -> bool:
         if self.args.bool("auto-approve"):
+            self.approved_up_front()
             return True
         if not sys.stdin.isatty():
             self.cli.stderr.write("╷\n│ Error: No value for required approval\n│\n│ Apply requires "
@@ -246,6 +253,7 @@ class CLIView(OperationView):
             return False
         what = "destroy all remote objects managed by this configuration" if plan.destroy else \
             "perform the actions described above"
+        self.release_held()  # the plan's warnings, to weigh before answering (Terraform shows them here)
         self.cli.out(f"\nDo you want to {what}?\n  Only 'yes' will be accepted to approve.\n")
         ans = input("  Enter a value: ")
         self.answered_no = ans.strip() != "yes"

@@ -48,6 +48,25 @@ class Flag:
 
 
 @dataclass(frozen=True)
+class Arity:
+    """A command's own rule for its positional arguments and Terraform's words when they break
+    it: (summary, detail) for too many and for too few (detail "" for a summary-only error).
+    After a bad flag Terraform counts no positional arguments, so a command that needs some
+    reports both errors."""
+
+    min: int = 0
+    max: int | None = None
+    many: tuple[str, str] = ("Too many command line arguments", "")
+    few: tuple[str, str] = ("Required argument missing", "")
+    legacy: bool | None = None  # these errors in the older Ui's form (None: as the command's flag errors)
+    usage: bool = False  # the usage text follows (`import`)
+
+
+def _exactly(n: int, words: str, many: str = "Required argument missing") -> Arity:
+    return Arity(n, n, (many, words), ("Required argument missing", words))
+
+
+@dataclass(frozen=True)
 class Command:
     name: str           # "plan", "state list"
     synopsis: str       # what follows the command name in the usage line
@@ -57,6 +76,14 @@ class Command:
     # Terraform's older commands report a bad flag as the usage text and one line,
     # "Error parsing command-line flags: ...", instead of a diagnostic
     legacy_flag_errors: bool = False
+    # Terraform's commands that report through its older Ui: each diagnostic is followed by a
+    # blank line, and a flag error has no pointer to -help
+    legacy_ui: bool = False
+    help_prompt: bool | None = None  # point at -help after an argument error (None: unless legacy_ui)
+    arity: Arity | None = None  # the command's own positional rule, else max_args's generic one
+
+    def prompts_help(self) -> bool:
+        return (not self.legacy_ui) if self.help_prompt is None else self.help_prompt
 
     def flag(self, name: str) -> Flag | None:
         for f in self.flags:
@@ -204,7 +231,7 @@ _COMMANDS = [
         _f("force", B, "Do not ask for confirmation.", False),
     ), None, legacy_flag_errors=True),
     Command("state", "<subcommand> [options] [args]", "Inspect and edit the state. Subcommands: list, show, "
-            "mv, rm, pull, push.", (), None),
+            "mv, rm, pull, push, replace-provider.", (), None),
     Command("state list", "[options] [ADDRESS...]", "List the resource instances in the state, optionally only "
             "those within the given addresses.", (
                 _f("state", S, "Read this state file.", metavar="PATH"),
@@ -228,6 +255,12 @@ _COMMANDS = [
                 _f("state", S, "Edit this state file.", metavar="PATH"),
                 _f("backup", S, "Backup of the state.", "-", UNS, "PATH"),
             ), None),
+    Command("state replace-provider", "[options] FROM_PROVIDER_FQN TO_PROVIDER_FQN", "Record another provider "
+            "source for every resource in the state that FROM_PROVIDER_FQN manages, after listing them and asking.",
+            (*VARS, *LOCK, REMOTE_VERSION,
+             _f("auto-approve", B, "Replace without asking for approval.", False),
+             _f("state", S, "Edit this state file.", metavar="PATH"),
+             _f("backup", S, "Backup of the state.", "-", UNS, "PATH")), None),
     Command("state pull", "[options]", "Print the current state.", VARS, 0),
     Command("state push", "[options] PATH", "Replace the state with a local state file (\"-\": stdin).", (
         *VARS, *LOCK, REMOTE_VERSION,
@@ -252,6 +285,17 @@ _COMMANDS = [
                   "PATH")), None),
     Command("providers schema", "-json", "Print the schemas of the providers in use.", (
         _f("json", B, "Print the schemas as JSON (required).", False), *VARS), 0),
+    Command("get", "[options]", "Record the module calls of the configuration in the working directory "
+            "(local modules need no download), listing the new ones.", (
+                _f("update", B, "List and record every module call again, not only new ones.", False),
+                _f("test-directory", S, "Directory of test files (tfconsole runs no tests).", "tests", IGN,
+                   "PATH"),
+                *(replace(f, status=IGN) for f in VARS),  # only constant variables in a module source use them
+            ), None),
+    Command("modules", "[options]", "Show the module calls the configuration declares, as a tree.", (
+        _f("json", B, "Print the modules as JSON.", False),
+        *(replace(f, status=IGN) for f in VARS),
+    ), None),
     Command("help", "", "Print the list of commands.", (), None),
     Command("ui", "[options]", "Open the operations console.", (
         _f("parallelism", I, "How many resource operations may run at once.", 10, metavar="N"),
@@ -259,6 +303,50 @@ _COMMANDS = [
                       "a tfconsole plan file or its JSON.", metavar="FILE"), *VARS), 0),
 ]
 
+# How each of Terraform's commands words a wrong number of positional arguments, and which
+# still report through its older Ui (a blank line after each diagnostic, no pointer to -help)
+_MANY = "Too many command line arguments"
+_CHDIR = "Did you mean to use -chdir?"
+
+
+def _taint_words(verb: str) -> Arity:
+    words = f"The {verb} command expects exactly one argument: the address of the resource to {verb}."
+    return Arity(1, 1, (_MANY, words), ("Required argument missing", words))
+
+
+_IMPORT_WORDS = ("Wrong number of arguments", "The import command expects two arguments: ADDR and ID.")
+_ARG_RULES: dict[str, dict[str, Any]] = {
+    "init": {"help_prompt": False, "arity": Arity(0, 0, (f"{_MANY}. {_CHDIR}", ""), legacy=True)},
+    "plan": {"arity": Arity(0, 0, (_MANY, "To specify a working directory for the plan, use the global -chdir "
+                                          "flag."))},
+    "output": {"arity": Arity(0, 1, ("Unexpected argument", "The output command expects exactly one argument with "
+                                     "the name of an output variable or no arguments to show all outputs."))},
+    "graph": {"legacy_ui": True, "arity": Arity(0, 0, (_MANY, f"Expected no positional arguments. {_CHDIR}"))},
+    "get": {"legacy_ui": True, "arity": Arity(0, 0, (_MANY, f"Expected no positional arguments. {_CHDIR}"))},
+    "modules": {"arity": Arity(0, 0, (_MANY, "Expected no positional arguments"))},
+    "providers": {"legacy_ui": True, "arity": Arity(0, 0, (_MANY, _CHDIR))},
+    "providers schema": {"legacy_ui": True},
+    "state list": {"legacy_ui": True},
+    "state pull": {"legacy_ui": True, "max_args": None},
+    "state replace-provider": {"legacy_ui": True, "arity": _exactly(2, "Exactly two arguments expected: the from "
+                                                                       "and to provider addresses.")},
+    "state mv": {"legacy_ui": True, "arity": _exactly(2, "Exactly two arguments expected: the source and "
+                                                         "destination addresses.")},
+    "state push": {"legacy_ui": True, "arity": _exactly(1, "Exactly one argument expected: the path to a "
+                                                           "Terraform state file.")},
+    "state show": {"legacy_ui": True, "arity": _exactly(1, "Exactly one argument expected: the address of a "
+                                                           "resource instance to show.")},
+    "state rm": {"legacy_ui": True, "arity": Arity(1, None, few=("Required argument missing",
+                                                                 "At least one address is required."))},
+    "taint": {"legacy_ui": True, "arity": _taint_words("taint")},
+    "untaint": {"legacy_ui": True, "arity": _taint_words("untaint")},
+    "import": {"legacy_ui": True, "arity": Arity(2, 2, _IMPORT_WORDS, _IMPORT_WORDS, usage=True)},
+    # these ignore extra arguments, or count them themselves (workspace: usage, then one line)
+    "version": {"legacy_flag_errors": True, "max_args": None},
+    **{f"workspace {w}": {"legacy_flag_errors": True, "max_args": None}
+       for w in ("list", "show", "new", "select", "delete")},
+}
+_COMMANDS = [replace(c, **_ARG_RULES.get(c.name, {})) for c in _COMMANDS]
 COMMANDS: dict[str, Command] = {c.name: c for c in _COMMANDS}
 
 
@@ -282,6 +370,7 @@ class Args:
     ordered: list[tuple[str, str]] = field(default_factory=list)  # flags in command-line order
     pos: list[str] = field(default_factory=list)
     help: bool = False
+    arity_error: bool = False  # the positional arguments broke the command's Arity
 
     def given(self, name: str) -> bool:
         return name in self.values
@@ -332,6 +421,9 @@ def parse(cmd: Command, argv: list[str]) -> tuple[Args, Diagnostics]:
         _parse_into(args, argv)
     except FlagError as exc:
         diags.error("Failed to parse command-line flags", str(exc))
+        if cmd.arity is not None and cmd.arity.min > 0:
+            args.pos = []
+            _check_arity(cmd, args, diags)
         return args, diags
     if args.help:
         return args, diags
@@ -341,11 +433,23 @@ def parse(cmd: Command, argv: list[str]) -> tuple[Args, Diagnostics]:
             diags.error("Unsupported command-line flag",
                         f"tfconsole does not implement the -{name} option of \"{cmd.name}\" yet; nothing was "
                         "changed.")
-    if cmd.max_args is not None and len(args.pos) > cmd.max_args:
+    if cmd.arity is not None:
+        _check_arity(cmd, args, diags)
+    elif cmd.max_args is not None and len(args.pos) > cmd.max_args:
         detail = "Expected no positional arguments." if cmd.max_args == 0 else \
             f"Expected at most {_count(cmd.max_args)} positional argument{'s' if cmd.max_args > 1 else ''}."
         diags.error("Too many command line arguments", detail)
     return args, diags
+
+
+def _check_arity(cmd: Command, args: Args, diags: Diagnostics) -> None:
+    rule = cmd.arity
+    assert rule is not None
+    n = len(args.pos)
+    words = rule.few if n < rule.min else rule.many if rule.max is not None and n > rule.max else None
+    if words is not None:
+        diags.error(*words)
+        args.arity_error = True
 
 
 def _count(n: int) -> str:

@@ -233,7 +233,9 @@ def run_init(cli: Any, a: Any) -> int:
             cli.diags(backend_errors)
             return 1
     if a.bool("get", True) and root is not None:
-        _init_modules(view, root)
+        from .modules import install
+
+        install(root, view.item, heading=lambda: view.out("modules"))
     if diags.has_errors or root is None:
         if cli.json_view is not None:
             cli.diags(Diagnostics().error(CONFIG_ERROR))
@@ -398,53 +400,6 @@ def _save_locks(cli: Any, view: InitView, previous: Locks, new: Locks, a: Any, i
     if d.has_errors:
         cli.diags(warnings.append(d))
         return False
-    return True
-
-
-def _installed_modules() -> set[tuple[str, str, str]]:
-    """(key, source, dir) of the modules .terraform/modules/modules.json already records."""
-    try:
-        with open(os.path.join(data_dir(), "modules", "modules.json"), encoding="utf-8") as fh:
-            data = json.load(fh)
-        return {(str(m.get("Key")), str(m.get("Source")), str(m.get("Dir"))) for m in data.get("Modules", [])
-                if isinstance(m, dict)}
-    except (OSError, ValueError, AttributeError, TypeError):
-        return set()
-
-
-def _init_modules(view: InitView, root: Any) -> bool:
-    """Local module calls: Terraform's lines and .terraform/modules/modules.json (which Terraform
-    itself needs to use this working directory)."""
-    records = [{"Key": "", "Source": "", "Dir": "."}]
-
-    def walk(mod: Any, prefix: str) -> None:
-        for name in sorted(mod.children):
-            child, call = mod.children[name], mod.module_calls.get(name)
-            key = f"{prefix}{name}"
-            rel = os.path.relpath(child.dir, ".").replace(os.sep, "/")
-            records.append({"Key": key, "Source": call.source if call else "", "Dir": rel})
-            walk(child, key + ".")
-
-    walk(root, "")
-    if len(records) == 1:
-        return False
-    view.out("modules")
-    installed = _installed_modules()
-    for r in records[1:]:
-        if (r["Key"], r["Source"], r["Dir"]) not in installed:  # Terraform lists only new ones
-            view.item(f"- {r['Key']} in {r['Dir']}")
-    path = os.path.join(data_dir(), "modules")
-    os.makedirs(path, exist_ok=True)
-    text = json.dumps({"Modules": records}, separators=(",", ":"))
-    manifest = os.path.join(path, "modules.json")
-    try:
-        with open(manifest, encoding="utf-8") as fh:
-            unchanged = fh.read() == text
-    except (OSError, ValueError):
-        unchanged = False
-    if not unchanged:  # rewriting the same bytes cost a warm init ~5 ms (truncating makes ext4 flush)
-        with open(manifest, "w", encoding="utf-8") as fh:
-            fh.write(text)
     return True
 
 

@@ -51,6 +51,7 @@ class JSONOperationView(CLIView):
         self.stream.saved_plan(plan)
 
     def confirm(self, plan: Any) -> bool:
+        self.approved_up_front()
         return True  # -json requires a plan file or -auto-approve (checked before the operation)
 
 

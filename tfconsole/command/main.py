@@ -47,7 +47,9 @@ class CLI:
         self.stdout.write(s + "\n")
         self.stdout.flush()
 
-    def diags(self, diags: Diagnostics, warnings_to_stderr: bool = False) -> None:
+    def diags(self, diags: Diagnostics, warnings_to_stderr: bool = False, legacy_ui: bool = False) -> None:
+        """Each diagnostic on its stream; legacy_ui: followed by a blank line, as Terraform's
+        commands that still report through its older Ui print them."""
         from .views import format_diagnostic, sort_diagnostics
 
         if self.json_view is not None:
@@ -55,7 +57,7 @@ class CLI:
         self.flush_progress()
         for d in sort_diagnostics(diags):
             stream = self.stderr if d.is_error or warnings_to_stderr else self.stdout
-            stream.write(format_diagnostic(d, self.files, color=self.color) + "\n")
+            stream.write(format_diagnostic(d, self.files, color=self.color) + ("\n\n" if legacy_ui else "\n"))
         self.stdout.flush()
         self.stderr.flush()
 
@@ -90,7 +92,8 @@ class CLI:
             self.color = False
             rest = [rest[0]] + [x for x in rest[1:] if x != "-no-color"]
         cmd, argv = rest[0], rest[1:]
-        if cmd in ("state", "workspace", "providers") and argv and not argv[0].startswith("-"):
+        if argv and (cmd in ("state", "workspace") and not argv[0].startswith("-") or
+                     cmd == "providers" and argv[0] == "schema"):
             cmd, argv = f"{cmd} {argv[0]}", argv[1:]
         spec = COMMANDS.get(cmd)
         handler = getattr(self, "cmd_" + cmd.replace(" ", "_").replace("-", "_"), None) if spec else None
@@ -106,8 +109,12 @@ class CLI:
             if spec.legacy_flag_errors:
                 self.stderr.write(usage(spec) + f"Error parsing command-line flags: {d.errors()[0].detail}\n\n")
                 return 1
-            self.diags(d)
-            self.stderr.write(help_hint(spec))
+            rule = spec.arity if a.arity_error else None
+            self.diags(d, legacy_ui=spec.legacy_ui if rule is None or rule.legacy is None else rule.legacy)
+            if rule is not None and rule.usage:
+                self.stderr.write(usage(spec))
+            elif spec.prompts_help():
+                self.stderr.write(help_hint(spec))
             return 1
         try:
             return handler(a)
@@ -214,18 +221,26 @@ class CLI:
             self.stderr.write(f"╷\n│ Error: Invalid address\n│\n│ {a.pos[0]}: {exc}\n╵\n")
             return None
 
-    def read_state(self, ctx: Any, a: Args, operation: str) -> Any:
-        """The current state for a read-only command (no lock); None after reporting a problem."""
-        state, ok = self.load_state(self.manager(ctx, a, operation, lock=False))
+    def read_state(self, ctx: Any, a: Args, operation: str, required: bool = False) -> Any:
+        """The current state for a read-only command (no lock); None after reporting a problem.
+        required: the `state` subcommands, which refuse a workspace with no state at all, as
+        Terraform's do."""
+        state, ok = self.load_state(self.manager(ctx, a, operation, lock=False), empty=not required)
+        if ok and state is None:
+            self.stderr.write(NO_STATE)
         return state if ok else None
 
-    def load_state(self, mgr: Any) -> tuple[Any, bool]:
+    def load_state(self, mgr: Any, empty: bool = True) -> tuple[Any, bool]:
+        """(state, True), or (None, False) after reporting a problem; a workspace with no state
+        yet gives an empty one, or None when not empty."""
         from tfconsole.states.state import State
 
         st, d = mgr.load()
         self.diags(d, warnings_to_stderr=True)
         if d.has_errors:
             return None, False
+        if not empty and not getattr(mgr, "found", True) and st is not None and not (st.resources or st.outputs):
+            return None, True  # nothing was there (and no journal left anything)
         return st or State(), True
 
     def decoder(self) -> Callable:
@@ -258,6 +273,16 @@ class CLI:
         from .init import run_providers
 
         return run_providers(self, a)
+
+    def cmd_get(self, a: Args) -> int:
+        from .modules import run_get
+
+        return run_get(self, a)
+
+    def cmd_modules(self, a: Args) -> int:
+        from .modules import run_modules
+
+        return run_modules(self, a)
 
     def cmd_providers_schema(self, a: Args) -> int:
         from .init import run_providers_schema
@@ -547,45 +572,30 @@ class CLI:
             self.out(render_plan(plan, warnings=False).rstrip("\n"))  # show ends at the last line, unlike plan
         return 0
 
-    def cmd_output(self, a: Args) -> int:
-        from .views import format_output_value
+    def _argument_error(self, a: Args, summary: str, detail: str) -> int:
+        """A command's own check of its arguments failed: the diagnostic and the pointer to -help."""
+        self.diags(Diagnostics().error(summary, detail))
+        self.stderr.write(help_hint(a.command))
+        return 1
 
+    def cmd_output(self, a: Args) -> int:
         ctx = self.context(a)
         state = self.read_state(ctx, a, "OperationTypeOutput")
         if state is None:
             return 1
-        if a.pos:
-            name = a.pos[0]
-            o = state.outputs.get(name)
-            if o is None:
-                self.stderr.write(f"╷\n│ Error: Output \"{name}\" not found\n│\n│ The output variable requested "
-                                  "could not be found in the state file. If you recently added this to your "
-                                  "configuration, be sure to run `terraform apply`, since the state won't be "
-                                  "updated with new output variables until that command is run.\n╵\n")
-                return 1
-            if a.bool("json"):
-                self.out(dumps_json(o.value))
-            elif a.bool("raw"):
-                if isinstance(o.value, (str, int, float, bool, Decimal)):
-                    self.stdout.write(o.value if isinstance(o.value, str) else dumps_json(o.value))
-                else:
-                    self.stderr.write("Error: Unsupported value for raw output\n")
-                    return 1
-            else:
-                self.out(format_output_value(o.value, o.type))
-            return 0
-        if a.bool("json"):
-            from .views import outputs_json
-
-            self.out(dumps_json(outputs_json(state), indent=2))
-            return 0
-        if not state.outputs:
-            self.stderr.write("╷\n│ Warning: No outputs found\n│\n│ The state file either has no outputs "
-                              "defined, or all the defined outputs are empty.\n╵\n")
-            return 0
-        for name, o in sorted(state.outputs.items()):
-            self.out(f"{name} = {'<sensitive>' if o.sensitive else format_output_value(o.value, o.type)}")
-        return 0
+        mode = "json" if a.bool("json") else "raw" if a.bool("raw") else "human"
+        name = a.pos[0] if a.pos else ""
+        if a.bool("json") and a.bool("raw"):
+            return self._argument_error(a, "Invalid output format", "The -raw and -json options are mutually-exclusive.")
+        if mode == "raw" and not name:
+            return self._argument_error(a, "Output name required", "You must give the name of a single output value "
+                                        "when using the -raw option.")
+        value, d = _output_text(state, name, mode)
+        # -json and -raw drop warnings: a script reading standard output must not see them
+        self.diags(d if mode == "human" else Diagnostics(d.errors()))
+        if value is not None:
+            self.stdout.write(value)
+        return 1 if d.has_errors else 0
 
     def cmd_graph(self, a: Args) -> int:
         from .graphviz import to_dot
@@ -621,7 +631,7 @@ class CLI:
     # ---- state
     def cmd_state_list(self, a: Args) -> int:
         ctx = self.context(a)
-        state = self.read_state(ctx, a, "OperationTypeStateList")
+        state = self.read_state(ctx, a, "OperationTypeStateList", required=True)
         if state is None:
             return 1
         addrs = sorted((addr for addr, inst in state.all_instances() if inst.current is not None),
@@ -644,7 +654,7 @@ class CLI:
         if addr is None:
             return 1
         ctx = self.context(a)
-        state = self.read_state(ctx, a, "OperationTypeStateShow")
+        state = self.read_state(ctx, a, "OperationTypeStateShow", required=True)
         if state is None:
             return 1
         obj = state.current(addr)
@@ -659,6 +669,8 @@ class CLI:
 
     def _edited(self, res: Any) -> int:
         """A state edit's outcome: its report once the state is written (or for -dry-run)."""
+        if res.failed_phase == "no state":
+            self.stderr.write(NO_STATE)
         if not res.ok:
             return 1
         for line in res.report:
@@ -668,35 +680,32 @@ class CLI:
     def cmd_state_rm(self, a: Args) -> int:
         from tfconsole import operations
 
-        if not a.pos:
-            self.stderr.write("At least one address is required.\n")
-            return 1
         return self._edited(operations.state_rm(self.request(a), list(a.pos)))
 
     def cmd_state_mv(self, a: Args) -> int:
         from tfconsole import operations
 
-        if len(a.pos) != 2:
-            self.stderr.write("Exactly two arguments expected: the source and destination addresses.\n")
-            return 1
         return self._edited(operations.state_mv(self.request(a), a.pos[0], a.pos[1]))
+
+    def cmd_state_replace_provider(self, a: Args) -> int:
+        from .replace_provider import run
+
+        return run(self, a)
 
     def cmd_state_pull(self, a: Args) -> int:
         from tfconsole.states.statefile import write_state
 
         ctx = self.context(a)
-        state = self.read_state(ctx, a, "OperationTypeStatePull")
-        if state is None:
+        state, ok = self.load_state(self.manager(ctx, a, "OperationTypeStatePull", lock=False), empty=False)
+        if not ok:
             return 1
-        self.stdout.write(write_state(state))
+        if state is not None:  # a workspace without state prints nothing, as Terraform's does
+            self.stdout.write(write_state(state))
         return 0
 
     def cmd_state_push(self, a: Args) -> int:
         from tfconsole.states.statefile import read_state
 
-        if len(a.pos) != 1:
-            self.stderr.write("Exactly one argument expected: the path to a state file (or - for stdin).\n")
-            return 1
         text = sys.stdin.read() if a.pos[0] == "-" else None
         new, d = read_state(text if text is not None else a.pos[0])
         self.diags(d)
@@ -709,9 +718,6 @@ class CLI:
     def _taint(self, a: Args, status: str) -> int:
         from tfconsole import operations
 
-        if len(a.pos) != 1:
-            self.stderr.write("Exactly one argument expected: the address of a resource instance.\n")
-            return 1
         edit = operations.taint if status == "tainted" else operations.untaint
         return self._edited(edit(self.request(a), a.pos[0], allow_missing=a.bool("allow-missing")))
 
@@ -719,9 +725,6 @@ class CLI:
         """tfconsole import ADDR ID: the import operation reads the object through its provider."""
         from tfconsole import operations
 
-        if len(a.pos) != 2:
-            self.stderr.write("The import command expects two arguments: ADDR and ID.\n")
-            return 1
         req = self.request(a)
         req.context = self.context(a, req)
         res = operations.import_resource(req, a.pos[0], a.pos[1])
@@ -780,9 +783,22 @@ class CLI:
                  "obtain a new lock on the remote state.")
         return 0
 
+    def _one_name(self, a: Args) -> bool:
+        """workspace new/select/delete take exactly one NAME; otherwise, like Terraform's, the
+        usage text and one line."""
+        if len(a.pos) == 1:
+            return True
+        self.stdout.write(usage(a.command))
+        self.stderr.write("Expected a single argument: NAME.\n\n")
+        return False
+
     def cmd_workspace_list(self, a: Args) -> int:
         from tfconsole import operations
         from tfconsole.backends import local as L
+
+        if a.pos:
+            self.stderr.write("Too many command line arguments. Did you mean to use -chdir?\n")
+            return 1
 
         res = operations.workspace_list(self.request(a))
         if not self._workspace(res):
@@ -803,8 +819,7 @@ class CLI:
         from tfconsole import operations
         from tfconsole.backends import local as L
 
-        if len(a.pos) != 1:
-            self.stderr.write("Expected a single argument: NAME.\n")
+        if not self._one_name(a):
             return 1
         if not self._workspace(operations.workspace_new(self.request(a), a.pos[0])):
             return 1
@@ -815,8 +830,7 @@ class CLI:
         from tfconsole import operations
         from tfconsole.backends import local as L
 
-        if len(a.pos) != 1:
-            self.stderr.write("Expected a single argument: NAME.\n")
+        if not self._one_name(a):
             return 1
         res = operations.workspace_select(self.request(a), a.pos[0], or_create=a.bool("or-create"))
         if not self._workspace(res):
@@ -828,8 +842,7 @@ class CLI:
         from tfconsole import operations
         from tfconsole.backends import local as L
 
-        if len(a.pos) != 1:
-            self.stderr.write("Expected a single argument: NAME.\n")
+        if not self._one_name(a):
             return 1
         res = operations.workspace_delete(self.request(a), a.pos[0], force=a.bool("force"))
         if not self._workspace(res):
@@ -887,6 +900,52 @@ def _tune_gc() -> None:
     gc.set_threshold(100_000, 50, 100)
 
 
+def _output_text(state: Any, name: str, mode: str) -> tuple[str | None, Diagnostics]:
+    """What `output [-json|-raw] [NAME]` prints, by Terraform's rules: for text and -raw an
+    empty set of outputs is a warning before anything else; -raw prints one string, number or
+    bool as is, without a newline."""
+    from tfconsole.lang.types import type_from_json
+    from tfconsole.states.statefile import go_escapes
+
+    from .views import format_output_value, outputs_json
+
+    d, outputs = Diagnostics(), state.outputs
+    if mode != "json" and not outputs:
+        return None, d.warning("No outputs found", NO_OUTPUTS)
+    if mode == "json" and not name:
+        return go_escapes(dumps_json(outputs_json(state), indent=2, ensure_ascii=False)) + "\n", d
+    o = outputs.get(name) if name else None
+    if name and o is None:
+        return None, d.error(f"Output \"{name}\" not found", MISSING_OUTPUT)
+    if o is None:
+        return "".join(f"{k} = {'<sensitive>' if v.sensitive else format_output_value(v.value, v.type)}\n"
+                       for k, v in sorted(outputs.items())), d
+    if mode == "json":
+        return go_escapes(dumps_json(o.value, separators=(",", ":"), ensure_ascii=False)) + "\n", d
+    if mode == "human":
+        return format_output_value(o.value, o.type) + "\n", d
+    if o.value is None:
+        return None, d.error("Unsupported value for raw output", f"The value for output value \"{name}\" is null, "
+                             "so -raw mode cannot print it.")
+    if isinstance(o.value, (str, int, float, bool, Decimal)):
+        return o.value if isinstance(o.value, str) else dumps_json(o.value), d
+    return None, d.error("Unsupported value for raw output", f"The -raw option only supports strings, numbers, and "
+                         f"boolean values, but output value \"{name}\" is {type_from_json(o.type).friendly()}.\n\n"
+                         "Use the -json option for machine-readable representations of output values that have "
+                         "complex types.")
+
+
+NO_OUTPUTS = ("The state file either has no outputs defined, or all the defined outputs are empty. Please define "
+              "an output in your configuration with the `output` keyword and run `terraform refresh` for it to "
+              "become available. If you are using interpolation, please verify the interpolated value is not "
+              "empty. You can use the `terraform console` command to assist.")
+MISSING_OUTPUT = ("The output variable requested could not be found in the state file. If you recently added this "
+                  "to your configuration, be sure to run `terraform apply`, since the state won't be updated with "
+                  "new output variables until that command is run.")
+NO_STATE = ("No state file was found!\n\nState management commands require a state file. Run this command\n"
+            "in a directory where Terraform has been run or use the -state flag\nto point the command to a "
+            "specific state location.\n")
+
 RAW_COMMANDS: dict[str, Callable[[CLI, list[str]], int]] = {"fmt": CLI.raw_fmt, "console": CLI.raw_console}
 
 # `tfconsole -help`: Terraform's summary line of each command tfconsole has, plus its own `ui`
@@ -901,8 +960,10 @@ HELP_SUMMARIES = {
     "console": "Try Terraform expressions at an interactive command prompt",
     "fmt": "Reformat your configuration in the standard style",
     "force-unlock": "Release a stuck lock on the current workspace",
+    "get": "Install or upgrade remote Terraform modules",
     "graph": "Generate a Graphviz graph of the steps in an operation",
     "import": "Associate existing infrastructure with a Terraform resource",
+    "modules": "Show all declared modules in a working directory",
     "output": "Show output values from your root module",
     "providers": "Show the providers required for this configuration",
     "refresh": "Update the state to match remote systems",

@@ -215,6 +215,82 @@ _HEADER_TAILS = {
 
 def render_change(ch: ResourceInstanceChange) -> str:
     """The `# addr will be created` block of a plan."""
+    if ch.action is Action.CREATE:
+        simple = _simple_create(ch)
+        if simple is not None:
+            return simple
+    return _render_change(ch)
+
+
+def _simple_leaf(v: Any) -> str | None:
+    """A known or unknown scalar as a create draws it (None: not drawn; "": not simple). The
+    generic _render decides these cases the same way: this only skips its dispatch."""
+    t = type(v)
+    if t is str:
+        if "\n" in v or v[:1] in ("{", "["):  # heredocs and JSON text: the generic renderer
+            return ""
+        return _encode_basestring(v)
+    if t is Unknown:
+        return "(known after apply)"
+    if v is None or t is Null:
+        return None
+    if t is bool:
+        return "true" if v else "false"
+    if t is int or t is Num:
+        return wire_text(v)
+    return ""
+
+
+def _simple_create(ch: ResourceInstanceChange) -> str | None:
+    """The common create (a managed object whose attributes are all unmarked scalars, nothing
+    moved, imported, deposed, legacy, write-only or nested) drawn straight, or None. A 20,000
+    instance plan drew each through the generic machinery at 15 us each; this takes ~3."""
+    after = ch.after
+    if (type(after) is not dict or ch.reason is not None or ch.deposed is not None or ch.importing is not None
+            or ch.blocks or ch.write_only or ch.legacy or ch.before is not None
+            or (ch.prev_run_addr is not None and ch.prev_run_addr != ch.addr)):
+        return None
+    res = ch.addr.resource
+    if res.mode != "managed":
+        return None
+    names = tuple(after)
+    order = _ORDERS.get(names)
+    if order is None:
+        order = _remember_layout(_ORDERS, names, tuple(sorted(names)))
+    texts = []
+    for n in order:
+        v = after[n]
+        t = type(v)
+        text = _encode_basestring(v) if t is str and "\n" not in v and v[:1] not in ("{", "[") else \
+            "(known after apply)" if t is Unknown else _simple_leaf(v)
+        if text == "":
+            return None
+        texts.append(text)
+    shown = tuple(t is not None for t in texts)
+    prefixes = _PREFIXES.get((order, shown))
+    if prefixes is None:
+        width = max((len(_key(n)) for n, s in zip(order, shown) if s), default=0)
+        prefixes = _remember_layout(_PREFIXES, (order, shown),
+                                    tuple(f"      + {_key(n).ljust(width)} = " for n in order))
+    body = "".join([p + t + "\n" for p, t in zip(prefixes, texts) if t is not None])
+    return f"  # {ch.addr} will be created\n  + resource \"{res.type}\" \"{res.name}\" {{\n{body}    }}"
+
+
+# a plan's creates share a few shapes: their attribute names in order, and the prefix of each
+# drawn line for the attributes drawn (the alignment depends on which are null)
+_ORDERS: dict[tuple, tuple] = {}
+_PREFIXES: dict[tuple, tuple] = {}
+
+
+def _remember_layout(table: dict, key: Any, value: Any) -> Any:
+    if len(table) >= 1024:
+        table.clear()
+    table[key] = value
+    return value
+
+
+def _render_change(ch: ResourceInstanceChange) -> str:
+    """render_change through the generic machinery: every action and shape."""
     a = ch.action
     addr = ch.address
     header = "# " + addr + _HEADER_TAILS[a]
@@ -701,11 +777,16 @@ def render_plan(plan: Plan, errored: bool = False, warnings: bool = True) -> str
     failed; warnings=False: as `show PLANFILE` does (without the plan-time warning about
     forgotten objects)."""
     out: list[str] = []
-    moves = [c for c in plan.changes if c.action is not Action.NOOP or
-             (c.prev_run_addr is not None and c.prev_run_addr != c.addr)]
-    moving = {id(c) for c in moves}  # by identity: `c in moves` compares whole changes, N x N of them
-    changes = [c for c in plan.changes if id(c) in moving or c.importing is not None]
-    actions = [c for c in changes if c.action is not Action.NOOP]
+    moves: list[ResourceInstanceChange] = []  # what changes or moves
+    changes: list[ResourceInstanceChange] = []  # those, and what is imported
+    noop = Action.NOOP
+    for c in plan.changes:
+        if c.action is not noop or (c.prev_run_addr is not None and c.prev_run_addr != c.addr):
+            moves.append(c)
+            changes.append(c)
+        elif c.importing is not None:
+            changes.append(c)
+    actions = [c for c in changes if c.action is not noop]
     if not changes and not [o for o in plan.output_changes if o.action is not Action.NOOP]:
         if plan.refresh_only:
             return _no_changes("Your infrastructure still matches the configuration.", "Terraform has checked that "

@@ -61,6 +61,9 @@ class Diagnostic:
     # what the failing expression referred to, as Terraform annotates an expression error:
     # (traversal, statement) pairs such as ("var.x", "is 5"), sorted by traversal
     values: tuple[tuple[str, str], ...] = ()
+    # raised by a check block's assertion: an apply approved up front drops its plan's (the
+    # apply evaluates the checks again), as Terraform does
+    from_check: bool = False
 
     @property
     def is_error(self) -> bool:

@@ -593,7 +593,12 @@ class Compiler:
     def h_binary_op(self, kids: list, span: tuple) -> Expr:
         term = kids[1]  # binary_term: operator, [newline], right operand
         op = term.kids[0].kids[0].value
-        return Binary(op, kids[0], _exprs(term.kids)[0], self.rng(span))
+        right = _exprs(term.kids)[0]
+        end = right.range
+        if end is not None and span is not None:  # the term's span can run on over a line break
+            e = end.end
+            span = (*span[:3], e.line, e.column, e.byte)
+        return Binary(op, kids[0], right, self.rng(span))
 
     def h_unary_op(self, kids: list, span: tuple) -> Expr:
         op = kids[0].value

@@ -221,10 +221,12 @@ def refresh(req: OperationRequest) -> OperationResult:
 
 # ---------------------------------------------------------------- state edits
 
-def edit_state(req: OperationRequest, edit: Callable[[State], rules.Edit], operation: str = STATE_EDIT
-               ) -> OperationResult:
+def edit_state(req: OperationRequest, edit: Callable[[State], rules.Edit], operation: str = STATE_EDIT,
+               needs_state: bool = False) -> OperationResult:
     """Lock, load, edit, write (unless the edit changed nothing, failed, or req.dry_run), unlock.
-    The edit's report goes into the result only once its state is written."""
+    The edit's report goes into the result only once its state is written. needs_state: a
+    workspace that has no state at all fails in the "no state" phase (Terraform's `state rm`,
+    `mv` and `replace-provider` refuse it) and the edit is not called."""
     res = OperationResult()
     ctx = _context(req, res)
     if ctx.config is None:
@@ -234,6 +236,8 @@ def edit_state(req: OperationRequest, edit: Callable[[State], rules.Edit], opera
         if held is None:
             return res
         mgr, state = held
+        if needs_state and not getattr(mgr, "found", True) and not (state.resources or state.outputs):
+            return res.fail("no state")
         e = edit(state)
         if not _report(req, res, e.diags, "edit"):
             return res
@@ -253,11 +257,11 @@ def untaint(req: OperationRequest, addr: str, *, allow_missing: bool = False) ->
 
 
 def state_rm(req: OperationRequest, addrs: list[str]) -> OperationResult:
-    return edit_state(req, lambda s: rules.remove(s, addrs, dry_run=req.dry_run))
+    return edit_state(req, lambda s: rules.remove(s, addrs, dry_run=req.dry_run), needs_state=True)
 
 
 def state_mv(req: OperationRequest, src: str, dst: str) -> OperationResult:
-    return edit_state(req, lambda s: rules.move(s, src, dst, dry_run=req.dry_run))
+    return edit_state(req, lambda s: rules.move(s, src, dst, dry_run=req.dry_run), needs_state=True)
 
 
 def state_push(req: OperationRequest, new: State, *, force: bool = False) -> OperationResult:

@@ -73,16 +73,20 @@ class _LoadedBody:
     both skip encoding the state they loaded. The raw text after the file's header is the
     body whenever the file is in canonical form (as tfconsole and Terraform write it); for
     any other file, a copy of the state as loaded is encoded on demand (the State handed out
-    by load() may be mutated meanwhile; the copy shares its immutable JSON data).
+    by load() may be mutated meanwhile; the copy shares its immutable JSON data). Without
+    `snapshot` (a plan: it plans on copies of that State and never writes) there is no copy,
+    and only the raw text can be found the same: were such a manager to write after all, it
+    would write once too often, never once too few.
     """
 
-    def __init__(self, text: str, state: State):
+    def __init__(self, text: str, state: State, snapshot: bool = True):
         # the file's text and where its body starts (-1: not after the canonical header),
         # kept whole rather than sliced: a copy of a large state costs as much as a compare
         self._file = text
         header = state_header(state.terraform_version, state.serial, state.lineage)
         self._body_at = len(header) if text.startswith(header) else -1
-        self._snapshot: State | None = state.deep_copy()
+        self._snapshot: State | None = state.deep_copy() if snapshot else None
+        self._raw_only = not snapshot
         self._text: str | None = None
 
     @property
@@ -101,7 +105,7 @@ class _LoadedBody:
         at = self._body_at
         if self._text is None and at >= 0 and len(body) == len(self._file) - at and self._file.startswith(body, at):
             return True
-        return body == self.text()
+        return not self._raw_only and body == self.text()
 
 
 def _same_body(known: "str | _LoadedBody", body: str) -> bool:
@@ -234,11 +238,15 @@ class StateManager(JournalRecovery):
             diags.append(rd)
             if rd.has_errors:
                 return None, diags
+            self.found = state is not None  # a snapshot existed (Terraform's "state" commands need one)
             if state is None:
                 state = State(serial=0)
                 self._body = None
             else:
-                self._body = _LoadedBody(text or "", state)
+                # a plan changes nothing in the State it is handed (it plans on copies) and never
+                # writes it, unless a journal left beside it is folded in below: no copy then
+                self._body = _LoadedBody(text or "", state,
+                                         snapshot=journal is not None or self.operation != "OperationTypePlan")
             self._serial = state.serial
             self._initial_bytes = data if data and not data.isspace() else b""  # (strip would copy it)
             self._initial_body = self._body

@@ -257,8 +257,14 @@ def _sensitive_blocks(block: Any) -> tuple:
 def may_mark(obj: ObjectState, schema: Schema) -> bool:
     """Whether decoding obj can give a marked value: only its sensitive paths and the schema's
     sensitive attributes (at any depth) mark one (a cheap test instead of a walk)."""
+    return bool(obj.sensitive_attributes) or schema_marks(schema)
+
+
+def schema_marks(schema: Schema) -> bool:
+    """may_mark's half that depends on the schema only: whether it has sensitive attributes, at
+    any depth (asked once per resource by a plan, not once per instance)."""
     block = schema.block
-    return bool(obj.sensitive_attributes) or bool(block.sensitive_attrs()) or bool(_sensitive_blocks(block))
+    return bool(block.sensitive_attrs()) or bool(_sensitive_blocks(block))
 
 
 def _holds_sensitive(block: Any) -> bool:

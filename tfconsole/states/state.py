@@ -123,7 +123,10 @@ class State:
             rs.provider = provider
             if each is not None:
                 rs.each = each
-        rs.instances.setdefault(addr.key, InstanceState()).current = obj
+        inst = rs.instances.get(addr.key)  # (not setdefault: it would make an InstanceState each time)
+        if inst is None:
+            inst = rs.instances[addr.key] = InstanceState()
+        inst.current = obj
 
     def set_deposed(self, addr: AbsResourceInstance, dkey: str, obj: ObjectState | None,
                     provider: str) -> None:

@@ -39,7 +39,7 @@ from typing import Any, Callable
 # fallback. Imported when a state is first written: a command that writes none never loads it
 from tfconsole.fastjson import orjson as _orjson_module
 
-from tfconsole.addrs import AbsResource, AddressError, ModuleInstance, Resource, parse_target
+from tfconsole.addrs import AbsResource, AddressError, ModuleInstance, Resource, intern_resource, parse_target
 from tfconsole.diags import Diagnostics
 
 from .checks import check_cty_type, check_cty_value, check_version_string, is_int, json_kind
@@ -120,6 +120,9 @@ def _go_escapes(text: str) -> str:
         text = (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
                 .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
     return text
+
+
+go_escapes = _go_escapes  # for the commands that print Terraform's JSON (output -json)
 
 
 def _data(v: Any, ind: str, out: list[str]) -> None:
@@ -1070,7 +1073,7 @@ def _resource_addr(rs: dict, where: _Where, diags: Diagnostics) -> AbsResource |
         diags.error("Invalid module address in state",
                     f"State contains the invalid module address {json.dumps(module_text)}: {exc}.")
         return None
-    return AbsResource(module, Resource(mode, rtype, name))
+    return intern_resource(AbsResource(module, Resource(mode, rtype, name)))  # (see intern_resource)
 
 
 def _read_resource(state: State, rs: Any, where: _Where, diags: Diagnostics) -> None:
@@ -1130,12 +1133,14 @@ def _read_instance(res: ResourceState, inst: Any, rwhere: _Where, j: int, diags:
     ok, key = _instance_key(inst, raddr, diags)
     if not ok:
         return
-    field = f"{rwhere.field}.instances[{j}]"
+    def field() -> str:  # the JSON path, made only for a message (not for every instance read)
+        return f"{rwhere.field}.instances[{j}]"
+
     dk = inst.get("deposed")
     if dk is None:
         dk = ""
     if type(dk) is not str:
-        _Where(rwhere.source, field, str(raddr.instance(key))).at("deposed").wrong_kind(
+        _Where(rwhere.source, field(), str(raddr.instance(key))).at("deposed").wrong_kind(
             diags, dk, "a deposed key string")
         return
     obj = object_from_json(inst, lambda: str(raddr.instance(key)), diags, source=rwhere.source, field=field)

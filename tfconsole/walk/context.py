@@ -19,6 +19,7 @@ from tfconsole.addrs import (
     InstanceKey,
     ModuleInstance,
     Resource,
+    intern_resource,
 )
 from tfconsole.addrs import (
     Module as ModulePath,
@@ -90,8 +91,9 @@ class WalkContext:
         self.module_instances: dict[ModulePath, list[ModuleInstance]] = {ModulePath(): [ModuleInstance()]}
         self.module_expansions: dict[tuple[ModuleInstance, str], Expansion] = {}
         self.resource_expansions: dict[AbsResource, Expansion] = {}
-        # resource instance values as expressions see them
-        self.instance_values: dict[AbsResourceInstance, Any] = {}
+        # resource instance values as expressions see them, per resource (the interned address,
+        # found by identity: see addrs.intern_resource) and instance key
+        self.instance_values: dict[AbsResource, dict[InstanceKey, Any]] = {}
         self._resource_cache: dict[AbsResource, Any] = {}
         self._resource_build_lock = threading.Lock()
         # per resource, bumped by every change that invalidates its cached value
@@ -273,6 +275,7 @@ class WalkContext:
                     lst.append(mi)
 
     def register_resource_expansion(self, addr: AbsResource, exp: Expansion) -> None:
+        addr = intern_resource(addr)
         with self.lock:
             self.resource_expansions[addr] = exp
             self._resource_cache.pop(addr, None)
@@ -280,21 +283,31 @@ class WalkContext:
 
     # ---- resource values
     def set_instance_value(self, addr: AbsResourceInstance, value: Any) -> None:
+        ra = addr.abs_resource()
         with self.lock:
+            values = self.instance_values.get(ra)
             if value is None:
-                self.instance_values.pop(addr, None)
+                if values is not None:
+                    values.pop(addr.key, None)
+            elif values is None:
+                self.instance_values[ra] = {addr.key: value}
             else:
-                self.instance_values[addr] = value
-            ra = addr.abs_resource()
+                values[addr.key] = value
             self._resource_cache.pop(ra, None)
             self._resource_generation[ra] = self._resource_generation.get(ra, 0) + 1
 
     def instance_value(self, addr: AbsResourceInstance) -> Any:
-        with self.lock:
-            v = self.instance_values.get(addr, NOT_FOUND)
+        return self.instance_value_of(addr.abs_resource(), addr.key)
+
+    def instance_value_of(self, ra: AbsResource, key: InstanceKey) -> Any:
+        """instance_value of ra's instance `key`, without making its address unless it must be
+        decoded from state. (Single dict reads are atomic: no lock.)"""
+        values = self.instance_values.get(ra)
+        if values is not None:
+            v = values.get(key, NOT_FOUND)
             if v is not NOT_FOUND:
                 return v
-        return self._decode_from_state(addr)
+        return self._decode_from_state(ra.instance(key))
 
     def _decode_from_state(self, addr: AbsResourceInstance) -> Any:
         obj = self.sync.current(addr)
@@ -306,7 +319,7 @@ class WalkContext:
             return NOT_FOUND
         value = decode_object(obj.attributes, schema, obj.sensitive_attributes)
         with self.lock:
-            self.instance_values[addr] = value
+            self.instance_values.setdefault(addr.abs_resource(), {})[addr.key] = value
         return value
 
     def schema_for(self, provider_addr: str, res: Resource) -> Schema | None:
@@ -374,19 +387,20 @@ class WalkContext:
         if exp is None or exp.unknown:
             # an ephemeral resource's value is ephemeral even before anything is known of it
             return mark(Unknown(DYNAMIC), EPHEMERAL) if addr.resource.mode == "ephemeral" else Unknown(DYNAMIC)
+        addr = intern_resource(addr)
         if exp.mode == "":
-            v = self.instance_value(addr.instance(None))
+            v = self.instance_value_of(addr, None)
             value = Unknown(DYNAMIC) if v is NOT_FOUND else v
         elif exp.mode == "list":
             items = []
             for k in sorted(exp.keys):  # type: ignore[type-var]
-                v = self.instance_value(addr.instance(k))
+                v = self.instance_value_of(addr, k)
                 items.append(Unknown(DYNAMIC) if v is NOT_FOUND else v)
             value = items
         else:
             obj = {}
             for k in sorted(exp.keys):  # type: ignore[type-var]
-                v = self.instance_value(addr.instance(k))
+                v = self.instance_value_of(addr, k)
                 obj[k] = Unknown(DYNAMIC) if v is NOT_FOUND else v
             value = obj
         with self.lock:
@@ -422,11 +436,12 @@ class ModuleData:
         self.mi = mi
         self.mod = ctx.config.module_at(mi.module())
         self._addrs: dict[Resource, AbsResource] = {}  # the resources referred to from here
+        self._configs: dict[Resource, ResourceConfig] = {}  # and their blocks, once found
 
     def _abs(self, res: Resource) -> AbsResource:
         addr = self._addrs.get(res)
         if addr is None:
-            addr = self._addrs[res] = AbsResource(self.mi, res)
+            addr = self._addrs[res] = intern_resource(AbsResource(self.mi, res))
         return addr
 
     def _where(self) -> str:
@@ -487,8 +502,13 @@ class ModuleData:
         return self._module_outputs(self.mod.children.get(name), self.mi.child(name, key))
 
     def _resource_config(self, res: Resource, rng: SourceRange | None) -> ResourceConfig:
+        rc = self._configs.get(res)  # (res is the evaluator's one object per name: found by identity)
+        if rc is not None:
+            return rc
         table = (self.mod.ephemeral_resources if res.mode == "ephemeral" else self.mod.resources) if self.mod else {}
         rc = table.get(res)
+        if rc is not None:
+            self._configs[res] = rc
         if rc is None and res.mode == "ephemeral":
             raise EvalError("Reference to undeclared resource",
                             f"An ephemeral resource \"{res.type}\" \"{res.name}\" has not been declared in "
@@ -526,15 +546,14 @@ class ModuleData:
         addr = self._abs(res)
         if res.mode == "ephemeral" and self.ctx.ephemeral_deferred:
             self._not_deferred(addr, key, rng)
-        with self.ctx.lock:
-            exp = self.ctx.resource_expansions.get(addr)
+        exp = self.ctx.resource_expansions.get(addr)  # one dict read is atomic: no lock
         if exp is None or exp.unknown:
             return NOT_FOUND
         if exp.mode == "list" and isinstance(key, int) and not isinstance(key, bool) or \
                 exp.mode == "map" and isinstance(key, str):
             if not exp.has_key(key):
                 return NOT_FOUND
-            v = self.ctx.instance_value(addr.instance(key))
+            v = self.ctx.instance_value_of(addr, key)
             return Unknown(DYNAMIC) if v is NOT_FOUND else v
         return NOT_FOUND
 
@@ -562,6 +581,8 @@ class ModuleData:
             raise EvalError("Call to unknown function", f"There is no function named \"{name}\".", rng)
         params = list(sig.params) + [sig.variadic] * max(0, len(args) - len(sig.params)) if sig.variadic \
             else list(sig.params)
+        # "while calling provider::p::f(a, b...)" under the quoted call, as for any function
+        shown = f"{name}({', '.join([p[0] for p in sig.params] + ([sig.variadic[0] + '...'] if sig.variadic else []))})"
         if len(args) != len(params):
             raise EvalError("Incorrect function argument count" if args else "Not enough function arguments",
                             f"Function \"{name}\" expects {len(sig.params)} argument(s).", rng)
@@ -572,16 +593,17 @@ class ModuleData:
                 return mark(Unknown(sig.returns), marked)
             if v is None and not allow_null:
                 raise EvalError("Invalid function argument", f"Invalid value for \"{pname}\" parameter: argument "
-                                "must not be null.", rng)
+                                "must not be null.", rng, function_call=shown)
             try:
                 values.append(convert(v, ptype))
             except ConversionError as exc:
                 raise EvalError("Invalid function argument",
-                                f"Invalid value for \"{pname}\" parameter: {exc.message}.", rng) from None
+                                f"Invalid value for \"{pname}\" parameter: {exc.message}.", rng,
+                                function_call=shown) from None
         result, diags = provider.call_function(parts[2], values)
         if diags.has_errors:
             err = diags.errors()[0]
-            raise EvalError(err.summary, err.detail, rng)
+            raise EvalError(err.summary, err.detail, rng, function_call=shown)
         return mark(result, marked)
 
     def get_terraform(self, name: str, rng: SourceRange | None) -> Any:

@@ -6,7 +6,7 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from tfconsole.addrs import AbsResource, AbsResourceInstance, InstanceKey, ModuleInstance
+from tfconsole.addrs import AbsResource, AbsResourceInstance, InstanceKey, ModuleInstance, intern_resource
 from tfconsole.addrs import Module as ModulePath
 from tfconsole.config import dynblock
 from tfconsole.config.body import Body
@@ -26,7 +26,9 @@ from tfconsole.plans import (
     ResourceInstanceChange,
 )
 from tfconsole.providers.interface import ApplyRequest, BlockSchema, PlanRequest, Schema
-from tfconsole.states.objcodec import decode_object, encode_object, may_mark, remark, same_state_paths
+from tfconsole.states.objcodec import (
+    decode_object, encode_object, remark, same_state_paths, schema_marks,
+)
 from tfconsole.plans.objchange import (
     assert_object_compatible, assert_plan_valid, format_error, format_path, write_only_values,
 )
@@ -215,6 +217,73 @@ def evaluate_body(body: Body, schema: BlockSchema, scope: Scope, block_range: So
     """The body's value against the schema. Unless ephemeral_ok (provider and ephemeral
     resource configurations), an ephemeral value is refused outside write-only attributes:
     everything else is persisted in the plan and in state."""
+    layout = _body_layout(body, schema)
+    if layout is None:
+        return _evaluate_body(body, schema, scope, block_range, addr, ephemeral_ok)
+    diags = Diagnostics()
+    out: dict[str, Any] = {}
+    for name, attr, s in layout[0]:
+        out[name] = _attribute_value(name, attr, s, scope, addr, ephemeral_ok, diags)
+    out.update(layout[1])
+    return out, diags
+
+
+def _attribute_value(name: str, attr: Any, s: Any, scope: Scope, addr: str, ephemeral_ok: bool,
+                     diags: Diagnostics) -> Any:
+    """An attribute's value converted to its schema type (Unknown after an error, reported)."""
+    v, d = evaluate(attr.expr, scope)
+    if d:
+        diags.extend(_with_addr(d, addr))
+        if d.has_errors:
+            return Unknown(s.type)
+    if not ephemeral_ok and not s.write_only and contains_marks(v) and contains_ephemeral(v):
+        from tfconsole.diags import error
+
+        diags.append(replace(error(
+            "Invalid use of ephemeral value",
+            f"Ephemeral values are not valid for \"{name}\", because it is not a write-only attribute and must "
+            "be persisted to state.", attr.expr.range or attr.range, address=addr), context="with"))
+        return Unknown(s.type)
+    try:
+        return convert(v, s.type)
+    except ConversionError as exc:
+        diags.error("Incorrect attribute value type",
+                    f"Inappropriate value for attribute \"{name}\": {exc.message}.", attr.range, address=addr)
+        return Unknown(s.type)
+
+
+# (id(body), id(schema)) -> (body, schema, layout): see _body_layout. The body and schema are
+# kept so their ids are not reused while cached; bounded, as providers may build schemas anew.
+_LAYOUTS: dict[tuple[int, int], tuple[Any, Any, Any]] = {}
+
+
+def _body_layout(body: Body, schema: BlockSchema) -> tuple[list[tuple[str, Any, Any]], dict[str, Any]] | None:
+    """What evaluating a body against a schema decides without evaluating anything, worked out
+    once per (body, schema) instead of once per instance: the attributes to evaluate (name,
+    attribute, schema attribute) and the nulls of the schema's attributes the body leaves out.
+    None when the body needs the general path: nested blocks (in the body or the schema),
+    attributes the schema refuses, or a required attribute missing (each is reported there)."""
+    known = _LAYOUTS.get((id(body), id(schema)))
+    if known is not None and known[0] is body and known[1] is schema:
+        return known[2]
+    layout: Any = None
+    attrs = schema.attributes
+    if not body.blocks and not schema.blocks and all(
+            name in attrs and not (attrs[name].computed and not attrs[name].optional and not attrs[name].required)
+            for name in body.attributes) and not any(
+            s.required for name, s in attrs.items() if name not in body.attributes):
+        layout = ([(name, attr, attrs[name]) for name, attr in body.attributes.items()],
+                  {name: Null(s.type) if not isinstance(s.type, DynamicType) else None
+                   for name, s in attrs.items() if name not in body.attributes})
+    if len(_LAYOUTS) >= 4096:
+        _LAYOUTS.clear()
+    _LAYOUTS[(id(body), id(schema))] = (body, schema, layout)
+    return layout
+
+
+def _evaluate_body(body: Body, schema: BlockSchema, scope: Scope, block_range: SourceRange | None,
+                   addr: str, ephemeral_ok: bool = False) -> tuple[dict[str, Any], Diagnostics]:
+    """evaluate_body's general path: every diagnostic a body can earn, nested blocks too."""
     diags = Diagnostics()
     out: dict[str, Any] = {}
     for name, attr in body.attributes.items():
@@ -232,29 +301,7 @@ def evaluate_body(body: Body, schema: BlockSchema, scope: Scope, block_range: So
                         f"Cannot set value for this attribute as the provider has marked it as read-only. Remove "
                         f"the configuration line setting the value.", attr.range, address=addr)
             continue
-        v, d = evaluate(attr.expr, scope)
-        if d:
-            diags.extend(_with_addr(d, addr))
-            if d.has_errors:
-                out[name] = Unknown(s.type)
-                continue
-        if not ephemeral_ok and not s.write_only and contains_marks(v) and contains_ephemeral(v):
-            from dataclasses import replace
-
-            from tfconsole.diags import error
-
-            diags.append(replace(error(
-                "Invalid use of ephemeral value",
-                f"Ephemeral values are not valid for \"{name}\", because it is not a write-only attribute and must "
-                "be persisted to state.", attr.expr.range or attr.range, address=addr), context="with"))
-            out[name] = Unknown(s.type)
-            continue
-        try:
-            out[name] = convert(v, s.type)
-        except ConversionError as exc:
-            diags.error("Incorrect attribute value type",
-                        f"Inappropriate value for attribute \"{name}\": {exc.message}.", attr.range, address=addr)
-            out[name] = Unknown(s.type)
+        out[name] = _attribute_value(name, attr, s, scope, addr, ephemeral_ok, diags)
     for name, s in schema.attributes.items():
         if name in out:
             continue
@@ -609,33 +656,16 @@ def _infinity_diag(addr_s: str, rc: Any) -> Any:
 def check_rules(rules: list[CheckRule], scope: Scope, summary: str, addr: str,
                 report: Any = None) -> Diagnostics:
     """Evaluate conditions; report(status, message) is told each one's result when given."""
+    from .conditions import judge
+
     diags = Diagnostics()
     if not rules:  # most resources: nothing to evaluate (asked at every instance)
         return diags
-    note = report or (lambda status, message=None: None)
     for rule in rules:
-        ok, d = evaluate(rule.condition, scope)
-        if d.has_errors:
-            diags.extend(_with_addr(d, addr))
-            note("error")
-            continue
-        ok, _ = unmark_deep(ok)
-        if isinstance(ok, Unknown) or ok is True:
-            note("pass" if ok is True else "unknown")
-            continue
-        if ok is None:
-            diags.error("Invalid condition result", "Condition expression must return either true or false, "
-                        "not null.", rule.range, address=addr)
-            note("error")
-            continue
-        msg = ""
-        if rule.error_message is not None:
-            m, d2 = evaluate(rule.error_message, scope)
-            m, _ = unmark_deep(m)
-            msg = m if isinstance(m, str) else ""
-        note("fail", msg)
-        diags.error(summary, f"{msg}\n\nThis was checked by the condition at {rule.range}.", rule.range,
-                    address=addr)
+        status, message, d = judge(rule, scope, summary, address=addr)
+        diags.extend(d)
+        if report is not None:
+            report(status, message) if status == "fail" else report(status)
     return diags
 
 
@@ -655,15 +685,16 @@ def check_reporter(ctx: Any, addr: Any) -> Any:
     return report
 
 
-def record_plan_postconditions(ctx: Any, rc: Any, addr: Any, exp: Any, planned: Any) -> None:
+def record_plan_postconditions(ctx: Any, rc: Any, addr: Any, exp: Any, planned: Any) -> Diagnostics:
     """Terraform evaluates postconditions at plan time against the planned object: record what
-    they give (unknown while the values they read are not known yet)."""
+    they give (unknown while the values they read are not known yet) and report a failure, which
+    fails the plan as it does Terraform's."""
 
     if not rc.lifecycle.postconditions:
-        return
+        return Diagnostics()
     scope = scope_for(ctx, addr.module, key=addr.key, expansion=exp, self_value=planned)
-    check_rules(rc.lifecycle.postconditions, scope, "Resource postcondition failed", str(addr),
-                check_reporter(ctx, addr))
+    return check_rules(rc.lifecycle.postconditions, scope, "Resource postcondition failed", str(addr),
+                       check_reporter(ctx, addr))
 
 
 # ---------------------------------------------------------------------------
@@ -718,6 +749,16 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
     def cbd(self) -> bool:
         return self.rc.lifecycle.create_before_destroy or self.force_cbd
 
+    _plan_facts: "_PlanFacts | None" = None
+
+    def plan_facts(self, ctx: "WalkContext") -> "_PlanFacts":
+        """Its instances' shared facts for this walk (made by the first instance that asks;
+        two threads asking at once make equal ones, and either is kept)."""
+        facts = self._plan_facts
+        if facts is None or facts.ctx is not ctx:
+            facts = self._plan_facts = _PlanFacts(ctx, self)
+        return facts
+
     def execute(self, ctx: "WalkContext") -> Diagnostics:
         return Diagnostics()
 
@@ -731,7 +772,7 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
         rc = self.rc
         facts = ExpandFacts(self)
         for mi in ctx.instances_of(self.module):
-            abs_res = AbsResource(mi, rc.addr)
+            abs_res = intern_resource(AbsResource(mi, rc.addr))
             exp, d = evaluate_expansion(rc.count, rc.for_each, scope_for(ctx, mi), str(abs_res),
                                         allow_unknown=False)
             diags.extend(_with_addr(d, str(abs_res)))
@@ -757,7 +798,7 @@ class ResourceNode(Node, Executable, DynamicExpandable, Referenceable, Reference
         rc = self.rc
         facts = ExpandFacts(self, validate=True)
         for mi in ctx.instances_of(self.module):
-            abs_res = AbsResource(mi, rc.addr)
+            abs_res = intern_resource(AbsResource(mi, rc.addr))
             exp, d = evaluate_expansion(rc.count, rc.for_each, scope_for(ctx, mi), str(abs_res),
                                         allow_unknown=True)
             diags.extend(d)
@@ -836,33 +877,54 @@ class PlanSkippedInstance(_InstanceNode):
         return Diagnostics()
 
 
+class _PlanFacts:
+    """What every instance of one resource shares in one plan walk, looked up once per resource
+    rather than once per instance: its provider, schemas and what they decide (whether a stored
+    object can carry marks, which checks a no-op change needs). A 20,000-instance resource asked
+    each of these 20,000 times."""
+
+    __slots__ = ("ctx", "provider", "schema", "ischema", "identity_version", "implied", "schema_marks",
+                 "sensitive_noop_check")
+
+    def __init__(self, ctx: "WalkContext", node: "ResourceNode") -> None:
+        self.ctx = ctx
+        self.provider = provider = ctx.providers.get(node.provider_addr)
+        self.schema = schema = provider.resource_schemas().get(node.rc.addr.type) if provider is not None else None
+        self.ischema = ischema = provider.identity_schemas().get(node.rc.addr.type) if schema is not None else None
+        self.identity_version = ischema.version if ischema is not None else 0
+        if schema is not None:
+            block = schema.block
+            self.implied = block.implied_type()
+            self.schema_marks = schema_marks(schema)  # may_mark's schema half
+            self.sensitive_noop_check = bool(block.sensitive_attrs() or block.blocks)
+
+
 class PlanInstanceNode(_InstanceNode):
 
     @for_resource
     def execute(self, ctx: "WalkContext") -> Diagnostics:
 
         diags = Diagnostics()
-        rc = self.parent.rc
+        parent = self.parent
+        rc = parent.rc
         addr = self.addr
         addr_s = str(addr)
-        provider_addr = self.parent.provider_addr
-        provider = ctx.providers.get(provider_addr)
+        f = parent.plan_facts(ctx)
+        provider, schema = f.provider, f.schema
         if provider is None:
-            return diags.error("Provider not configured", f"The provider {provider_addr} for {addr_s} is not "
+            return diags.error("Provider not configured", f"The provider {parent.provider_addr} for {addr_s} is not "
                                "available.", rc.range, address=addr_s)
-        schema = provider.resource_schemas().get(rc.addr.type)
         if schema is None:
             return diags.error("Invalid resource type",
-                               f"The provider {provider_addr} does not support resource type \"{rc.addr.type}\".",
-                               rc.range, address=addr_s)
+                               f"The provider {parent.provider_addr} does not support resource type "
+                               f"\"{rc.addr.type}\".", rc.range, address=addr_s)
         ctx.hook.pre_diff(addr_s)
         obj = ctx.sync.current(addr)
         prior = None
         tainted = False
         prior_private = obj.private if obj is not None else None
-        importing = self.parent.import_targets.get(addr) if obj is None else None
+        importing = parent.import_targets.get(addr) if obj is None and parent.import_targets else None
         body, imported_private, prior_identity = rc.body, None, None
-        ischema = provider.identity_schemas().get(rc.addr.type)
         if importing is not None:
             prior, prior_private, prior_identity, body, d = self._import(ctx, provider, schema, importing)
             imported_private = prior_private
@@ -870,32 +932,11 @@ class PlanInstanceNode(_InstanceNode):
             if prior is None or d.has_errors:
                 return diags
         if obj is not None:
-            prior, d = ctx.read_stored(provider, addr, obj, schema)
-            if prior is not None and not d.has_errors:
-                prior_identity, d2 = ctx.stored_identity(provider, addr, obj)
-                d.extend(d2)
-            diags.extend(_with_addr(d, addr_s, rc.range))
-            if prior is None or d.has_errors:
+            got = self._stored_prior(ctx, f, obj, addr_s, diags)
+            if got is None:
                 return diags
+            prior, prior_private, prior_identity = got
             tainted = obj.status == "tainted"
-            if ctx.refresh and not tainted:
-                ctx.hook.pre_refresh(addr_s, _id_hint(prior))
-                prior_marked = may_mark(obj, schema)
-                resp = provider.read_resource(rc.addr.type, unmark_deep(prior)[0] if prior_marked else prior,
-                                              obj.private, **_identity_kw(prior_identity))
-                diags.extend(_with_addr(resp.diags, addr_s, rc.range if rc is not None else None))
-                ctx.hook.post_refresh(addr_s, _id_hint(resp.new_state))
-                if resp.diags.has_errors:
-                    return diags
-                new_prior = remark(resp.new_state, sensitive_paths(prior) if prior_marked else [], schema)
-                if new_prior is None or not value_paths_equal(new_prior, prior):
-                    ctx.record_drift(addr, provider_addr, prior, new_prior, schema)
-                prior = new_prior
-                if provider.wire_protocol:  # the refreshed object carries the private data ReadResource returned
-                    prior_private = resp.private
-                    prior_identity = resp.new_identity
-                ctx.refreshed_object(addr, provider_addr, prior, schema, obj, private=prior_private,
-                                     identity=(prior_identity, ischema.version if ischema else 0))
         scope = scope_for(ctx, addr.module, key=addr.key, expansion=self.exp)
         config, d = evaluate_body(body, schema.block, scope, rc.range, addr_s)
         diags.extend(d)
@@ -905,19 +946,21 @@ class PlanInstanceNode(_InstanceNode):
         # spares the walks that would remove or record marks
         config_marked = contains_marks(config)
         clean_config = unmark_deep(config)[0] if config_marked else config
-        diags.extend(_with_addr(provider.validate_resource(rc.addr.type, clean_config), addr_s,
-                                rc.range if rc is not None else None))
-        if diags.has_errors:
-            return diags
-        diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s,
-                                 check_reporter(ctx, addr)))
-        if diags.has_errors:
-            return diags
+        vd = provider.validate_resource(rc.addr.type, clean_config)
+        if vd:
+            diags.extend(_with_addr(vd, addr_s, rc.range))
+            if diags.has_errors:
+                return diags
+        if rc.lifecycle.preconditions:
+            diags.extend(check_rules(rc.lifecycle.preconditions, scope, "Resource precondition failed", addr_s,
+                                     check_reporter(ctx, addr)))
+            if diags.has_errors:
+                return diags
         if ctx.refresh_only:
             if prior is not None:
                 ctx.set_instance_value(addr, prior)
-            ctx.record_change(ResourceInstanceChange(addr, Action.NOOP, provider_addr, prior, prior,
-                                                     schema.block.implied_type()))
+            ctx.record_change(ResourceInstanceChange(addr, Action.NOOP, parent.provider_addr, prior, prior,
+                                                     f.implied))
             return diags
         if rc.lifecycle.ignore_changes and prior is not None:
             config = apply_ignore_changes(config, prior, rc.lifecycle.ignore_changes, schema.block)
@@ -925,90 +968,151 @@ class PlanInstanceNode(_InstanceNode):
             clean_config = unmark_deep(config)[0] if config_marked else config
         config_marks = sensitive_paths(config) if config_marked else []
         # a stored object is marked only by its sensitive paths and the schema (refreshed or not)
-        prior_marked = prior is not None and (may_mark(obj, schema) if obj is not None and importing is None
-                                              else contains_marks(prior))
+        prior_marked = prior is not None and ((bool(obj.sensitive_attributes) or f.schema_marks)
+                                              if obj is not None and importing is None else contains_marks(prior))
         clean_prior = unmark_deep(prior)[0] if prior_marked else prior
         replace_reason = None
         if prior is not None and tainted:
             replace_reason = REASON_TAINTED
-        elif prior is not None and addr in self.parent.replace:
+        elif prior is not None and parent.replace and addr in parent.replace:
             replace_reason = REASON_BY_REQUEST
         elif prior is not None and rc.lifecycle.replace_triggered_by:
             if self._triggered(ctx, scope):
                 replace_reason = REASON_BY_TRIGGERS
-        plan_prior = None if replace_reason else clean_prior
-        proposed = _proposed(provider, schema.block, plan_prior, clean_config)
-        resp = provider.plan_resource(PlanRequest(rc.addr.type, plan_prior, proposed, clean_config,
-                                                  prior_private if (obj or importing) and not tainted else None,
-                                                  prior_identity if plan_prior is not None else None))
-        diags.extend(_with_addr(resp.diags, addr_s, rc.range if rc is not None else None))
-        if resp.diags.has_errors:
+        planned = self._plan(ctx, f, prior, clean_prior, clean_config, replace_reason,
+                             prior_private if (obj or importing) and not tainted else None, prior_identity,
+                             addr_s, diags)
+        if planned is None:
             return diags
-        diags.extend(_planned_valid(provider, schema, plan_prior, clean_config, resp, addr_s))
-        if diags.has_errors:
-            return diags
-        planned = resp.planned
-        if find_infinity(planned):
-            # Terraform's plan fails here too: it cannot write the planned object to its state
-            diags.append(_infinity_diag(addr_s, rc))
-            return diags
-        replace_paths = required_replaces(clean_prior, planned, list(resp.requires_replace)) \
-            if plan_prior is not None else []
-        planned_private, planned_identity = resp.private, resp.planned_identity
-        if prior is None:
-            action = Action.CREATE
-        elif replace_reason:
-            action = Action.CREATE_THEN_DELETE if self.parent.cbd else Action.DELETE_THEN_CREATE
-        elif replace_paths:
-            action = Action.CREATE_THEN_DELETE if self.parent.cbd else Action.DELETE_THEN_CREATE
-            replace_reason = REASON_CANNOT_UPDATE
-            # re-plan as a create so computed attributes become unknown (Terraform passes the
-            # first plan's private data along)
-            proposed = _proposed(provider, schema.block, None, clean_config)
-            resp2 = provider.plan_resource(PlanRequest(rc.addr.type, None, proposed, clean_config, resp.private))
-            if resp2.diags.has_errors:
-                return diags.extend(_with_addr(resp2.diags, addr_s, rc.range))
-            diags.extend(_planned_valid(provider, schema, None, clean_config, resp2, addr_s))
-            if diags.has_errors:
-                return diags
-            planned, planned_private, planned_identity = resp2.planned, resp2.private, resp2.planned_identity
-        elif value_paths_equal(planned, clean_prior):
-            action = Action.NOOP
-        else:
-            action = Action.UPDATE
-        if action in (Action.DELETE_THEN_CREATE, Action.CREATE_THEN_DELETE) and rc.lifecycle.prevent_destroy:
+        action, planned, planned_private, planned_identity, replace_paths, replace_reason = planned
+        if action.is_replace and rc.lifecycle.prevent_destroy:
             diags.error("Instance cannot be destroyed",
                         f"Resource {addr_s} has lifecycle.prevent_destroy set, but the plan calls for this "
                         "resource to be destroyed. To avoid this error and continue with the plan, either disable "
                         "lifecycle.prevent_destroy or reduce the scope of the plan using the -target flag.",
                         rc.range, address=addr_s)
             return diags
-        after = remark(planned, config_marks, schema)
+        # marked only when the configuration or the schema marks anything (remark is a no-op otherwise)
+        after = remark(planned, config_marks, schema) if config_marks or f.schema_marks else planned
         if action is Action.NOOP and obj is not None and importing is None and \
-                (config_marks or obj.sensitive_attributes or schema.block.sensitive_attrs() or schema.block.blocks) \
+                (config_marks or obj.sensitive_attributes or f.sensitive_noop_check) \
                 and not same_state_paths(after, obj.sensitive_attributes, schema):
             action = Action.UPDATE  # only what is sensitive changes: state must record it (Terraform's rule)
-        before = prior
         change = ResourceInstanceChange(
-            addr=addr, action=action, provider=provider_addr, before=before, after=after,
-            schema_type=schema.block.implied_type(), replace_paths=replace_paths if action.is_replace else [],
+            addr=addr, action=action, provider=parent.provider_addr, before=prior, after=after,
+            schema_type=f.implied, replace_paths=replace_paths if action.is_replace else [],
             reason=replace_reason, private=planned_private,
-            create_before_destroy=self.parent.cbd,
-            prev_run_addr=ctx.moved_from.get(addr),
+            create_before_destroy=parent.cbd,
+            prev_run_addr=ctx.moved_from.get(addr) if ctx.moved_from else None,
             each_value=self.exp.each_values.get(addr.key) if self.exp.mode == "map" else None,
             importing=(Importing(importing.id, prior_identity if importing.identity is not None else None)
                        if importing is not None else None),
             import_private=imported_private,
             generated_config=self._generated if importing is not None and rc.generated else "",
             before_identity=prior_identity if prior is not None else None, after_identity=planned_identity,
-            identity_version=ischema.version if ischema is not None else 0,
+            identity_version=f.identity_version,
         )
         ctx.record_change(change)
         ctx.set_instance_value(addr, after)
-        if action is not Action.DELETE and after is not None:
-            record_plan_postconditions(ctx, rc, addr, self.exp, after)
+        if action is not Action.DELETE and after is not None and rc.lifecycle.postconditions:
+            diags.extend(record_plan_postconditions(ctx, rc, addr, self.exp, after))
         ctx.hook.post_diff(addr_s, action.value)
         return diags
+
+    def _stored_prior(self, ctx: "WalkContext", f: _PlanFacts, obj: ObjectState, addr_s: str,
+                      diags: Diagnostics) -> tuple[Any, Any, Any] | None:
+        """The stored object as this plan's prior (decoded, upgraded by a plugin, refreshed
+        unless -refresh=false or tainted), its private data and identity; None after an error
+        (reported in diags)."""
+        provider, schema, addr, rc = f.provider, f.schema, self.addr, self.parent.rc
+        prior, d = ctx.read_stored(provider, addr, obj, schema)
+        prior_identity = None
+        if prior is not None and not d.has_errors:
+            if obj.identity_schema_version == f.identity_version:  # (stored_identity's own first test)
+                prior_identity = obj.identity
+            else:
+                prior_identity, d2 = ctx.stored_identity(provider, addr, obj)
+                d.extend(d2)
+        if d:
+            diags.extend(_with_addr(d, addr_s, rc.range))
+        if prior is None or d.has_errors:
+            return None
+        prior_private = obj.private
+        if not ctx.refresh or obj.status == "tainted":
+            return prior, prior_private, prior_identity
+        hint = _id_hint(prior)
+        ctx.hook.pre_refresh(addr_s, hint)
+        prior_marked = bool(obj.sensitive_attributes) or f.schema_marks  # may_mark, its schema half known
+        sent = unmark_deep(prior)[0] if prior_marked else prior
+        resp = provider.read_resource(rc.addr.type, sent, obj.private, **_identity_kw(prior_identity))
+        if resp.diags:
+            diags.extend(_with_addr(resp.diags, addr_s, rc.range))
+        ctx.hook.post_refresh(addr_s, hint if resp.new_state is prior else _id_hint(resp.new_state))
+        if resp.diags.has_errors:
+            return None
+        new_prior = remark(resp.new_state, sensitive_paths(prior), schema) if prior_marked else resp.new_state
+        if new_prior is None or not value_paths_equal(new_prior, prior):
+            ctx.record_drift(addr, self.parent.provider_addr, prior, new_prior, schema)
+        prior = new_prior
+        if provider.wire_protocol:  # the refreshed object carries the private data ReadResource returned
+            prior_private = resp.private
+            prior_identity = resp.new_identity
+        ctx.refreshed_object(addr, self.parent.provider_addr, prior, schema, obj, private=prior_private,
+                             identity=(prior_identity, f.identity_version))
+        return prior, prior_private, prior_identity
+
+    def _plan(self, ctx: "WalkContext", f: _PlanFacts, prior: Any, clean_prior: Any, clean_config: Any,
+              replace_reason: str | None, private: Any, prior_identity: Any, addr_s: str,
+              diags: Diagnostics) -> tuple[Action, Any, Any, Any, list, str | None] | None:
+        """The provider's plan and the action it means: (action, planned object, private data,
+        identity, the paths forcing a replacement, the reason); None after an error (in diags)."""
+        provider, schema, rc = f.provider, f.schema, self.parent.rc
+        plan_prior = None if replace_reason else clean_prior
+        proposed = _proposed(provider, schema.block, plan_prior, clean_config)
+        resp = provider.plan_resource(PlanRequest(rc.addr.type, plan_prior, proposed, clean_config, private,
+                                                  prior_identity if plan_prior is not None else None))
+        if resp.diags:
+            diags.extend(_with_addr(resp.diags, addr_s, rc.range))
+            if resp.diags.has_errors:
+                return None
+        if provider.wire_protocol:  # (_planned_valid holds a built-in provider to nothing)
+            diags.extend(_planned_valid(provider, schema, plan_prior, clean_config, resp, addr_s))
+            if diags.has_errors:
+                return None
+        planned = resp.planned
+        # (only a built-in provider returns the prior object itself, and its prior came from state
+        # JSON or its own import, which hold no infinity)
+        if planned is not plan_prior and find_infinity(planned):
+            # Terraform's plan fails here too: it cannot write the planned object to its state
+            diags.append(_infinity_diag(addr_s, rc))
+            return None
+        replace_paths = required_replaces(clean_prior, planned, list(resp.requires_replace)) \
+            if plan_prior is not None and resp.requires_replace else []
+        planned_private, planned_identity = resp.private, resp.planned_identity
+        cbd = self.parent.cbd
+        if prior is None:
+            action = Action.CREATE
+        elif replace_reason:
+            action = Action.CREATE_THEN_DELETE if cbd else Action.DELETE_THEN_CREATE
+        elif replace_paths:
+            action = Action.CREATE_THEN_DELETE if cbd else Action.DELETE_THEN_CREATE
+            replace_reason = REASON_CANNOT_UPDATE
+            # re-plan as a create so computed attributes become unknown (Terraform passes the
+            # first plan's private data along)
+            proposed = _proposed(provider, schema.block, None, clean_config)
+            resp2 = provider.plan_resource(PlanRequest(rc.addr.type, None, proposed, clean_config, resp.private))
+            if resp2.diags.has_errors:
+                diags.extend(_with_addr(resp2.diags, addr_s, rc.range))
+                return None
+            diags.extend(_planned_valid(provider, schema, None, clean_config, resp2, addr_s))
+            if diags.has_errors:
+                return None
+            planned, planned_private, planned_identity = resp2.planned, resp2.private, resp2.planned_identity
+        elif value_paths_equal(planned, clean_prior):
+            action = Action.NOOP
+        else:
+            action = Action.UPDATE
+        return action, planned, planned_private, planned_identity, replace_paths, replace_reason
 
     _generated = ""
 
@@ -1137,8 +1241,7 @@ class PlanDataInstanceNode(_InstanceNode):
             ctx.record_change(ResourceInstanceChange(addr, Action.READ, self.parent.provider_addr, None, after,
                                                      schema.block.implied_type(), reason=reason))
             ctx.set_instance_value(addr, after)
-            record_plan_postconditions(ctx, rc, addr, self.exp, after)
-            return diags
+            return diags.extend(record_plan_postconditions(ctx, rc, addr, self.exp, after))
         ctx.hook.pre_refresh(addr_s, None)
         result, d = provider.read_data_source(rc.addr.type, clean)
         diags.extend(_with_addr(d, addr_s, rc.range))

@@ -2,12 +2,13 @@
 checks and the root. Each evaluates once per instance of its module."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from tfconsole.addrs import Module as ModulePath
 from tfconsole.addrs import ModuleInstance
 from tfconsole.config.model import Check, ModuleCall, Output, ProviderBlock, Variable
-from tfconsole.diags import Diagnostics
+from tfconsole.diags import Diagnostics, Severity
 from tfconsole.lang import ast as A
 from tfconsole.lang.eval import evaluate, value_to_display
 from tfconsole.lang.types import BOOL, DYNAMIC, NUMBER, STRING, SetType, MapType, ObjectType
@@ -18,6 +19,8 @@ from tfconsole.lang.values import (
 )
 
 from .base import Executable, Node, Referenceable, Referencer, RefKey, expr_keys, keys_for_traversals
+from .conditions import judge
+from tfconsole.lang.diagvalues import expression_values
 
 if TYPE_CHECKING:
     from tfconsole.walk.context import WalkContext
@@ -153,22 +156,27 @@ class VariableNode(Node, Executable, Referenceable, Referencer):
                     diags.error("Invalid value for variable",
                                 f"{msg}\n\nThis was checked by the validation rule at {rule.range.long()}.",
                                 var.range)
+                    diags.items[-1] = replace(diags.items[-1], values=expression_values(rule.condition, scope))
         return diags
 
 
 def _report_named(ctx: Any, kind: str, prefix: str, name: str, mi: Any, ok: Any, errored: bool, rule: Any,
                   scope: Any) -> None:
     """Record one condition's result of an output, check block or variable (show -json "checks")."""
-    from tfconsole.plans.checks import named_addrs
-
-    static, dynamic = named_addrs(kind, prefix, name, mi)
     status = "error" if errored else "pass" if ok is True else "fail" if ok is False else "unknown"
     message = None
     if status == "fail" and rule.error_message is not None:
         m, _ = evaluate(rule.error_message, scope)
         m, _ = unmark_deep(m)
-        message = m if isinstance(m, str) else None
-    ctx.checks.report(static, dynamic, status, message)
+        message = m.strip() if isinstance(m, str) else None
+    _report_status(ctx, kind, prefix, name, mi, status, message)
+
+
+def _report_status(ctx: Any, kind: str, prefix: str, name: str, mi: Any, status: str, message: str | None) -> None:
+    from tfconsole.plans.checks import named_addrs
+
+    static, dynamic = named_addrs(kind, prefix, name, mi)
+    ctx.checks.report(static, dynamic, status, message if status == "fail" else None)
 
 
 def _var_marks(var: Variable) -> int:
@@ -234,17 +242,13 @@ class OutputNode(Node, Executable, Referenceable, Referencer):
                     ctx.root_outputs.pop(self.out.name, None)
                 continue
             scope = scope_for(ctx, mi)
+            failed = False
             for rule in self.out.preconditions:
-                ok, d = evaluate(rule.condition, scope)
+                status, message, d = judge(rule, scope, "Module output value precondition failed")
                 diags.append(d)
-                ok, _ = unmark(ok)
-                _report_named(ctx, "output_value", "output.", self.out.name, mi, ok, d.has_errors, rule, scope)
-                if ok is False:
-                    msg, _ = evaluate(rule.error_message, scope) if rule.error_message else ("", None)
-                    diags.error("Module output value precondition failed",
-                                f"{unmark_deep(msg)[0]}\n\nThis was checked by the condition at {rule.range}.",
-                                rule.range)
-            if self.out.expr is None:
+                failed = failed or d.has_errors
+                _report_status(ctx, "output_value", "output.", self.out.name, mi, status, message)
+            if self.out.expr is None or failed:  # a failed precondition: no value, as Terraform records none
                 continue
             if mi.is_root and self.out.ephemeral:
                 diags.error("Ephemeral output not allowed",
@@ -426,23 +430,12 @@ class CheckNode(Node, Executable, Referencer):
         for mi in ctx.instances_of(self.module):
             scope = scope_for(ctx, mi)
             for a in self.check.asserts:
-                ok, d = evaluate(a.condition, scope)
-                _report_named(ctx, "check", "check.", self.check.name, mi, unmark(ok)[0], d.has_errors, a, scope)
-                if d.has_errors:
-                    for x in d:
-                        diags.warning(f"Check block assertion known after apply" if False else x.summary,
-                                      x.detail, x.subject)
-                    continue
-                ok, _ = unmark(ok)
-                if isinstance(ok, Unknown):
-                    continue
-                if ok is False:
-                    msg = ""
-                    if a.error_message is not None:
-                        m, _ = evaluate(a.error_message, scope)
-                        msg = str(unmark_deep(m)[0])
-                    diags.warning("Check block assertion failed", msg, a.range,
-                                  address=f"{mi.prefix()}check.{self.check.name}")
+                status, message, d = judge(a, scope, "Check block assertion failed", Severity.WARNING,
+                                           from_check=True)
+                _report_status(ctx, "check", "check.", self.check.name, mi, status, message)
+                # a failed assertion is a warning; a condition that cannot be evaluated, or is null,
+                # is an error in the configuration, as in Terraform
+                diags.extend(d)
         return diags
 
 

@@ -22,16 +22,17 @@ from ..nodes.resource import (
 class ExpandInstancesTransformer:
     def transform(self, g: Graph, e: ExpandFacts) -> None:
         node = e.node
+        kind = PlanDataInstanceNode if node.rc.addr.mode == "data" else PlanInstanceNode
+        targets, excludes = node.targets, node.excludes
         for abs_res, exp in e.instances:
             for key in exp.keys:
                 addr = abs_res.instance(key)
-                if (node.targets and not any(target_contains(t, addr) for t in node.targets)) or \
-                        any(target_contains(t, addr) for t in node.excludes):
+                if (targets or excludes) and (
+                        (targets and not any(target_contains(t, addr) for t in targets))
+                        or any(target_contains(t, addr) for t in excludes)):
                     g.add(PlanSkippedInstance(node, addr, exp))
-                elif node.rc.addr.mode == "data":
-                    g.add(PlanDataInstanceNode(node, addr, exp))
                 else:
-                    g.add(PlanInstanceNode(node, addr, exp))
+                    g.add(kind(node, addr, exp))
 
     def __repr__(self) -> str:
         return type(self).__name__
@@ -49,8 +50,10 @@ class ExpandOrphansTransformer:
             provider, keys = e.in_state.get(abs_res, (None, []))
             live = set(exp.keys)
             for key in keys:
+                if key in live:  # (before making its address: most keys in state are live)
+                    continue
                 addr = abs_res.instance(key)
-                if key in live or not wanted(addr):
+                if not wanted(addr):
                     continue
                 reason = orphan_rules.orphan_reason(key, module_declared=True, resource_declared=True, mode=exp.mode)
                 g.add(PlanOrphanNode(addr, provider or node.provider_addr, reason or "", mode))

@@ -40,6 +40,16 @@ class TerraformProvider(Provider):
     def __init__(self, base_dir: str = ".") -> None:
         self.base_dir = base_dir
 
+    def functions(self) -> dict[str, Any]:
+        from .terraform_functions import SIGNATURES
+
+        return SIGNATURES
+
+    def call_function(self, name: str, args: list[Any]) -> tuple[Any, Diagnostics]:
+        from .terraform_functions import call
+
+        return call(name, args)
+
     def resource_schemas(self) -> dict[str, Schema]:
         return _RESOURCE_SCHEMAS  # built once: the walk asks per instance (callers only read it)
 
