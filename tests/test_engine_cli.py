@@ -42,6 +42,8 @@ BROKEN = {
     "cycle": ('resource "terraform_data" "a" {\n  input = terraform_data.b.output\n}\n'
               'resource "terraform_data" "b" {\n  input = terraform_data.a.output\n}\n', "Cycle: "),
     "self_reference": ('resource "terraform_data" "a" {\n  input = terraform_data.a.id\n}\n', "Self-referential block"),
+    "self_local": ('locals {\n  ab = 1\n  a = merge(try(local.ab, {}), { x = local.a })\n}\n',
+                   "Self-referencing local value"),
     "type_error": ('variable "n" {\n  type = number\n  default = "abc"\n}\noutput "o" {\n  value = var.n\n}\n',
                    "Invalid"),
     "duplicate": ('resource "terraform_data" "a" {}\nresource "terraform_data" "a" {}\n', "Duplicate resource"),

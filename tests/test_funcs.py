@@ -306,6 +306,15 @@ def test_crypto_and_ip():
     assert call("md5", "hello world") == "5eb63bbbe01eeed093cb22bb8f5acdc3"
     assert call("sha256", "") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
     assert call("uuidv5", "dns", "www.terraform.io") == "a5008fae-b28c-5ba5-96cd-82b4c53552d6"
+    import base64
+    import hashlib
+
+    for text in ("", "hello world", "é\u4e16\U0001F600" * 50):  # CPython's own hashes, as hashlib's
+        data = text.encode()
+        for algo in ("md5", "sha1", "sha256", "sha512"):
+            assert call(algo, text) == hashlib.new(algo, data).hexdigest(), algo
+        for algo in ("sha256", "sha512"):
+            assert call("base64" + algo, text) == base64.b64encode(hashlib.new(algo, data).digest()).decode()
     assert len(call("uuid")) == 36
     h = call("bcrypt", "hello", 4)
     assert h.startswith("$2a$04$") and len(h) == 60
@@ -407,3 +416,32 @@ def test_a_call_loads_only_its_family_and_its_adjustments_come_with_it() -> None
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
     assert out == ["{'a': '1', 'b': '2'}", "['collection'] True 8", "False {'console_only': True} 120"]
+
+
+def test_serialisers_given_the_same_object_again_reuse_their_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    """jsonencode / yamlencode of the very object an earlier call had (six module calls encoding
+    one deep-merged local) is not encoded again; an equal but distinct object is, and marks and
+    unknowns come out as from a first call."""
+    import tfconsole.lang.funcs as F
+
+    def enc(name, v):
+        return call_function(name, [v], FuncContext(base_dir="."))
+
+    enc("jsonencode", {"warm": 1})  # the family loaded
+    encoded: list[object] = []
+    fn = FUNCTIONS["jsonencode"]
+    real = fn.impl
+    monkeypatch.setattr(fn, "impl", lambda args, ctx: encoded.append(args[0]) or real(args, ctx))
+    value = {"b": [1, 2, {"c": "<x>"}], "a": True}
+    first = enc("jsonencode", value)
+    assert enc("jsonencode", value) == first == '{"a":true,"b":[1,2,{"c":"\\u003cx\\u003e"}]}'
+    assert len(encoded) == 1
+    assert enc("jsonencode", {"b": [1, 2, {"c": "<x>"}], "a": True}) == first and len(encoded) == 2
+    secret = Sensitive({"k": "v"})
+    for _ in range(2):
+        out = enc("jsonencode", secret)
+        assert type(out) is Sensitive and out.value == '{"k":"v"}'
+    unknown = {"k": Unknown(STRING)}
+    assert type(enc("jsonencode", unknown)) is Unknown and type(enc("jsonencode", unknown)) is Unknown
+    assert enc("yamlencode", value) == enc("yamlencode", value) == enc("yamlencode", dict(value))
+    assert len(F._RESULTS) <= 64

@@ -126,3 +126,24 @@ def test_expansion_under_a_target_skips_the_others(tmp_path: Path) -> None:
     g, _ = build(expand_steps(), facts, "expand")
     kinds = {v.name: type(v).__name__ for v in g.vertices()}
     assert kinds == {"terraform_data.a[0] (untargeted)": "PlanSkippedInstance", "terraform_data.a[1]": "PlanInstanceNode"}
+
+
+def test_expression_keys_are_each_traversal_key_once_in_order() -> None:
+    """expr_keys (remembered per expression, relative to the module) gives what
+    key_for_traversal gives for each reference, each key once, in the order of first use."""
+    from tfconsole.addrs import Module as ModulePath
+    from tfconsole.config.body import parse_file
+    from tfconsole.graph.nodes.base import expr_keys, key_for_traversal
+    from tfconsole.lang import ast as A
+
+    src = ('[local.a, var.b.c, module.m.out, module.n, module.o[0].x, data.t.d.id, aws_x.y[0].id, local.a, '
+           'count.index, each.key, path.module, self.x, terraform.workspace, ephemeral.e.f.v, '
+           '[for k, v in local.m : v if k != local.a], module.m.out]')
+    body, diags = parse_file(f"x = {src}\n", "t.tf")
+    assert not len(diags)
+    e = body.attributes["x"].expr
+    for module in (ModulePath(), ModulePath(("p",)), ModulePath(("p", "q"))):
+        want = [k for k in (key_for_traversal(module, t) for t in A.references(e)) if k is not None]
+        assert expr_keys(module, e) == list(dict.fromkeys(want)), module
+        assert expr_keys(module, e) == expr_keys(module, e)
+    assert (ModulePath(("p", "m")), "output.out") in expr_keys(ModulePath(("p",)), e)

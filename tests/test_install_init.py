@@ -364,3 +364,31 @@ def test_a_directory_terraform_initialised_stays_usable_offline(tmp_path: Path, 
     assert "- Using previously-installed hashicorp/null v2.1.2" in out
     assert (work / ".terraform.lock.hcl").read_bytes() == lock
     assert provider_executable(str(work), NULL).endswith("terraform-provider-null_v2.1.2_x4")
+
+
+def test_an_unchanged_module_manifest_is_not_rewritten(tmp_path: Path) -> None:
+    """A warm init leaves .terraform/modules/modules.json alone when its records are the same
+    (rewriting a file in place makes the filesystem flush it), and rewrites it when they change."""
+    import subprocess
+    import sys
+
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "main.tf").write_text('output "o" {\n  value = 1\n}\n')
+    (tmp_path / "main.tf").write_text('module "a" {\n  source = "./m"\n}\n')
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), CHECKPOINT_DISABLE="1", TF_CLI_CONFIG_FILE=os.devnull)
+
+    def init() -> None:
+        p = subprocess.run([sys.executable, "-m", "tfconsole", f"-chdir={tmp_path}", "init", "-no-color"],
+                           capture_output=True, text=True, env=env, timeout=300, check=False)
+        assert p.returncode == 0, p.stdout + p.stderr
+
+    init()
+    manifest = tmp_path / ".terraform" / "modules" / "modules.json"
+    first = manifest.stat()
+    os.utime(manifest, ns=(first.st_atime_ns, first.st_mtime_ns - 10**9))  # as if written a second ago
+    before = manifest.stat().st_mtime_ns
+    init()
+    assert manifest.stat().st_mtime_ns == before
+    (tmp_path / "main.tf").write_text('module "a" {\n  source = "./m"\n}\nmodule "b" {\n  source = "./m"\n}\n')
+    init()
+    assert [m["Key"] for m in json.loads(manifest.read_text())["Modules"]] == ["", "a", "b"]

@@ -38,6 +38,6 @@ def test_nan_is_kept_not_written_as_null() -> None:
 
 
 def test_plain_records_take_orjson(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert journal._orjson is not None, "orjson is a dependency"
+    assert journal._orjson_module() is not None, "orjson is a dependency"
     monkeypatch.setattr(journal, "_encode_record", lambda rec: pytest.fail("standard encoder used"))
     assert _read(journal._record_bytes({"k": "r", "o": {"id": "x", "n": 3}}))["o"] == {"id": "x", "n": 3}

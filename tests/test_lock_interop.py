@@ -377,3 +377,31 @@ def test_the_lock_holds_through_reads_and_writes(tmp_path: Path, monkeypatch: py
     finally:
         m.close()
     assert _probe(path) == "FREE"
+
+
+def test_a_plan_syncs_nothing_to_disk_and_an_apply_its_state(tmp_path: Path) -> None:
+    """The lock's info and a retired lock file are not fsynced (a crash ends the lock with the
+    process; Terraform does not sync them either); the state an apply writes still is."""
+    (tmp_path / "main.tf").write_text('resource "terraform_data" "a" {\n  input = "x"\n}\n')
+    probe = """
+import json, os, sys
+synced = []
+real = os.fsync
+os.fsync = lambda fd: synced.append(fd) or real(fd)
+from tfconsole.command.main import main
+rc = main(sys.argv[1:])
+print(json.dumps({"rc": rc, "synced": len(synced)}), file=sys.stderr)
+"""
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), CHECKPOINT_DISABLE="1", TF_CLI_CONFIG_FILE=os.devnull)
+
+    def run(*argv: str) -> dict:
+        p = subprocess.run([sys.executable, "-c", probe, f"-chdir={tmp_path}", *argv, "-no-color"],
+                           capture_output=True, text=True, env=env, timeout=300, check=False)
+        return json.loads(p.stderr.strip().splitlines()[-1])
+
+    run("init")
+    assert run("plan") == {"rc": 0, "synced": 0}
+    assert not (tmp_path / "terraform.tfstate").exists() and not (tmp_path / ".terraform.tfstate.lock.info").exists()
+    applied = run("apply", "-auto-approve")
+    assert applied["rc"] == 0 and applied["synced"] > 0
+    assert run("plan") == {"rc": 0, "synced": 0}

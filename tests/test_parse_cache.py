@@ -101,9 +101,24 @@ def test_a_module_called_six_times_is_parsed_once(tmp_path: Path, cache: Path, p
     (conf / "m").mkdir(parents=True)
     (conf / "m" / "main.tf").write_text('variable "x" {}\noutput "y" {\n  value = var.x\n}\n')
     (conf / "main.tf").write_text("".join(f'module "m{i}" {{\n  source = "./m"\n  x = {i}\n}}\n' for i in range(6)))
-    mod, diags = load_config(str(conf))
+    from tfconsole.config import loader
+
+    read: list[str] = []
+    real = loader._read_config_file
+
+    def reading(full: str, display: str, diags: Any) -> Any:
+        read.append(display)
+        return real(full, display, diags)
+
+    loader._read_config_file = reading  # type: ignore[assignment]
+    try:
+        mod, diags = load_config(str(conf))
+    finally:
+        loader._read_config_file = real  # type: ignore[assignment]
     assert not diags.has_errors and len(mod.children) == 6
     assert sorted(parses) == ["m/main.tf", "main.tf"]
+    assert sorted(read) == ["m/main.tf", "main.tf"]  # read once too, and its text shared
+    assert len({id(c.files["m/main.tf"]) for c in mod.children.values()}) == 1
 
 
 def test_cache_directory_is_private_and_entries_are_json(cache: Path) -> None:
@@ -456,3 +471,76 @@ def test_a_text_read_again_is_hashed_once(cache: Path, monkeypatch: pytest.Monke
     assert PC.entry_key(text + " ") not in keys and len(hashed) == 2
     monkeypatch.setattr(PC, "_digest", real)
     assert keys == {real(PC.code_key().encode() + b"\0" + text.encode()).hexdigest()}
+
+
+def test_the_code_key_is_hashed_once_and_then_known_by_its_files_sizes_and_times(
+        cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """code_key: hashing the grammar, tables and parser source (~1 MB) happens when one of them
+    changes; otherwise a stat of each finds the hash stored beside the entries."""
+    monkeypatch.setattr(PC, "_CODE_KEY", None)
+    real_files = PC._code_files()
+    assert all(os.path.isfile(p) for p in real_files)
+    from tfconsole.config import hcl_tables
+
+    assert hcl_tables.SHIPPED in real_files and hcl_tables.grammar_path() in real_files
+    want = PC._hashed_code_key()
+    assert PC.code_key() == want
+    assert len(list(cache.glob("codekey-*.json"))) == 1
+
+    hashed: list[int] = []
+    real_hash = PC._hashed_code_key
+
+    def counting() -> str:
+        hashed.append(1)
+        return real_hash()
+
+    monkeypatch.setattr(PC, "_hashed_code_key", counting)
+    monkeypatch.setattr(PC, "_CODE_KEY", None)
+    assert PC.code_key() == want and hashed == []  # a later command: from the stamp
+
+    # a code file that changes (size or time) is hashed again; a planted key is never taken
+    files = [tmp_path / f"code{i}.py" for i in range(3)]
+    for f in files:
+        f.write_text("x = 1\n")
+    monkeypatch.setattr(PC, "_code_files", lambda: [str(f) for f in files])
+    monkeypatch.setattr(PC, "_hashed_code_key", lambda: PC._digest(b"".join(f.read_bytes() for f in files)).hexdigest())
+
+    def fresh_key() -> str:
+        monkeypatch.setattr(PC, "_CODE_KEY", None)
+        return PC.code_key()
+
+    first = fresh_key()
+    assert fresh_key() == first
+    files[1].write_text("x = 22\n")
+    second = fresh_key()
+    assert second != first and second == PC._hashed_code_key()
+    st = files[1].stat()
+    files[1].write_text("x = 23\n")  # the same size, a nanosecond later
+    os.utime(files[1], ns=(st.st_atime_ns, st.st_mtime_ns + 1))
+    assert fresh_key() == PC._hashed_code_key() != second
+    for entry in cache.glob("codekey-*.json"):  # a stored key that is not a hash is not taken
+        doc = json.loads(CS.unseal(entry.read_bytes()) or b"{}")
+        doc["key"] = "../not a key"
+        entry.write_bytes(CS.seal(json.dumps(doc).encode()))
+    assert fresh_key() == PC._hashed_code_key()
+    monkeypatch.setattr(PC, "_code_files", lambda: [str(tmp_path / "missing.py")])
+    assert fresh_key() == PC._hashed_code_key()  # a missing file: hashed, nothing stored for it
+
+
+def test_entries_read_by_json_or_orjson_alike(cache: Path) -> None:
+    """A small entry is read with json (importing orjson would cost more than it saves: a warm
+    plan does not load it, test_startup_imports), a large one with orjson: the same document
+    either way, and neither takes NaN or Infinity."""
+    import orjson
+
+    doc = {"format": 1, "s": "é\u4e16\U0001F600\\\"\n", "n": [0, -1, 2**63 - 1, 0.5, 1e300, -2.5e-300],
+           "o": {"a": None, "b": True, "": []}}
+    assert CS.write_json("hcl", "k1", doc)
+    read = CS.read_json("hcl", "k1")
+    assert {k: v for k, v in read.items() if k != "crc"} == doc
+    data = CS.unseal((cache / "hcl-k1.json").read_bytes())
+    assert data is not None and CS.json_loads(data) == orjson.loads(data) == read
+    for bad in (b'{"x":NaN}', b'{"x":-Infinity}', b'{"x":Infinity}'):
+        for loads in (CS.json_loads, orjson.loads):
+            with pytest.raises(ValueError):
+                loads(bad)

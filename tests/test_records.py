@@ -186,6 +186,35 @@ def test_init_runs_generically_then_is_compiled_once(monkeypatch: pytest.MonkeyP
     assert Lazy(4).a == 4 and Lazy.__dict__["__init__"] is compiled
     assert [(x.a, x.b) for x in made] == [(0, []), (1, []), (2, []), (3, [1])]
     assert made[0].b is not made[1].b  # a factory per instance on the generic path too
+    assert compiled.__code__.co_filename == f"<{Lazy.__qualname__}.__init__>"
+
+
+def test_compiling_an_init_does_not_call_the_compile_builtin() -> None:
+    """The builtin compile() makes the _ast module's node types on its first call (~1-2 ms of a
+    command that would otherwise never call it): an __init__ is made by exec of its text."""
+    import subprocess
+    import sys
+
+    probe = """
+import builtins
+calls = []
+real = builtins.compile
+builtins.compile = lambda *a, **k: calls.append(a) or real(*a, **k)
+from tfconsole import records
+records._COMPILE_AFTER = 0
+
+@records.dataclass(frozen=True)
+class P:
+    x: int
+    y: str = "a"
+
+p = P(1)
+assert (p.x, p.y) == (1, "a") and P.__dict__["__init__"].__code__.co_filename == f"<{P.__qualname__}.__init__>"
+print(len([a for a in calls if "tfconsole" not in str(a[1])]))
+"""
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "0"
 
 
 @pytest.mark.parametrize("call", [lambda C: C(), lambda C: C(1, 2, 3), lambda C: C(1, a=1), lambda C: C(1, c=2),

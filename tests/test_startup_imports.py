@@ -37,7 +37,13 @@ output "h" {
 # what neither command needs on a configuration like this one (built-in providers only, no
 # plan file, nothing installed): each costs 1-5 ms of every run
 NOT_AT_START_UP = ("socket", "getpass", "secrets", "tempfile", "shutil", "zipfile", "bz2", "lzma", "logging",
-                   "pathlib", "glob", "fnmatch")
+                   "pathlib", "glob", "fnmatch", "orjson", "uuid", "platform", "inspect", "dis",
+                   "tokenize", "urllib.parse", "ipaddress", "tfconsole.backends.http", "tfconsole.backends.pg",
+                   "datetime")
+
+# what a warm command (every file in the parse cache, its code unchanged) does not load: python-hcl2
+# and Lark, nor what locating its grammar took
+NOT_WHEN_WARM = ("importlib.util", "hcl2", "lark")
 
 # what a plan with the local backend, built-in providers only (no lock file) and no import
 # blocks does not need either
@@ -81,8 +87,9 @@ def test_warm_init_and_plan_leave_heavy_modules_unloaded(tmp_path: Path) -> None
     for argv in (("init",), ("plan", "-input=false")):
         loaded = set(_run(wd, cache, *argv)["modules"])
         assert not loaded & set(NOT_AT_START_UP), (argv, sorted(loaded & set(NOT_AT_START_UP)))
-        if argv == ("init",):  # the plan's sha256() loads it; nothing of the start-up does
-            assert not loaded & {"hashlib", "_hashlib"}, sorted(loaded & {"hashlib", "_hashlib"})
+        assert not loaded & set(NOT_WHEN_WARM), (argv, sorted(loaded & set(NOT_WHEN_WARM)))
+        # nor does the plan's sha256(): CPython's own SHA-256, not OpenSSL's
+        assert not loaded & {"hashlib", "_hashlib"}, (argv, sorted(loaded & {"hashlib", "_hashlib"}))
     assert not loaded & set(NOT_IN_A_LOCAL_PLAN), sorted(loaded & set(NOT_IN_A_LOCAL_PLAN))
     assert (wd / "main.tf").exists() and not (wd / ".terraform.tfstate.lock.info").exists()  # the lock was released
 
@@ -244,3 +251,69 @@ def test_preflight_names_the_lock_file_as_the_lock_file_module_does() -> None:
     from tfconsole.providers.plugin import lockfile
 
     assert preflight.LOCK_FILE == lockfile.LOCK_FILE
+
+
+def test_dataclasses_work_with_inspect_imported_on_first_use() -> None:
+    """tfconsole imports dataclasses without inspect (a stand-in while it imports): a standard
+    dataclass without a docstring still gets its signature as one, which loads the real inspect;
+    anything importing inspect gets the real module."""
+    probe = """
+import sys, types
+import tfconsole
+import dataclasses
+assert "inspect" not in sys.modules, "inspect loaded with tfconsole"
+
+@dataclasses.dataclass
+class Plain:
+    x: int
+    y: str = "a"
+
+import inspect
+assert type(inspect) is types.ModuleType and sys.modules["inspect"] is inspect
+assert inspect.signature(Plain) is not None and dataclasses.inspect is inspect
+print(Plain.__doc__)
+"""
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "Plain(x: int, y: str = 'a')"
+
+
+def test_backends_loaded_on_demand_are_there_when_asked_for() -> None:
+    """http and pg register when first asked for: by type, in the list of types, by schema."""
+    probe = """
+import sys
+from tfconsole import backends
+assert "tfconsole.backends.http" not in sys.modules and "tfconsole.backends.pg" not in sys.modules
+assert "nosuch" not in backends.BACKENDS and backends.BACKEND_SCHEMAS.get("nosuch") is None
+assert "http" in backends.BACKENDS and "tfconsole.backends.http" in sys.modules
+assert "address" in backends.BACKEND_SCHEMAS["http"]
+assert backends.BACKEND_SCHEMAS.get("pg") and "tfconsole.backends.pg" in sys.modules
+print(sorted(backends.BACKENDS))
+"""
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "['http', 'local', 'pg']"
+
+
+def test_a_command_without_plugins_starts_no_thread(tmp_path: Path) -> None:
+    """Built-in providers only: no worker pool for the walk (its vertices only compute) and no
+    thread at exit to shut plugins down (there are none)."""
+    (tmp_path / "main.tf").write_text(CONFIG)
+    probe = """
+import atexit, json, sys, threading
+started = []
+real = threading.Thread.start
+def start(self):
+    started.append(self.name)
+    return real(self)
+threading.Thread.start = start
+atexit.register(lambda: print(json.dumps(started), file=sys.stderr))  # runs after tfconsole's own
+from tfconsole.command.main import main
+main(sys.argv[1:])
+"""
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), CHECKPOINT_DISABLE="1", TF_CLI_CONFIG_FILE=os.devnull)
+    for argv in (["init"], ["plan", "-input=false"]):
+        p = subprocess.run([sys.executable, "-c", probe, f"-chdir={tmp_path}", *argv, "-no-color"],
+                           capture_output=True, text=True, env=env, timeout=300, check=False)
+        assert p.returncode == 0, p.stderr
+        assert json.loads(p.stderr.strip().splitlines()[-1]) == [], (argv, p.stderr[-500:])

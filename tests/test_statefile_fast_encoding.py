@@ -36,7 +36,7 @@ def _state(attr_values: list) -> State:
 
 def _reference(state: State, monkeypatch: pytest.MonkeyPatch) -> str:
     with monkeypatch.context() as m:
-        m.setattr(statefile, "_orjson", None)
+        m.setattr(statefile, "_orjson_module", lambda: None)
         return statefile.write_state(state)
 
 
@@ -49,7 +49,7 @@ def test_same_bytes_as_the_reference_encoder(monkeypatch: pytest.MonkeyPatch, va
 
 
 def test_plain_values_take_the_c_path_and_others_do_not(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert statefile._orjson is not None, "orjson is a dependency"
+    assert statefile._orjson_module() is not None, "orjson is a dependency"
     calls: list[object] = []
     real = statefile._data
 

@@ -256,6 +256,26 @@ def test_which_vertices_only_compute() -> None:
     assert not computes_only(inst(addr.format("local"), provisioners=("local-exec",)), ctx)
     assert not computes_only(inst(addr.format("missing")), ctx)
     assert not computes_only(NS(name="provider"), ctx)
+    # a resource vertex (its configuration, no instance address) expands as its instances run
+    from tfconsole.addrs import Resource
+
+    def res(provider: str, rtype: str = "x_thing", mode: str = "managed") -> Any:
+        return NS(provider_addr=provider, rc=NS(provisioners=[], addr=Resource(mode, rtype, "a")))
+
+    assert computes_only(res(addr.format("random")), ctx)
+    assert not computes_only(res(addr.format("null")), ctx)
+    assert not computes_only(res(addr.format("time")), ctx)
+    assert not computes_only(res('provider["terraform.io/builtin/terraform"]', "terraform_remote_state", "data"), ctx)
+    # configuring terraform.io/builtin/terraform computes; any other provider may be a plugin
+    from tfconsole.addrs import Module as ModulePath
+    from tfconsole.graph.nodes.values import ProviderNode, RootNode
+
+    def prov(source: str) -> ProviderNode:
+        return ProviderNode(ModulePath(), source.rsplit("/", 1)[-1], None, source, None)
+
+    assert computes_only(prov("terraform.io/builtin/terraform"), ctx)
+    assert not computes_only(prov("registry.terraform.io/hashicorp/random"), ctx)
+    assert computes_only(RootNode(), ctx)
 
 
 def test_the_walks_remembered_computes_only_answers_as_computes_only_does() -> None:

@@ -5,8 +5,8 @@ Headless: used by the CLI and the TUI alike; never imports textual and never pri
 from __future__ import annotations
 
 import copy
-import datetime as _dt
 import threading
+import time
 import weakref
 from typing import Any, Callable
 
@@ -24,6 +24,7 @@ from tfconsole.lang.values import equal, is_null, to_json_typed, type_of, unmark
 from tfconsole.plans import Action, OutputChange, Plan, block_structure, non_legacy
 from tfconsole.plans.checks import merged, to_state
 from tfconsole.plans.staleness import state_meta
+from tfconsole.providers.registry import BUILTIN_ONLY
 from tfconsole.states.state import OutputState, State
 from tfconsole.options import Options
 from tfconsole.walk.context import WalkContext, provider_source_of
@@ -274,7 +275,7 @@ class Context:
             prior = pre.prior_state.deep_copy()
         plan = Plan(destroy=destroy, refresh_only=refresh_only, targets=list(targets or []),
                     replace=list(replace or []), excludes=list(excludes or []))
-        plan.timestamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        plan.timestamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())  # datetime's import: 1 ms
         plan.config_files = self._config_snapshot()
         plan.config_root = self._snapshot_root(plan.config_files)
         plan.prior_state_meta = state_meta(state)
@@ -616,7 +617,12 @@ def _planned_expansions(plan: Plan) -> dict[AbsResource, Any]:
 
 
 def _close_in_background(session: Any) -> None:
-    """Shut a collected context's providers down without blocking whoever collected it."""
+    """Shut a collected context's providers down without blocking whoever collected it. With
+    no plugin process running, closing waits for nothing: done here, without a thread (whose
+    start every command's exit waited for)."""
+    if not session.has_plugins():
+        session.close()  # its lock is re-entrant: safe where the collecting thread holds it
+        return
     threading.Thread(target=session.close, name="close-providers", daemon=True).start()
 
 
@@ -641,14 +647,20 @@ def computes_only(v: Any, ctx: WalkContext) -> bool:
     subprocess). Anything not known to be so keeps a thread of its own."""
     if isinstance(v, _value_kinds()):
         return True
+    if getattr(v, "kind", None) == "provider":
+        # configuring terraform.io/builtin/terraform (never a plugin) only evaluates its block
+        return getattr(v, "source", None) in BUILTIN_ONLY
     provider_addr = getattr(v, "provider_addr", None) or getattr(getattr(v, "parent", None), "provider_addr", None) \
         or getattr(getattr(v, "change", None), "provider", None)
-    if not provider_addr or not hasattr(v, "addr"):
-        return False
     rc = getattr(v, "rc", None) or getattr(getattr(v, "parent", None), "rc", None)
+    addr = getattr(v, "addr", None)
+    # a resource vertex (rc, no addr) only evaluates count / for_each and expands
+    rtype = addr.resource.type if addr is not None else rc.addr.type if rc is not None else None
+    if not provider_addr or rtype is None:
+        return False
     if rc is not None and rc.provisioners:
         return False
-    if v.addr.resource.type == "terraform_remote_state":  # reads a backend: maybe over the network
+    if rtype == "terraform_remote_state":  # reads a backend: maybe over the network
         return False
     provider = ctx.providers.get(provider_addr)
     if provider is None or getattr(provider, "wire_protocol", True):
@@ -685,9 +697,9 @@ def _value_kinds() -> tuple:
     """The vertex classes of values (imported once: computes_only runs for every vertex)."""
     global _VALUE_KINDS
     if not _VALUE_KINDS:
-        from tfconsole.graph.nodes.values import LocalNode, ModuleExpandNode, OutputNode, VariableNode
+        from tfconsole.graph.nodes.values import LocalNode, ModuleExpandNode, OutputNode, RootNode, VariableNode
 
-        _VALUE_KINDS = (LocalNode, VariableNode, OutputNode, ModuleExpandNode)
+        _VALUE_KINDS = (LocalNode, VariableNode, OutputNode, ModuleExpandNode, RootNode)
     return _VALUE_KINDS
 
 

@@ -25,10 +25,65 @@ class Overrides:
 
 # factory(working_dir, settings from the block, overrides) -> backend, or None and diagnostics
 BackendFactory = Callable[[str, dict[str, Any], Overrides], tuple[Any, Diagnostics]]
-BACKENDS: dict[str, BackendFactory] = {}
+# the backends besides local, by the module that registers each: imported when first asked
+# for (the http backend alone, with urllib, cost a millisecond of every command)
+_ON_DEMAND = {"http": "http", "pg": "pg"}
+
+
+def _load(kind: Any) -> bool:
+    """Import the module registering `kind` if it has one not loaded yet; whether it has one."""
+    module = _ON_DEMAND.get(kind) if type(kind) is str else None
+    if module is None:
+        return False
+    import importlib
+
+    importlib.import_module(f"{__name__}.{module}")
+    return True
+
+
+class _Registry(dict):
+    """A table by backend type whose on-demand types' modules load on first use."""
+
+    def __missing__(self, kind: str) -> Any:
+        if _load(kind) and dict.__contains__(self, kind):
+            return dict.__getitem__(self, kind)
+        raise KeyError(kind)
+
+    def __contains__(self, kind: object) -> bool:
+        return dict.__contains__(self, kind) or (_load(kind) and dict.__contains__(self, kind))
+
+    def get(self, kind: str, default: Any = None) -> Any:  # type: ignore[override]
+        return self[kind] if kind in self else default
+
+    def _all(self) -> None:
+        for kind in _ON_DEMAND:
+            _load(kind)
+
+    def __iter__(self) -> Any:
+        self._all()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._all()
+        return dict.__len__(self)
+
+    def keys(self) -> Any:  # type: ignore[override]
+        self._all()
+        return dict.keys(self)
+
+    def items(self) -> Any:  # type: ignore[override]
+        self._all()
+        return dict.items(self)
+
+    def values(self) -> Any:  # type: ignore[override]
+        self._all()
+        return dict.values(self)
+
+
+BACKENDS: dict[str, BackendFactory] = _Registry()
 # each type's arguments: name -> "string" | "bool" | "number" (what the block may set, and how
 # Terraform's hash of the block reads them)
-BACKEND_SCHEMAS: dict[str, dict[str, str]] = {}
+BACKEND_SCHEMAS: dict[str, dict[str, str]] = _Registry()
 
 # the backend types Terraform 1.15 has (so an unknown name gets Terraform's own wording)
 TERRAFORM_BACKENDS = frozenset({"local", "remote", "azurerm", "consul", "cos", "gcs", "http", "inmem",
@@ -195,6 +250,4 @@ class UnavailableStateManager:
         return Diagnostics().append(self.diags)
 
 
-from . import local as _local  # noqa: F401,E402 - registers "local"
-from . import http as _http  # noqa: F401,E402 - registers "http"
-from . import pg as _pg  # noqa: F401,E402 - registers "pg"
+from . import local as _local  # noqa: F401,E402 - registers "local" (http and pg: _ON_DEMAND)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from typing import Any, Iterable, Mapping
-from urllib.parse import quote
 
 from tfconsole.diags import Diagnostics
 
@@ -93,6 +92,8 @@ def not_empty_detail(name: str, instances: Iterable[str]) -> str:
 
 def valid_workspace_name(name: str) -> bool:
     """Terraform: non-empty and unchanged by Go's url.PathEscape (so no '/')."""
+    from urllib.parse import quote  # here: urllib.parse (and ipaddress) cost a plan 2 ms
+
     return bool(name) and quote(name, safe="-_.~$&+,:;=@") == name
 
 

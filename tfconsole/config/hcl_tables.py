@@ -42,15 +42,26 @@ class GrammarChanged(Exception):
     """python-hcl2's grammar no longer has a line the corrections expect."""
 
 
+def grammar_path() -> str | None:
+    """Where python-hcl2's grammar file is (None: python-hcl2 is not installed). Located, not
+    imported: importing python-hcl2 would load Lark (60 ms); found as an import would find it
+    (sys.meta_path) without importlib.util, which a cached run does not otherwise load."""
+    import sys
+
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)
+        spec = find("hcl2", None) if find is not None else None
+        if spec is not None:
+            locations = spec.submodule_search_locations
+            return os.path.join(next(iter(locations)), "hcl2.lark") if locations else None
+    return None
+
+
 def grammar_text() -> str:
     """python-hcl2's grammar with tfconsole's corrections and the expression start rule."""
-    import importlib.util
-
-    # located, not imported: importing python-hcl2 would load Lark (60 ms) on every command
-    spec = importlib.util.find_spec("hcl2")
-    if spec is None or not spec.submodule_search_locations:
+    path = grammar_path()
+    if path is None:
         raise GrammarChanged("python-hcl2 is not installed")
-    path = os.path.join(next(iter(spec.submodule_search_locations)), "hcl2.lark")
     with open(path, encoding="utf-8") as f:
         grammar = f.read()
     for old, new in GRAMMAR_PATCHES:

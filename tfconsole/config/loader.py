@@ -33,7 +33,7 @@ def load_config(root_dir: str) -> tuple[Module | None, Diagnostics]:
     if not os.path.isdir(root_dir):
         diags.error("No configuration directory", f"The directory {root_dir} does not exist.")
         return None, diags
-    root = _load_module(root_dir, ModulePath(), diags, root_dir, stack=())
+    root = _load_module(root_dir, ModulePath(), diags, root_dir, stack=(), texts={})
     diags.append(check_core_version(root))
     return root, diags
 
@@ -87,7 +87,10 @@ def _rel(path: str, root_dir: str) -> str:
 
 
 def _load_module(directory: str, path: ModulePath, diags: Diagnostics, root_dir: str,
-                 stack: tuple[str, ...]) -> Module:
+                 stack: tuple[str, ...], texts: dict[str, str]) -> Module:
+    """One module, its children loaded the same way. `texts`: the files this load has read,
+    by path: a module called six times is read once (and its text, one object, is hashed once
+    for the parse cache)."""
     mod = Module(path=path, dir=directory)
     try:
         names = sorted(os.listdir(directory))
@@ -101,9 +104,12 @@ def _load_module(directory: str, path: ModulePath, diags: Diagnostics, root_dir:
     for name in [n for n in files if not is_override_file(n)] + overrides:
         full = os.path.join(directory, name)
         display = _rel(full, root_dir)
-        text = _read_config_file(full, display, diags)
+        text = texts.get(full)
         if text is None:
-            continue
+            text = _read_config_file(full, display, diags)
+            if text is None:
+                continue
+            texts[full] = text
         mod.files[display] = text
         if name.endswith(".json"):
             body, d = parse_json_file(text, display)
@@ -139,7 +145,7 @@ def _load_module(directory: str, path: ModulePath, diags: Diagnostics, root_dir:
             diags.error("Module cycle", f"Module \"{call.name}\" calls itself through {src}.", call.range)
             continue
         mod.children[call.name] = _load_module(child_dir, path.child(call.name), diags, root_dir,
-                                               stack + (os.path.realpath(directory),))
+                                               stack + (os.path.realpath(directory),), texts)
     return mod
 
 

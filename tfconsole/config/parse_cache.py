@@ -13,6 +13,7 @@ is not used. Every failure (no home, read-only disk, a planted file) only costs 
 """
 from __future__ import annotations
 
+import os
 from itertools import repeat
 from typing import Any
 
@@ -49,30 +50,71 @@ def code_key() -> str:
     """A hash of everything besides the file that decides what parsing it produces."""
     global _CODE_KEY
     if _CODE_KEY is None:
-        from tfconsole.lang import ast, values
-
-        from . import body, hcl_parser, hcl_tables
-
-        h = _digest(f"format {CACHE_FORMAT}\n".encode())
-        # the grammar and the shipped tables, without loading them: a run whose files are all
-        # cached never needs the parser
-        try:
-            h.update(f"tables format {hcl_tables.TABLES_FORMAT}\n{hcl_tables.grammar_text()}".encode())
-            with open(hcl_tables.SHIPPED, "rb") as f:
-                h.update(_digest(f.read()).digest())
-        except (OSError, hcl_tables.GrammarChanged) as exc:
-            h.update(repr(exc).encode())
-        for mod in (ast, values, body, hcl_parser, hcl_tables):
-            try:
-                with open(mod.__file__ or "", "rb") as f:
-                    h.update(f.read())
-            except OSError:
-                h.update(b"unreadable " + repr(mod).encode())
-        h.update(__file__.encode())
-        with open(__file__, "rb") as f:
-            h.update(f.read())
-        _CODE_KEY = h.hexdigest()
+        _CODE_KEY = _stamped_code_key()
     return _CODE_KEY
+
+
+def _code_files() -> list[str]:
+    """The files that decide a parse result: python-hcl2's grammar, the shipped tables, and the
+    source of the parser, its tree and number codec, and this module."""
+    from tfconsole.lang import ast, values
+
+    from . import body, hcl_tables
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    # hcl_parser's path, not the module: a run whose files are all cached never loads the parser
+    return [hcl_tables.grammar_path() or "", hcl_tables.SHIPPED, ast.__file__ or "", values.__file__ or "",
+            body.__file__ or "", os.path.join(here, "hcl_parser.py"), hcl_tables.__file__ or "",
+            os.path.abspath(__file__)]
+
+
+def _stamped_code_key() -> str:
+    """code_key through a small entry that maps the code files' (path, size, mtime) to their hash:
+    hashing ~1 MB of grammar, tables and source cost every command ~2 ms; a stat is enough to
+    know none of them changed. The stamp is taken before the files are read, so a file changed
+    meanwhile only makes the next command hash again; without a cache directory, the hash."""
+    stamp: list[Any] = [CACHE_FORMAT]
+    for path in _code_files():
+        try:
+            st = os.stat(path)
+        except OSError:
+            return _hashed_code_key()
+        stamp.append([path, st.st_size, st.st_mtime_ns])
+    name = _digest(repr(stamp).encode("utf-8", "surrogatepass")).hexdigest()
+    doc = read_json("codekey", name)
+    if type(doc) is dict and doc.get("stamp") == stamp:
+        key = doc.get("key")
+        if type(key) is str and len(key) == 64 and key.isalnum():
+            return key
+    key = _hashed_code_key()
+    write_json("codekey", name, {"stamp": stamp, "key": key})
+    return key
+
+
+def _hashed_code_key() -> str:
+    from tfconsole.lang import ast, values
+
+    from . import body, hcl_parser, hcl_tables
+
+    h = _digest(f"format {CACHE_FORMAT}\n".encode())
+    # the grammar and the shipped tables, without loading them: a run whose files are all
+    # cached never needs the parser
+    try:
+        h.update(f"tables format {hcl_tables.TABLES_FORMAT}\n{hcl_tables.grammar_text()}".encode())
+        with open(hcl_tables.SHIPPED, "rb") as f:
+            h.update(_digest(f.read()).digest())
+    except (OSError, hcl_tables.GrammarChanged) as exc:
+        h.update(repr(exc).encode())
+    for mod in (ast, values, body, hcl_parser, hcl_tables):
+        try:
+            with open(mod.__file__ or "", "rb") as f:
+                h.update(f.read())
+        except OSError:
+            h.update(b"unreadable " + repr(mod).encode())
+    h.update(__file__.encode())
+    with open(__file__, "rb") as f:
+        h.update(f.read())
+    return h.hexdigest()
 
 
 # text -> its entry key: a module called six times is read six times, and its digest need be

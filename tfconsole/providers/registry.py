@@ -277,6 +277,11 @@ class ProviderSession:
             self.hook.provider_status(provider_addr, "failed" if diags.has_errors else "configured")
         return provider, diags
 
+    def has_plugins(self) -> bool:
+        """Whether a plugin process may be running. Without the lock (two dict reads are atomic):
+        a finalizer asks, which may run in a thread that holds it."""
+        return bool(self._plugins) or bool(self._unclaimed)
+
     def plugins(self) -> list[Any]:
         with self._lock:
             return list(self._plugins.values()) + list(self._unclaimed.values())

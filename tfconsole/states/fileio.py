@@ -40,9 +40,10 @@ def _temp_prefix(path: str) -> str:
     return "." + os.path.basename(path) + "."
 
 
-def atomic_write(path: str, data: bytes) -> None:
+def atomic_write(path: str, data: bytes, durable: bool = True) -> None:
     """Replace path with data: a reader sees the old or the new content, never a mix, and a
-    crash at any point leaves one of the two. The file is created 0600."""
+    crash at any point leaves one of the two (durable=False: a crash may leave neither, for
+    what a crash makes moot anyway, such as a lock's info). The file is created 0600."""
     d = os.path.dirname(os.path.abspath(path))
     os.makedirs(d, exist_ok=True)
     fd, tmp = create_temp(d, _temp_prefix(path), ".tmp")
@@ -52,7 +53,8 @@ def atomic_write(path: str, data: bytes) -> None:
             while view:
                 n = os.write(fd, view)
                 view = view[n:]
-            os.fsync(fd)
+            if durable:
+                os.fsync(fd)
         finally:
             os.close(fd)
         os.replace(tmp, path)
@@ -62,7 +64,8 @@ def atomic_write(path: str, data: bytes) -> None:
         except OSError:
             pass
         raise
-    fsync_dir(d)
+    if durable:
+        fsync_dir(d)
 
 
 def read_or_none(path: str) -> bytes | None:

@@ -25,10 +25,7 @@ from tfconsole.records import dataclass  # the standard decorator without its st
 from decimal import Decimal
 from typing import Any
 
-try:
-    import orjson as _orjson
-except ImportError:  # pragma: no cover - orjson is a dependency; without it only speed differs
-    _orjson = None  # type: ignore[assignment]
+from tfconsole.fastjson import orjson as _orjson_module  # imported when a record is first written
 
 from tfconsole.addrs import AbsResourceInstance, AddressError, parse_instance
 from tfconsole.diags import Diagnostics
@@ -62,6 +59,7 @@ def _record_bytes(rec: dict, floatless: bool | None = None) -> bytes:
     lock) for records without floats, which it would write differently (NaN as null); the
     standard encoder for the rest and for what orjson refuses (Decimals, integers beyond 64
     bits, lone surrogates). Both read back to the same record. `floatless`: already known."""
+    _orjson = _orjson_module()
     if _orjson is not None and (_floatless(rec) if floatless is None else floatless):
         try:
             return _orjson.dumps(rec, option=_orjson.OPT_APPEND_NEWLINE)

@@ -101,13 +101,14 @@ def _same_file(fd: int, path: str) -> bool:
     return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def _write_all(fd: int, data: bytes, sync: bool = True) -> None:
     view = memoryview(data)
     off = 0
     while off < len(data):
         off += os.pwrite(fd, view[off:], off)
     os.ftruncate(fd, len(data))
-    os.fsync(fd)
+    if sync:
+        os.fsync(fd)
 
 
 def _fsync_dir(path: str) -> None:
@@ -295,7 +296,8 @@ class StateLock:
             delay = min(delay * 2, 1.0)
         self.info = LockInfo.new(operation, self.read_path, info)
         try:
-            atomic_write(self.path, self.info.to_json().encode("utf-8"))
+            # not synced to disk (nor does Terraform): a crash ends the lock with the process
+            atomic_write(self.path, self.info.to_json().encode("utf-8"), durable=False)
         except OSError as exc:
             self.release()
             diags.append(lock_error(f"could not write lock info for {self.read_path!r}: {exc}", None))
@@ -420,8 +422,8 @@ def _retire(fd: int) -> None:
     for its lock would read and write a dead copy: overwrite it with a state both tools refuse
     first, so such a waiter stops with a message instead of working on stale state."""
     try:
-        if os.fstat(fd).st_nlink == 0:
-            _write_all(fd, RETIRED_STATE)
+        if os.fstat(fd).st_nlink == 0:  # no file's content: waiters read it through their own
+            _write_all(fd, RETIRED_STATE, sync=False)  # descriptors, and a crash drops it anyway
     except OSError:
         pass
     finally:

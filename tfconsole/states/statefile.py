@@ -36,10 +36,9 @@ from json.encoder import encode_basestring  # type: ignore[attr-defined]  # C-ac
 from typing import Any, Callable
 from tfconsole.memo import remember
 
-try:  # C encoder for the bulk of a state (attribute values); _data is the reference and the fallback
-    import orjson as _orjson
-except ImportError:  # pragma: no cover - orjson is a dependency; without it only speed differs
-    _orjson = None  # type: ignore[assignment]
+# orjson: the C encoder for the bulk of a state (attribute values); _data is the reference and the
+# fallback. Imported when a state is first written: a command that writes none never loads it
+from tfconsole.fastjson import orjson as _orjson_module
 
 from tfconsole.addrs import AbsResource, AddressError, ModuleInstance, Resource, intern_resource, parse_target
 from tfconsole.diags import Diagnostics
@@ -246,6 +245,7 @@ def _data_fast(v: Any, ind: str, out: list[str]) -> None:
     """_data through orjson (C) when that gives the same text; the Go escapes are applied to
     the whole text afterwards either way. orjson indents from column 0, so the nesting
     indentation is added after every newline (newlines only occur between tokens)."""
+    _orjson = _orjson_module()
     if _orjson is not None and (type(v) is dict or type(v) is list) and v and _plain(v):
         try:
             text = _orjson.dumps(v, option=_orjson.OPT_INDENT_2).decode("utf-8")
@@ -553,6 +553,7 @@ def _body_direct(outputs: list[tuple[str, _Struct]], resources: list[tuple[AbsRe
     """state_body's text from one orjson call over the whole document (the per-field encoder
     walk was most of an apply's state write), or None when some value needs that walk: the
     same layout, as orjson's two-space indentation is MarshalIndent's."""
+    _orjson = _orjson_module()
     if _orjson is None:
         return None
     try:

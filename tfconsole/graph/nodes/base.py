@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from tfconsole.addrs import Module as ModulePath
 from tfconsole.diags import Diagnostics
 from tfconsole.lang import ast as A
+from tfconsole.memo import remember
 
 if TYPE_CHECKING:
     from tfconsole.walk.context import WalkContext
@@ -98,8 +99,30 @@ def key_for_traversal(module: ModulePath, t: A.ScopeTraversal) -> RefKey | None:
 
 
 def expr_keys(module: ModulePath, *exprs: A.Expr | None) -> list[RefKey]:
+    """The keys an expression refers to from `module`, each once, in the order of first use."""
     out: list[RefKey] = []
     for e in exprs:
         if e is not None:
-            out.extend(keys_for_traversals(module, A.references(e)))
+            for child, key in _relative_keys(e):
+                out.append((module, key) if child is None else (module.child(child), key))
     return out
+
+
+# expression -> (expression, its keys relative to the module it stands in: (child module or
+# None, key)), each once: a module called six times asks for the same trees' keys six times,
+# and a merge chain names the same locals hundreds of times. The tree is kept with its entry.
+_RELATIVE: dict[int, tuple[A.Expr, tuple]] = {}
+_HERE = ModulePath()
+
+
+def _relative_keys(e: A.Expr) -> tuple:
+    hit = _RELATIVE.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
+    rel: dict[tuple, None] = {}
+    for k in keys_for_traversals(_HERE, A.references(e)):
+        mod, key = k
+        rel[(mod.path[0] if mod.path else None, key)] = None
+    keys = tuple(rel)
+    remember(_RELATIVE, id(e), (e, keys), 100_000)
+    return keys

@@ -201,11 +201,13 @@ class LocalNode(Node, Executable, Referenceable, Referencer):
         return expr_keys(self.module, self.expr)
 
     def execute(self, ctx: "WalkContext") -> Diagnostics:
+        from tfconsole.lang.shared import evaluate_shared, walk_memo
         from tfconsole.walk.context import scope_for
 
         diags = Diagnostics()
+        memo = walk_memo(ctx)  # a local several module calls compute alike is computed once
         for mi in ctx.instances_of(self.module):
-            v, d = evaluate(self.expr, scope_for(ctx, mi))
+            v, d = evaluate_shared(self.expr, scope_for(ctx, mi), memo)
             diags.append(d)
             ctx.set_local(mi, self.local_name, v)
         return diags

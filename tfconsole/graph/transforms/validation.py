@@ -47,9 +47,12 @@ class SelfReferenceTransformer(Transform):
                 from ..nodes.base import key_for_traversal
 
                 own = (v.module, f"local.{v.local_name}")
+                name = v.local_name
                 for ref in A.references(v.expr):
-                    # only a local.* reference can be its own (key_for_traversal decides, for those)
-                    if ref.root == "local" and key_for_traversal(v.module, ref) == own:
+                    # only local.<its name> can be its own (key_for_traversal decides, for those)
+                    steps = ref.steps
+                    if ref.root == "local" and steps and getattr(steps[0], "name", None) == name and \
+                            key_for_traversal(v.module, ref) == own:
                         b.diags.error("Self-referencing local value",
                                       f"Local value local.{v.local_name} cannot use its own result as part of its "
                                       "expression.", ref.range)

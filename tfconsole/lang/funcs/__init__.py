@@ -14,19 +14,20 @@ functions when imported; `FUNCTIONS` imports a family when one of its names is f
 """
 from __future__ import annotations
 
-import datetime as _dt
 import importlib
 import re
 import threading
 from dataclasses import field
 from tfconsole.records import dataclass  # the standard decorator without its start-up cost
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..strings import nfc, nfc_deep
 from ..types import DYNAMIC, DynamicType, Type
+from tfconsole.memo import remember
+
 from ..values import (
-    ConversionError, Null, Sensitive, Unknown, convert, is_null, is_wholly_known, mark, type_of,
-    unmark, unmark_deep,
+    ConversionError, Null, Sensitive, TList, TMap, TSet, Unknown, convert, is_null, is_wholly_known, mark,
+    type_of, unmark, unmark_deep,
 )
 
 __all__ = [
@@ -77,7 +78,13 @@ class FunctionError(Exception):
         return self.detail
 
 
+if TYPE_CHECKING:  # datetime is imported where a clock is read (1 ms a plan need not pay)
+    import datetime as _dt
+
+
 def _utc_now() -> _dt.datetime:
+    import datetime as _dt
+
     return _dt.datetime.now(_dt.timezone.utc)
 
 
@@ -310,7 +317,28 @@ def check_arity(fn: Function, nargs: int, shown: str | None = None) -> None:
         raise FunctionError(det, None, summary="Too many function arguments")
 
 
+# serialisers of a whole value, whose cost grows with it (jsonencode of a deep-merged object walks
+# it for unknowns and marks, then encodes it): a call given the very object an earlier call was
+# given (values never change once made) takes that call's result
+_BY_IDENTITY = frozenset(("jsonencode", "yamlencode"))
+_RESULTS: dict[tuple[str, int], tuple[Any, Any]] = {}
+_CONTAINERS = (dict, list, TMap, TList, TSet, Sensitive)
+
+
 def _call(fn: Function, args: list, ctx: FuncContext, shown: str) -> Any:
+    if fn.name in _BY_IDENTITY and len(args) == 1 and type(args[0]) in _CONTAINERS:
+        arg = args[0]
+        key = (fn.name, id(arg))
+        hit = _RESULTS.get(key)
+        if hit is not None and hit[0] is arg:
+            return hit[1]
+        result = _call_each(fn, args, ctx, shown)
+        remember(_RESULTS, key, (arg, result), 64)  # the argument is kept: its id is not reused
+        return result
+    return _call_each(fn, args, ctx, shown)
+
+
+def _call_each(fn: Function, args: list, ctx: FuncContext, shown: str) -> Any:
     params = fn.params
     nparams, nargs = len(params), len(args)
     if nargs < nparams or (nargs > nparams and fn.variadic is None):

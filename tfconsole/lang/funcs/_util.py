@@ -1,8 +1,7 @@
 """Helpers shared by the function modules."""
 from __future__ import annotations
 
-import datetime as _dt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..types import (
     DYNAMIC, DynamicType, ListType, MapType, ObjectType, SetType, TupleType, Type,
@@ -87,6 +86,9 @@ def kind(v: Any) -> str:
     return "other"
 
 
+if TYPE_CHECKING:  # datetime itself is loaded by what makes timestamps (1 ms a plan need not pay)
+    import datetime as _dt
+
 __all__ = ["num", "whole", "check_size", "MAX_STRING_CHARS", "is_seq_type", "elem_types", "null_of", "is_seq", "kind", "DYNAMIC", "Sensitive",
            "rfc3339"]
 
@@ -94,8 +96,8 @@ __all__ = ["num", "whole", "check_size", "MAX_STRING_CHARS", "is_seq_type", "ele
 def rfc3339(t: _dt.datetime) -> str:
     """A timestamp as Go's time.RFC3339 formats it (timestamp functions and YAML alike)."""
     base = t.strftime("%Y-%m-%dT%H:%M:%S")
-    off = t.utcoffset() or _dt.timedelta(0)
-    if off == _dt.timedelta(0):
+    off = t.utcoffset()
+    if not off:  # None or a zero timedelta
         return base + "Z"
     secs = int(off.total_seconds())
     sign = "+" if secs >= 0 else "-"

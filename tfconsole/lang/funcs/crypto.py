@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import base64
-import hashlib
+import importlib
 import os
 import warnings
 
@@ -13,16 +13,39 @@ from ._gofmt import go_quote
 from ._util import whole
 
 
+_HASHES: dict = {}
+
+
+def _new(algo: str, data: bytes = b""):
+    """A hash object of `algo`. CPython's own implementation where it has one (md5, sha1, sha256,
+    sha512): hashlib would load OpenSSL first, 2-3 ms, more than a configuration's hashes cost;
+    the same digests either way."""
+    make = _HASHES.get(algo)
+    if make is None:
+        for mod in (f"_{algo}", "_sha2"):  # Python 3.12 keeps sha256 and sha512 in _sha2
+            try:
+                make = getattr(importlib.import_module(mod), algo)
+                break
+            except (ImportError, AttributeError):
+                continue
+        else:
+            import hashlib
+
+            make = getattr(hashlib, algo)
+        _HASHES[algo] = make
+    return make(data)
+
+
 def _hex(algo):
-    return lambda args, ctx: hashlib.new(algo, args[0].encode("utf-8")).hexdigest()
+    return lambda args, ctx: _new(algo, args[0].encode("utf-8")).hexdigest()
 
 
 def _b64(algo):
-    return lambda args, ctx: base64.b64encode(hashlib.new(algo, args[0].encode("utf-8")).digest()).decode()
+    return lambda args, ctx: base64.b64encode(_new(algo, args[0].encode("utf-8")).digest()).decode()
 
 
 def _fhash(algo, args, ctx):
-    h = hashlib.new(algo)
+    h = _new(algo)
     hash_file(args[0], ctx, h)
     return h
 
