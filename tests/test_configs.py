@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from test_provider_e2e import state_list  # one reading of `state list`, a workspace without state included
+
 TOOL = str(Path(sys.executable).parent / "tfconsole")
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 TESTED = {"demo", "dependencies", "replacement", "orphans", "failing", "targeting"}
@@ -44,16 +46,6 @@ def plan_counts(text: str) -> tuple[int, int, int]:
     m = re.search(r"Plan: (\d+) to add, (\d+) to change, (\d+) to destroy\.", text)
     assert m, text[-2000:]
     return int(m[1]), int(m[2]), int(m[3])
-
-
-def state_list(d: Path) -> set[str]:
-    """The instances in the state; none when there is no state at all (which `state list`,
-    as Terraform's, refuses with "No state file was found!")."""
-    proc = run(d, "state", "list")
-    if proc.returncode == 1 and proc.stderr.startswith("No state file was found!"):
-        return set()
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return set(proc.stdout.split())
 
 
 def show_values(d: Path) -> dict[str, dict]:
